@@ -1,0 +1,64 @@
+// The annotations users write on message types and receptors.
+//
+// g++ never reads these attributes; `whizbang-gen` (Clang) is their only reader and validator.
+// Every misspelt name, unknown stage or misplaced attribute is a WHIZ error from the generator.
+//
+// Class attributes go after the class-key. Arguments are qualified enumerators or string
+// literals, never bare identifiers.
+//
+//   struct [[whizbang::wire_name("shop.OrderCreated")]]
+//   [[whizbang::default_routing(whizbang::DispatchModes::Both)]] OrderCreated : whizbang::Event {
+//     std::string order_id;
+//   };
+//
+//   class [[whizbang::fire_at(whizbang::Stage::PostInboxInline, whizbang::Stage::PreOutboxInline)]]
+//   Audit : public whizbang::Receptor<OrderCreated> {
+//    public:
+//     void handle(const OrderCreated& event);
+//   };
+//
+// The attributes:
+//   fire_at(Stage...)            receptor: the stages it fires at (default LocalImmediateDetached
+//                                + PostInboxDetached)
+//   once_across_services         receptor: fires once for a message across every service
+//   idempotent                   receptor: opts out of the double-fire guardrail
+//   idempotent(OnReplay::AlwaysFire)  ... and also fires during replay/rebuild
+//   default_routing(DispatchModes::X) message type or receptor: default cascade route
+//   wire_name("...")             message type: stable name on the wire and in derived ids
+#pragma once
+
+#include "whizbang/dispatch_modes.hpp"
+#include "whizbang/stage.hpp"
+
+#if defined(__GNUC__) && !defined(__clang__)
+// GCC >= 12 understands this pragma; it keeps -Wattributes quiet for our namespace only.
+#pragma GCC diagnostic ignored_attributes "whizbang::"
+#endif
+
+namespace whizbang {
+
+// Marker bases. A message type derives from exactly one of them.
+struct Event {};
+struct Command {};
+
+// What an idempotent receptor does during replay or rebuild.
+enum class OnReplay : int {
+  Skip = 0,
+  AlwaysFire = 1,
+};
+
+// Receptor base: `Message` is the handled type, `Result` what `handle` returns (void by default).
+// The derived class provides `Result handle(const Message&)`; its constructor parameters are
+// wired from the host's service registry by generated code.
+template <class Message, class Result = void>
+class Receptor {
+ public:
+  using message_type = Message;
+  using result_type = Result;
+
+ protected:
+  Receptor() = default;
+  ~Receptor() = default;
+};
+
+}  // namespace whizbang

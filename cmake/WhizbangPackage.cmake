@@ -1,0 +1,15 @@
+# Install rules for find_package(Whizbang CONFIG): targets Whizbang::runtime,
+# Whizbang::attributes, Whizbang::whizbang-gen and the whizbang_generate() function.
+include(CMakePackageConfigHelpers)
+set(WHIZBANG_CMAKE_INSTALL_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/Whizbang)
+
+install(EXPORT WhizbangTargets NAMESPACE Whizbang:: DESTINATION ${WHIZBANG_CMAKE_INSTALL_DIR})
+configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/WhizbangConfig.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/WhizbangConfig.cmake
+  INSTALL_DESTINATION ${WHIZBANG_CMAKE_INSTALL_DIR})
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/WhizbangConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/WhizbangConfig.cmake
+              ${CMAKE_CURRENT_BINARY_DIR}/WhizbangConfigVersion.cmake
+              ${CMAKE_CURRENT_LIST_DIR}/WhizbangWarnings.cmake
+        DESTINATION ${WHIZBANG_CMAKE_INSTALL_DIR})

@@ -1,0 +1,313 @@
+// JSON codec support for generated message code. Not for direct use.
+//
+// Generated code specializes `JsonCodec<T>` for every message type and every nested plain struct
+// (write + read of its public data members) and builds `MessageTypeInfo` with
+// `make_message_type_info<T>`. Everything else (numbers, strings, containers, ids, time points)
+// is handled by the overloads below, so the generator only emits one line per member.
+//
+// Encoding (documented for users in registry.hpp): enums as their underlying integer, Uuid and
+// MessageId as hyphenated lowercase strings, system_clock::time_point as int64 microseconds since
+// the Unix epoch, empty optionals as null. Decoding never throws or crashes: a wrong JSON type or
+// an out-of-range number is InvalidArgument naming the JSON path (e.g. "$.items[2].qty").
+#pragma once
+
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "whizbang/message_id.hpp"
+#include "whizbang/registry.hpp"
+#include "whizbang/uuid.hpp"
+
+namespace whizbang {
+
+// Specialized by generated code:
+//   static void write(internal::JsonWriter& writer, const T& value);
+//   static absl::Status read(const internal::JsonValue& json, T& out, const std::string& path);
+template <class T>
+struct JsonCodec;
+
+namespace internal {
+
+using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
+using JsonValue = rapidjson::Value;
+
+inline absl::Status json_type_error(const std::string& path, std::string_view expected) {
+  return absl::InvalidArgumentError(path + ": expected " + std::string(expected));
+}
+
+// ---- Uuid text ---------------------------------------------------------------------------
+
+inline void append_uuid(std::string& out, const Uuid& id) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  const Uuid::Bytes& bytes = id.bytes();
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) out.push_back('-');
+    out.push_back(kHex[bytes[i] >> 4]);
+    out.push_back(kHex[bytes[i] & 0x0f]);
+  }
+}
+
+inline std::optional<Uuid> parse_uuid(std::string_view text) {
+  if (text.size() != 36) return std::nullopt;
+  Uuid::Bytes bytes{};
+  std::size_t out = 0;
+  int high = -1;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (i == 8 || i == 13 || i == 18 || i == 23) {
+      if (c != '-') return std::nullopt;
+      continue;
+    }
+    int nibble = -1;
+    if (c >= '0' && c <= '9') nibble = c - '0';
+    if (c >= 'a' && c <= 'f') nibble = c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') nibble = c - 'A' + 10;
+    if (nibble < 0) return std::nullopt;
+    if (high < 0) {
+      high = nibble;
+    } else {
+      bytes[out++] = static_cast<std::uint8_t>((high << 4) | nibble);
+      high = -1;
+    }
+  }
+  return Uuid(bytes);
+}
+
+// ---- type classification ------------------------------------------------------------------
+
+template <class T>
+struct IsOptional : std::false_type {};
+template <class T>
+struct IsOptional<std::optional<T>> : std::true_type {};
+template <class T>
+struct IsVector : std::false_type {};
+template <class T, class A>
+struct IsVector<std::vector<T, A>> : std::true_type {};
+template <class T>
+struct IsStringMap : std::false_type {};
+template <class T, class C, class A>
+struct IsStringMap<std::map<std::string, T, C, A>> : std::true_type {};
+template <class T>
+struct IsTimePoint : std::false_type {};
+template <class D>
+struct IsTimePoint<std::chrono::time_point<std::chrono::system_clock, D>> : std::true_type {};
+
+// ---- write ----------------------------------------------------------------------------------
+
+template <class T>
+void write_value(JsonWriter& writer, const T& value) {
+  if constexpr (std::is_same_v<T, bool>) {
+    writer.Bool(value);
+  } else if constexpr (std::is_enum_v<T>) {
+    write_value(writer, static_cast<std::underlying_type_t<T>>(value));
+  } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+    writer.Int64(static_cast<std::int64_t>(value));
+  } else if constexpr (std::is_integral_v<T>) {
+    writer.Uint64(static_cast<std::uint64_t>(value));
+  } else if constexpr (std::is_floating_point_v<T>) {
+    writer.Double(static_cast<double>(value));
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    writer.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
+  } else if constexpr (std::is_same_v<T, Uuid> || std::is_same_v<T, MessageId>) {
+    std::string text;
+    text.reserve(36);
+    if constexpr (std::is_same_v<T, Uuid>) {
+      append_uuid(text, value);
+    } else {
+      append_uuid(text, value.uuid());
+    }
+    writer.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+  } else if constexpr (IsTimePoint<T>::value) {
+    writer.Int64(static_cast<std::int64_t>(
+        std::chrono::duration_cast<std::chrono::microseconds>(value.time_since_epoch()).count()));
+  } else if constexpr (IsOptional<T>::value) {
+    if (value.has_value()) {
+      write_value(writer, *value);
+    } else {
+      writer.Null();
+    }
+  } else if constexpr (IsVector<T>::value) {
+    writer.StartArray();
+    for (const auto& item : value) write_value(writer, item);
+    writer.EndArray();
+  } else if constexpr (IsStringMap<T>::value) {
+    writer.StartObject();
+    for (const auto& [key, item] : value) {
+      writer.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
+      write_value(writer, item);
+    }
+    writer.EndObject();
+  } else {
+    JsonCodec<T>::write(writer, value);
+  }
+}
+
+template <class T>
+void write_member(JsonWriter& writer, std::string_view name, const T& value) {
+  writer.Key(name.data(), static_cast<rapidjson::SizeType>(name.size()));
+  write_value(writer, value);
+}
+
+// ---- read -----------------------------------------------------------------------------------
+
+template <class T>
+absl::Status read_value(const JsonValue& json, T& out, const std::string& path) {
+  if constexpr (std::is_same_v<T, bool>) {
+    if (!json.IsBool()) return json_type_error(path, "bool");
+    out = json.GetBool();
+  } else if constexpr (std::is_enum_v<T>) {
+    std::underlying_type_t<T> raw{};
+    absl::Status status = read_value(json, raw, path);
+    if (!status.ok()) return status;
+    out = static_cast<T>(raw);
+  } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+    if (!json.IsInt64()) return json_type_error(path, "integer");
+    const std::int64_t raw = json.GetInt64();
+    if (raw < static_cast<std::int64_t>(std::numeric_limits<T>::min()) ||
+        raw > static_cast<std::int64_t>(std::numeric_limits<T>::max())) {
+      return json_type_error(path, "integer in range");
+    }
+    out = static_cast<T>(raw);
+  } else if constexpr (std::is_integral_v<T>) {
+    if (!json.IsUint64()) return json_type_error(path, "unsigned integer");
+    const std::uint64_t raw = json.GetUint64();
+    if (raw > static_cast<std::uint64_t>(std::numeric_limits<T>::max())) {
+      return json_type_error(path, "unsigned integer in range");
+    }
+    out = static_cast<T>(raw);
+  } else if constexpr (std::is_floating_point_v<T>) {
+    if (!json.IsNumber()) return json_type_error(path, "number");
+    out = static_cast<T>(json.GetDouble());
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    if (!json.IsString()) return json_type_error(path, "string");
+    out.assign(json.GetString(), json.GetStringLength());
+  } else if constexpr (std::is_same_v<T, Uuid> || std::is_same_v<T, MessageId>) {
+    if (!json.IsString()) return json_type_error(path, "uuid string");
+    const std::optional<Uuid> id =
+        parse_uuid(std::string_view(json.GetString(), json.GetStringLength()));
+    if (!id) return json_type_error(path, "uuid string");
+    if constexpr (std::is_same_v<T, Uuid>) {
+      out = *id;
+    } else {
+      if (id->version() != 7 || id->variant_bits() != 2) {
+        return json_type_error(path, "version 7 message id");
+      }
+      out = MessageId::from_trusted(*id);
+    }
+  } else if constexpr (IsTimePoint<T>::value) {
+    if (!json.IsInt64()) return json_type_error(path, "integer microseconds");
+    out = T(std::chrono::duration_cast<typename T::duration>(
+        std::chrono::microseconds(json.GetInt64())));
+  } else if constexpr (IsOptional<T>::value) {
+    if (json.IsNull()) {
+      out.reset();
+      return absl::OkStatus();
+    }
+    typename T::value_type value{};
+    absl::Status status = read_value(json, value, path);
+    if (!status.ok()) return status;
+    out = std::move(value);
+  } else if constexpr (IsVector<T>::value) {
+    if (!json.IsArray()) return json_type_error(path, "array");
+    out.clear();
+    out.reserve(json.Size());
+    for (rapidjson::SizeType i = 0; i < json.Size(); ++i) {
+      typename T::value_type item{};
+      absl::Status status = read_value(json[i], item, path + "[" + std::to_string(i) + "]");
+      if (!status.ok()) return status;
+      out.push_back(std::move(item));
+    }
+  } else if constexpr (IsStringMap<T>::value) {
+    if (!json.IsObject()) return json_type_error(path, "object");
+    out.clear();
+    for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it) {
+      std::string key(it->name.GetString(), it->name.GetStringLength());
+      typename T::mapped_type item{};
+      absl::Status status = read_value(it->value, item, path + "." + key);
+      if (!status.ok()) return status;
+      out.emplace(std::move(key), std::move(item));
+    }
+  } else {
+    if (!json.IsObject()) return json_type_error(path, "object");
+    return JsonCodec<T>::read(json, out, path);
+  }
+  return absl::OkStatus();
+}
+
+// An absent member keeps `out` as it is (the default); a present one must decode.
+template <class T>
+absl::Status read_member(const JsonValue& object, std::string_view name, T& out,
+                         const std::string& path) {
+  auto it = object.FindMember(
+      rapidjson::Value(rapidjson::StringRef(name.data(), static_cast<rapidjson::SizeType>(name.size()))));
+  if (it == object.MemberEnd()) return absl::OkStatus();
+  return read_value(it->value, out, path + "." + std::string(name));
+}
+
+// ---- MessageTypeInfo entry points ---------------------------------------------------------
+
+template <class T>
+std::string message_to_json(const void* message) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter writer(buffer);
+  write_value(writer, *static_cast<const T*>(message));
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+template <class T>
+void message_write_json(const void* message, void* writer) {
+  write_value(*static_cast<JsonWriter*>(writer), *static_cast<const T*>(message));
+}
+
+template <class T>
+absl::StatusOr<AnyMessage> message_from_json_value(const void* value) {
+  auto message = std::make_shared<T>();
+  absl::Status status = read_value(*static_cast<const JsonValue*>(value), *message, "$");
+  if (!status.ok()) return status;
+  return AnyMessage::share<T>(std::move(message));
+}
+
+template <class T>
+absl::StatusOr<AnyMessage> message_from_json(std::string_view json) {
+  rapidjson::Document document;
+  document.Parse(json.data(), json.size());
+  if (document.HasParseError()) {
+    return absl::InvalidArgumentError("malformed JSON at offset " +
+                                      std::to_string(document.GetErrorOffset()));
+  }
+  return message_from_json_value<T>(static_cast<const JsonValue*>(&document));
+}
+
+template <class T>
+constexpr MessageTypeInfo make_message_type_info(std::string_view wire_name,
+                                                 std::string_view cpp_name, MessageKind kind,
+                                                 std::optional<DispatchModes> default_routing,
+                                                 SourceLocation source) {
+  return MessageTypeInfo{wire_name,
+                         cpp_name,
+                         kind,
+                         default_routing,
+                         source,
+                         &message_to_json<T>,
+                         &message_from_json<T>,
+                         &message_from_json_value<T>,
+                         &message_write_json<T>};
+}
+
+}  // namespace internal
+}  // namespace whizbang
