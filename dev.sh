@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The project's entry script. Two commands (see README.md):
+#   ./dev.sh run    build and run the main job
+#   ./dev.sh test   configure, build and run every test through ctest
+# Both install missing Debian packages first (only when absent), so a fresh Debian 12 machine
+# needs nothing done by hand.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+BUILD_DIR=${WHIZBANG_BUILD_DIR:-build}
+JOBS=${WHIZBANG_JOBS:-2}
+PACKAGES=(
+  cmake ninja-build g++ pkg-config
+  clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev
+  libabsl-dev libssl-dev libsqlite3-dev libspdlog-dev libfmt-dev rapidjson-dev
+  googletest libgtest-dev libgmock-dev libbenchmark-dev
+)
+
+ensure_packages() {
+  local missing=()
+  for package in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' ||
+      missing+=("$package")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "dev.sh: installing ${missing[*]}"
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+configure() {
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+}
+
+build() {
+  cmake --build "$BUILD_DIR" -j "$JOBS" "$@"
+}
+
+case "${1:-}" in
+  run)
+    ensure_packages
+    configure
+    build --target whizbang
+    "$BUILD_DIR/tools/whizbang" demo
+    ;;
+  test)
+    ensure_packages
+    configure
+    build
+    ctest --test-dir "$BUILD_DIR" -j "$JOBS" --output-on-failure --timeout 600
+    ;;
+  *)
+    echo "usage: ./dev.sh run | test" >&2
+    exit 2
+    ;;
+esac

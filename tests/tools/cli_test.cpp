@@ -1,0 +1,146 @@
+// The `whizbang` tool: commands in process, and exit codes through the real binary.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <sstream>
+#include <sys/wait.h>
+
+#include "cli/commands.hpp"
+#include "whizbang/derived_identity.hpp"
+
+namespace whizbang::cli {
+namespace {
+
+struct CliRun {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+CliRun run(std::vector<std::string> args) {
+  std::ostringstream out, err;
+  const int code = run_cli(args, {out, err});
+  return {code, out.str(), err.str()};
+}
+
+TEST(WhizbangCliTests, IdNew_PrintsOneV7IdPerLine) {
+  const CliRun r = run({"id", "new", "--count", "3"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::istringstream lines(r.out);
+  std::string line, previous;
+  int count = 0;
+  while (std::getline(lines, line)) {
+    const auto id = MessageId::parse(line);
+    ASSERT_TRUE(id.ok()) << line;
+    EXPECT_LT(previous, line);
+    previous = line;
+    ++count;
+  }
+  EXPECT_EQ(count, 3);
+}
+
+TEST(WhizbangCliTests, IdNew_Json_ListsTheIds) {
+  const CliRun r = run({"id", "new", "--json"});
+  ASSERT_EQ(r.code, 0);
+  EXPECT_EQ(r.out.rfind("{\"ids\":[\"", 0), 0u) << r.out;
+}
+
+TEST(WhizbangCliTests, IdDerive_MatchesAReferenceVector) {
+  const CliRun r = run({"id", "derive", "--source", "34c6a999-8118-7194-8a3a-be71e66c0e98", "--service",
+                     "billing", "--handler", "app::billing::ChargeCard", "--type",
+                     "app::orders::OrderShipped", "--ordinal", "2"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "34c6a999-8118-7194-8a3a-002ccb95d060\n");
+}
+
+TEST(WhizbangCliTests, IdDerive_WithoutHandler_UsesAnEmptyHandler) {
+  const CliRun r = run({"id", "derive", "--source", "239ec2c0-63fe-7958-941e-0e9af768064f",
+                     "--service", "billing", "--type", "InventoryUpdated", "--ordinal", "42", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "{\"id\":\"239ec2c0-63fe-7958-941e-02a4b67f7356\"}\n");
+}
+
+TEST(WhizbangCliTests, IdCompositeChild_MatchesAReferenceVector) {
+  const CliRun r = run({"id", "composite-child", "--composite", "53c8c85a-d6ff-733b-a883-10cc2fb71eac",
+                     "--type", "app::orders::OrderShipped", "--ordinal", "16"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "53c8c85a-d6ff-733b-a883-01074bca4779\n");
+}
+
+TEST(WhizbangCliTests, IdInspect_ShowsVersionTimestampCounterAndOrdinal) {
+  const CliRun r = run({"id", "inspect", "0190f3c4-1a2b-7c3d-8e4f-02a4b67f7356"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("version:       7"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("2024-07-"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ordinal field: 42"), std::string::npos) << r.out;
+  const CliRun json = run({"id", "inspect", "0190f3c4-1a2b-7c3d-8e4f-02a4b67f7356", "--json"});
+  EXPECT_NE(json.out.find("\"ordinal_field\":42"), std::string::npos) << json.out;
+  EXPECT_NE(json.out.find("\"counter\":"), std::string::npos);
+}
+
+TEST(WhizbangCliTests, IdInspect_NonV7Id_SaysSo) {
+  const CliRun r = run({"id", "inspect", "3f2504e0-4f89-41d3-9a0c-0305e82c3301"});
+  ASSERT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("not a version 7"), std::string::npos);
+}
+
+struct BadInput {
+  std::vector<std::string> args;
+  std::string expected_error;
+};
+
+TEST(WhizbangCliTests, BadInput_PrintsOneLineNamingTheProblemAndExits2) {
+  const std::vector<BadInput> cases = {
+      {{"id", "derive", "--source", "nope", "--service", "s", "--type", "t", "--ordinal", "0"},
+       "malformed uuid"},
+      {{"id", "derive", "--source", "239ec2c0-63fe-7958-941e-0e9af768064f", "--service", "s",
+        "--type", "t", "--ordinal", "-1"},
+       "--ordinal must be >= 0"},
+      {{"id", "derive", "--source", "239ec2c0-63fe-7958-941e-0e9af768064f", "--type", "t",
+        "--ordinal", "1"},
+       "missing required option --service"},
+      {{"id", "derive", "--source", "239ec2c0-63fe-7958-941e-0e9af768064f", "--service", "s",
+        "--type", "t", "--ordinal", "x1"},
+       "whole number"},
+      {{"id", "new", "--count", "0"}, "--count must be >= 1"},
+      {{"id", "derive", "--bogus", "1"}, "unknown option --bogus"},
+      {{"id", "inspect"}, "exactly one id"},
+      {{"id", "frobnicate"}, "unknown id command"},
+      {{"nope"}, "unknown command"},
+      {{"id", "composite-child", "--composite", "00000000-0000-0000-0000-000000000000", "--type",
+        "t", "--ordinal", "1"},
+       "nil uuid"},
+  };
+  for (const auto& c : cases) {
+    const CliRun r = run(c.args);
+    EXPECT_EQ(r.code, kExitUsage) << c.expected_error;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_NE(r.err.find(c.expected_error), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
+TEST(WhizbangCliTests, Help_IsAvailableOnEveryCommand) {
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"--help"}, {"id", "--help"}, {"id", "derive", "--help"}, {"demo", "--help"}}) {
+    const CliRun r = run(args);
+    EXPECT_EQ(r.code, 0);
+    EXPECT_NE(r.out.find("usage:"), std::string::npos);
+  }
+}
+
+TEST(WhizbangCliTests, Demo_ShowsARetryDerivingTheSameIds) {
+  const CliRun r = run({"demo"});
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("same id"), std::string::npos);
+  EXPECT_NE(r.out.find("demo: ok"), std::string::npos);
+}
+
+TEST(WhizbangCliTests, Binary_ExitCodes) {
+  const std::string binary = WHIZBANG_CLI_PATH;
+  EXPECT_EQ(WEXITSTATUS(std::system((binary + " id new >/dev/null").c_str())), 0);
+  EXPECT_EQ(WEXITSTATUS(std::system((binary + " id inspect zz 2>/dev/null").c_str())), 2);
+}
+
+}  // namespace
+}  // namespace whizbang::cli
