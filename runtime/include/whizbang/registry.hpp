@@ -239,6 +239,11 @@ struct ReceptorInfo {
   // InvalidArgument when `message` is not of `this->message`'s type.
   absl::Status (*invoke)(void* receptor, const AnyMessage& message, CascadeSink& sink,
                          std::shared_ptr<void>* response) = nullptr;
+  // RPC extraction: the first value (depth-first, left to right, through tuples, Routed and
+  // optional) of the type `wanted` inside `response` (a Result as produced by `invoke`), or
+  // nullptr. Lets local_invoke<X>() answer from a receptor that returns (X, Event) without
+  // running it twice. Null when the generator emitted no extractor.
+  const void* (*find_response)(const void* response, internal::TypeKey wanted) = nullptr;
 };
 
 // DispatchVisitor: drives Registry::dispatch. It is the cascade sink for every receptor it lets
@@ -293,8 +298,8 @@ class Registry {
                                       const ReceptorSet& receptors, DispatchVisitor& visitor);
 
   constexpr Registry(std::string_view name, std::span<const MessageEntry> messages,
-                     std::span<const ReceptorInfo> receptors, DispatchFn dispatch)
-      : name_(name), messages_(messages), receptors_(receptors), dispatch_(dispatch) {}
+                     std::span<const ReceptorInfo> receptors, DispatchFn dispatch_fn)
+      : name_(name), messages_(messages), receptors_(receptors), dispatch_(dispatch_fn) {}
 
   // The target name given to whizbang_generate().
   std::string_view name() const { return name_; }
@@ -378,9 +383,10 @@ class Registry {
 
  private:
   const MessageEntry* find_entry(std::string_view wire_name) const {
-    auto it = std::lower_bound(
-        messages_.begin(), messages_.end(), wire_name,
-        [](const MessageEntry& entry, std::string_view name) { return entry.info->wire_name < name; });
+    auto it = std::lower_bound(messages_.begin(), messages_.end(), wire_name,
+                               [](const MessageEntry& entry, std::string_view name) {
+                                 return entry.info->wire_name < name;
+                               });
     if (it == messages_.end() || it->info->wire_name != wire_name) return nullptr;
     return &*it;
   }

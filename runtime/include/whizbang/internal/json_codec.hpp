@@ -253,8 +253,8 @@ absl::Status read_value(const JsonValue& json, T& out, const std::string& path) 
 template <class T>
 absl::Status read_member(const JsonValue& object, std::string_view name, T& out,
                          const std::string& path) {
-  auto it = object.FindMember(
-      rapidjson::Value(rapidjson::StringRef(name.data(), static_cast<rapidjson::SizeType>(name.size()))));
+  auto it = object.FindMember(rapidjson::Value(
+      rapidjson::StringRef(name.data(), static_cast<rapidjson::SizeType>(name.size()))));
   if (it == object.MemberEnd()) return absl::OkStatus();
   return read_value(it->value, out, path + "." + std::string(name));
 }
@@ -279,7 +279,8 @@ absl::StatusOr<AnyMessage> message_from_json_value(const void* value) {
   auto message = std::make_shared<T>();
   absl::Status status = read_value(*static_cast<const JsonValue*>(value), *message, "$");
   if (!status.ok()) return status;
-  return AnyMessage::share<T>(std::move(message));
+  return AnyMessage::from_parts(std::shared_ptr<const void>(std::move(message)),
+                                MessageTraits<T>::info());
 }
 
 template <class T>

@@ -1,0 +1,36 @@
+// Emitters: Model -> generated C++ text (unformatted; output.cpp formats it).
+//
+// Per target the generator writes three files with fixed names:
+//   whizbang_messages.hpp  JsonCodec + MessageTraits specializations (inline, depend only on the
+//                          message type, so several targets may emit the same ones)
+//   whizbang_registry.hpp  declares whizbang::generated::<target>::registry()
+//   whizbang_registry.cpp  receptor rows, construction/invoke thunks, cascade walks, dispatch
+//   switch
+#pragma once
+
+#include <string>
+
+#include "model.hpp"
+#include "printer.hpp"
+
+namespace whizgen {
+
+inline constexpr int kRegistryAbiVersion = 1;
+inline constexpr const char* kMessagesHeader = "whizbang_messages.hpp";
+inline constexpr const char* kRegistryHeader = "whizbang_registry.hpp";
+inline constexpr const char* kRegistrySource = "whizbang_registry.cpp";
+
+std::string emit_messages_header(const Model& model);
+std::string emit_registry_header(const Model& model);
+std::string emit_registry_source(const Model& model);
+
+// `void cascade_<index>(const auto& value, CascadeSink& sink)` for one receptor's result.
+void emit_cascade(const ReceptorModel& receptor, std::size_t index, Printer& printer);
+
+// Shared helpers.
+std::string banner(const Model& model);
+std::string cpp_string(const std::string& text);  // a C++ string literal
+std::string source_comment(const Location& location);
+std::string abi_guard();
+
+}  // namespace whizgen

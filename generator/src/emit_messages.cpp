@@ -1,0 +1,119 @@
+// whizbang_messages.hpp: codecs and type identity for every message type of the target.
+#include <map>
+
+#include "emit.hpp"
+
+namespace whizgen {
+namespace {
+
+std::string guard_macro(const std::string& cpp_name) {
+  std::string macro = "WHIZBANG_GENERATED_CODEC_";
+  for (char c : cpp_name) macro.push_back(std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
+  return macro;
+}
+
+void emit_codec(const std::string& cpp_name, const Location& location,
+                const std::vector<Field>& fields, Printer& p) {
+  p.print(R"cc(
+            // $source$
+            template <>
+            struct JsonCodec<::$type$> {
+              static void write(internal::JsonWriter& writer, const ::$type$& value) {
+          )cc",
+          {{"source", source_comment(location)}, {"type", cpp_name}});
+  p.indent();
+  p.indent();
+  if (fields.empty()) p.print("static_cast<void>(value);\n");
+  p.print("writer.StartObject();\n");
+  for (const Field& field : fields) {
+    p.print("internal::write_member(writer, \"$name$\", value.$name$);\n", {{"name", field.name}});
+  }
+  p.print("writer.EndObject();\n");
+  p.outdent();
+  p.print(R"cc(
+            }
+            static absl::Status read(const internal::JsonValue& json, ::$type$& out, const std::string& path) {
+          )cc",
+          {{"type", cpp_name}});
+  p.indent();
+  if (fields.empty())
+    p.print("static_cast<void>(json);\nstatic_cast<void>(out);\nstatic_cast<void>(path);\n");
+  for (const Field& field : fields) {
+    p.print(R"cc(
+              if (absl::Status status = internal::read_member(json, "$name$", out.$name$, path);
+                  !status.ok()) {
+                return status;
+              }
+            )cc",
+            {{"name", field.name}});
+  }
+  p.print("return absl::OkStatus();\n");
+  p.outdent();
+  p.print("}\n");
+  p.outdent();
+  p.print("};\n\n");
+}
+
+void emit_traits(const MessageModel& message, Printer& p) {
+  p.print(R"cc(
+            // $source$
+            template <>
+            struct MessageTraits<::$type$> {
+              static constexpr MessageTypeInfo kInfo = internal::make_message_type_info<::$type$>(
+                  $wire$, $cpp$, MessageKind::$kind$, $routing$, SourceLocation{$file$, $line$});
+              static const MessageTypeInfo& info() { return kInfo; }
+            };
+          )cc",
+          {{"source", source_comment(message.location)},
+           {"type", message.cpp_name},
+           {"wire", cpp_string(message.wire_name)},
+           {"cpp", cpp_string(message.cpp_name)},
+           {"kind", message.kind == MessageKind::Event ? "Event" : "Command"},
+           {"routing", message.default_routing ? "DispatchModes::" + *message.default_routing
+                                               : std::string("std::nullopt")},
+           {"file", cpp_string(message.location.file)},
+           {"line", std::to_string(message.location.line)}});
+}
+
+}  // namespace
+
+std::string emit_messages_header(const Model& model) {
+  Printer p;
+  p.print(banner(model));
+  p.print(R"cc(
+            // Message types seen by target '$target$': JSON codecs and MessageTraits (type identity
+            // without RTTI). Each specialization is guarded so headers of several targets can meet
+            // in one TU.
+#pragma once
+
+#include <whizbang/internal/json_codec.hpp>
+#include <whizbang/registry.hpp>
+          )cc",
+          {{"target", model.target}});
+  for (const std::string& include : model.header_includes) {
+    p.print("#include \"$include$\"\n", {{"include", include}});
+  }
+  p.print("\n");
+  p.print("$guard$\n\nnamespace whizbang {\n\n", {{"guard", abi_guard()}});
+
+  std::map<std::string, const MessageModel*> messages;
+  for (const MessageModel& message : model.messages) messages[message.cpp_name] = &message;
+  std::map<std::string, const StructModel*> structs;
+  for (const StructModel& s : model.structs) structs[s.cpp_name] = &s;
+
+  for (const std::string& name : model.codec_order) {
+    p.print("#ifndef $macro$\n#define $macro$\n", {{"macro", guard_macro(name)}});
+    if (auto it = messages.find(name); it != messages.end()) {
+      emit_codec(name, it->second->location, it->second->fields, p);
+      emit_traits(*it->second, p);
+    } else {
+      const StructModel& s = *structs.at(name);
+      emit_codec(name, s.location, s.fields, p);
+    }
+    p.print("#endif  // $macro$\n\n", {{"macro", guard_macro(name)}});
+  }
+  p.print("}  // namespace whizbang\n");
+  return p.str();
+}
+
+}  // namespace whizgen

@@ -1,0 +1,93 @@
+// The generator's model: what the scanner found, as plain structs with no Clang types.
+//
+// The scanner (scanner.cpp) fills a Model from the AST; the emitters (emit_*.cpp) turn it into
+// C++ text. Names are fully qualified C++ spellings without a leading "::"; locations are
+// already relative to --root, so the model is all an emitter needs and is trivially testable.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace whizgen {
+
+struct Location {
+  std::string file;  // relative to --root when under it
+  unsigned line = 0;
+};
+
+// A public data member serialized by the JSON codec.
+struct Field {
+  std::string name;
+  std::string type;  // spelled for diagnostics and comments
+};
+
+// A plain struct reachable from a message's fields: gets a JsonCodec of its own.
+struct StructModel {
+  std::string cpp_name;
+  Location location;
+  std::vector<Field> fields;
+};
+
+enum class MessageKind { Event, Command };
+
+struct MessageModel {
+  std::string cpp_name;
+  std::string wire_name;
+  MessageKind kind = MessageKind::Event;
+  std::optional<std::string> default_routing;  // DispatchModes enumerator name
+  Location location;
+  std::vector<Field> fields;
+};
+
+// How a receptor constructor parameter is obtained from the ServiceRegistry.
+struct Dependency {
+  enum class Kind { Reference, Pointer, Value };
+  std::string type;  // unqualified (no const), fully qualified name
+  Kind kind = Kind::Reference;
+};
+
+// The structure of a receptor result, as far as the cascade walk is concerned.
+struct Shape {
+  enum class Kind {
+    Message,     // a message type: emitted
+    Tuple,       // std::tuple / std::pair: children left to right
+    Range,       // std::vector / std::array / std::span: one child, the element
+    Routed,      // whizbang::Routed<T>: one child
+    RoutedNone,  // whizbang::RoutedNone: nothing
+    Optional,    // std::optional<T>: one child
+    Ignored,     // anything else: reported to CascadeSink::ignored
+  };
+  Kind kind = Kind::Ignored;
+  std::string type;                            // spelled type of this node
+  std::optional<std::string> message_routing;  // Message: the type's default_routing
+  std::vector<Shape> children;
+};
+
+struct ReceptorModel {
+  std::string id;                   // qualified class name
+  std::string message;              // qualified message type name
+  std::vector<std::string> stages;  // Stage enumerator names
+  bool default_stages = true;
+  bool idempotent = false;
+  bool always_fire = false;
+  bool once_across_services = false;
+  std::optional<std::string> default_routing;
+  std::string response_type;  // empty for void
+  std::optional<Shape> result;
+  std::vector<Dependency> dependencies;
+  Location location;
+};
+
+struct Model {
+  std::string target;                        // whizbang_generate() target name
+  std::string namespace_name;                // C++ identifier derived from target
+  std::vector<std::string> headers;          // as named in the banner (relative to root)
+  std::vector<std::string> header_includes;  // include spellings for generated code
+  std::vector<StructModel> structs;          // dependency order (a struct after the ones it uses)
+  std::vector<std::string> codec_order;      // structs and messages, each after what it contains
+  std::vector<MessageModel> messages;        // sorted by wire name
+  std::vector<ReceptorModel> receptors;  // grouped by message (messages order), then declaration
+};
+
+}  // namespace whizgen
