@@ -17,12 +17,10 @@ namespace whizbang {
 class EmissionSequence {
  public:
   EmissionSequence() = default;
-  // A copy is a new handling's view of the same position (envelopes are copied when cloned).
-  EmissionSequence(const EmissionSequence& other) : next_(other.peek()) {}
-  EmissionSequence& operator=(const EmissionSequence& other) {
-    next_.store(other.peek(), std::memory_order_relaxed);
-    return *this;
-  }
+  // The sequence belongs to one envelope *instance*: a copied envelope is another instance, and
+  // like a retry's fresh envelope its sequence starts at 0. Assignment keeps this one's position.
+  EmissionSequence(const EmissionSequence&) {}
+  EmissionSequence& operator=(const EmissionSequence&) { return *this; }
 
   // Hands out the next ordinal. Thread-safe.
   std::int64_t next() { return next_.fetch_add(1, std::memory_order_relaxed); }

@@ -1,0 +1,79 @@
+// Metrics: counters the runtime reports, behind an interface so hosts can forward them to
+// OpenTelemetry, Prometheus or anything else, and tests can read them back.
+//
+// Names follow the reference implementation (meter `Whizbang.WorkCoordinator`, counter
+// `whizbang.work_coordinator.outbox.emission_deduplicated`, tag `message_type`) so dashboards
+// written for it keep working. Every component takes a `std::shared_ptr<Metrics>`; null means
+// "not recorded".
+//
+//   auto metrics = std::make_shared<whizbang::InMemoryMetrics>();
+//   whizbang::StoreOptions options;
+//   options.metrics = metrics;
+//   ...
+//   metrics->counter(whizbang::metric_names::kWorkCoordinatorMeter,
+//                    whizbang::metric_names::kOutboxEmissionDeduplicated,
+//                    {{"message_type", "shop::OrderCreated"}});   // -> 1
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <map>
+#include <mutex>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace whizbang {
+
+namespace metric_names {
+inline constexpr std::string_view kWorkCoordinatorMeter = "Whizbang.WorkCoordinator";
+// One per outbox row that store_outbox_messages found already present (was_newly_created=false).
+// A sustained non-zero rate means handlings are re-dispatched after their emissions committed.
+inline constexpr std::string_view kOutboxEmissionDeduplicated =
+    "whizbang.work_coordinator.outbox.emission_deduplicated";
+inline constexpr std::string_view kMessageTypeTag = "message_type";
+}  // namespace metric_names
+
+struct MetricTag {
+  std::string_view key;
+  std::string_view value;
+};
+
+class Metrics {
+ public:
+  virtual ~Metrics() = default;
+  // Adds `delta` to the counter `name` of `meter` for this combination of tags.
+  virtual void add(std::string_view meter, std::string_view name, std::int64_t delta,
+                   std::span<const MetricTag> tags) = 0;
+};
+
+// Keeps every counter in memory. Thread-safe.
+class InMemoryMetrics final : public Metrics {
+ public:
+  void add(std::string_view meter, std::string_view name, std::int64_t delta,
+           std::span<const MetricTag> tags) override;
+
+  // The sum of every series of the counter whose tags include all of `tags` (no tags: the
+  // counter's total). 0 for a counter never added to.
+  std::int64_t counter(std::string_view meter, std::string_view name,
+                       std::initializer_list<MetricTag> tags = {}) const;
+
+  // Every series of a counter: tags rendered "k=v,k=v" (sorted by key) -> value.
+  std::map<std::string, std::int64_t> series(std::string_view meter, std::string_view name) const;
+
+ private:
+  using Tags = std::vector<std::pair<std::string, std::string>>;
+  struct Key {
+    std::string meter;
+    std::string name;
+    Tags tags;  // sorted by key
+    friend auto operator<=>(const Key&, const Key&) = default;
+  };
+
+  mutable std::mutex mutex_;
+  std::map<Key, std::int64_t> counters_;
+};
+
+}  // namespace whizbang

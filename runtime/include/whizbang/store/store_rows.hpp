@@ -1,0 +1,61 @@
+// Read-side views of stored rows, for tests, tooling and the exactly-once guardrail.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "whizbang/envelope.hpp"
+#include "whizbang/store/outbox_message.hpp"
+#include "whizbang/store/work_item.hpp"
+
+namespace whizbang {
+
+// Lease and retry state shared by outbox and inbox rows.
+struct RowState {
+  MessageStatus status = MessageStatus::None;
+  int attempts = 0;
+  std::string error;
+  FailureReason failure_reason = FailureReason::Unknown;
+  std::optional<Uuid> instance_id;
+  std::optional<TimePoint> lease_expiry;
+  std::optional<TimePoint> scheduled_for;
+  std::optional<TimePoint> processed_at;
+  std::optional<TimePoint> published_at;
+  TimePoint created_at{};
+};
+
+struct OutboxRow {
+  OutboxMessage message;
+  RowState state;
+};
+
+struct InboxRow {
+  InboxMessage message;
+  RowState state;
+};
+
+// One wh_event_store row. `event_data` is the payload ("p" of the envelope); `metadata` is
+// {"MessageId":…,"Hops":[…]}.
+struct StoredEvent {
+  MessageId event_id;
+  Uuid stream_id;
+  std::string event_type;
+  std::string event_data;
+  std::string metadata;
+  std::int64_t version = 0;
+  TimePoint created_at{};
+};
+
+// One wh_perspective_events row: "perspective P has event E of stream S to apply".
+struct PerspectiveEventRow {
+  MessageId event_work_id;
+  Uuid stream_id;
+  std::string perspective_name;
+  MessageId event_id;
+  std::optional<Uuid> instance_id;
+  std::optional<TimePoint> lease_expiry;
+  int status = 0;
+};
+
+}  // namespace whizbang

@@ -1,0 +1,132 @@
+// The vocabulary of work coordination: status flags, failure reasons, the work a batch hands out
+// and what the caller reports back (upstream-behavior.md §5.6–5.7).
+//
+//   whizbang::WorkBatchRequest request;
+//   request.completions.push_back({WorkSource::Outbox, id, MessageStatus::Published});
+//   absl::StatusOr<std::vector<WorkItem>> work = store.process_work_batch(request);
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "whizbang/envelope.hpp"
+#include "whizbang/message_id.hpp"
+#include "whizbang/store/outbox_message.hpp"
+#include "whizbang/uuid.hpp"
+
+namespace whizbang {
+
+// Bit flags (values are stored and must not change).
+enum class MessageStatus : std::uint32_t {
+  None = 0,
+  Stored = 1,
+  EventStored = 2,
+  Published = 4,
+  Failed = 32768,
+};
+constexpr MessageStatus operator|(MessageStatus a, MessageStatus b) {
+  return static_cast<MessageStatus>(static_cast<std::uint32_t>(a) | static_cast<std::uint32_t>(b));
+}
+constexpr bool has_status(MessageStatus status, MessageStatus flag) {
+  return (static_cast<std::uint32_t>(status) & static_cast<std::uint32_t>(flag)) != 0;
+}
+
+// Why a row failed (values match the reference's MessageFailureReason).
+enum class FailureReason : int {
+  None = 0,
+  TransportNotReady = 1,
+  TransportException = 2,
+  SerializationError = 3,
+  ValidationError = 4,
+  MaxAttemptsExceeded = 5,
+  LeaseExpired = 6,
+  EventStorageFailure = 7,
+  Unknown = 99,
+};
+
+enum class WorkSource : std::uint8_t {
+  Outbox = 0,
+  Inbox = 1,
+};
+
+// One row handed out by process_work_batch, leased to the calling instance.
+struct WorkItem {
+  WorkSource source = WorkSource::Outbox;
+  MessageId message_id;
+  // Outbox: the transport topic; nullopt = event-store only (skip the transport).
+  std::optional<std::string> destination;
+  // Inbox: the handler (row within the service) that handles it.
+  std::string handler_name;
+  std::string message_type;
+  std::string envelope_json;
+  std::optional<Uuid> stream_id;
+  bool is_event = false;
+  MessageStatus status = MessageStatus::None;
+  int attempts = 0;
+  // Stored by this very call (request.new_outbox / new_inbox).
+  bool is_newly_stored = false;
+  // Its previous lease lapsed without a completion: the handling or publish runs again.
+  bool is_orphaned = false;
+  std::string error;
+  // Inbox: the publishing service's id (the receiving service's when unknown).
+  Uuid source_service_id;
+  TimePoint lease_expiry{};
+};
+
+// "Done with this row": the flags are OR-ed into its status. Outbox rows with Published and inbox
+// rows with EventStored are deleted (kept with processed_at set in debug mode); flags None only
+// releases the lease.
+struct WorkCompletion {
+  WorkSource source = WorkSource::Outbox;
+  MessageId message_id;
+  MessageStatus status = MessageStatus::None;
+};
+
+// "This row failed": Failed is set, attempts incremented, the lease released and the row
+// rescheduled with backoff (now + 30 s × min(2^min(attempts + 1, 10), 10): 60 s, 120 s, 240 s,
+// then 300 s). A quarantined row (corrupt JSON, unknown type) is never offered again; it stays
+// for inspection with its reason.
+struct WorkFailure {
+  WorkSource source = WorkSource::Outbox;
+  MessageId message_id;
+  MessageStatus status = MessageStatus::None;
+  std::string error;
+  FailureReason reason = FailureReason::Unknown;
+  bool quarantine = false;
+};
+
+struct WorkLease {
+  WorkSource source = WorkSource::Outbox;
+  MessageId message_id;
+};
+
+// One call of the coordination cycle. Phases run in this order, in one transaction: heartbeat,
+// completions, failures, storage of new rows, claiming (fresh and orphaned rows), event-store
+// append and perspective events, lease renewals, then the answer.
+struct WorkBatchRequest {
+  std::vector<WorkCompletion> completions;
+  std::vector<WorkFailure> failures;
+  std::vector<OutboxMessage> new_outbox;
+  // Stored with the receiving service id `receiving_service_id`.
+  std::vector<InboxMessage> new_inbox;
+  Uuid receiving_service_id;
+  std::vector<WorkLease> renewals;
+  bool claim_outbox = true;
+  bool claim_inbox = true;
+  // Keep completed rows (processed_at/published_at set) instead of deleting them.
+  bool debug_mode = false;
+  // Per source.
+  std::size_t max_items = 100;
+};
+
+// The backoff of a row's next attempt after its `attempts`-th failure (attempts before it).
+constexpr std::chrono::seconds failure_backoff(int attempts_before) {
+  const int exponent = attempts_before + 1 < 10 ? attempts_before + 1 : 10;
+  const long long factor = (1LL << exponent) < 10 ? (1LL << exponent) : 10;
+  return std::chrono::seconds(30 * factor);
+}
+
+}  // namespace whizbang

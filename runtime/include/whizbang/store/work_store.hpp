@@ -1,0 +1,141 @@
+// WorkStore: the durable-store contract (outbox, inbox, event store, work coordination).
+//
+// Implemented once per backend (store/sqlite today, store/postgres next) and in memory for tests;
+// the contract tests in tests/store run against every implementation.
+//
+// Transactions: begin() opens a transaction on the store's connection. Until it is committed or
+// rolled back, every call made on the store *from the thread that opened it* joins it; calls from
+// other threads wait. This is how one handling's emitted outbox rows, its inbox completion and its
+// receptor invocation records commit together. A nested begin() joins the open transaction; a
+// nested rollback() dooms it (the outer commit() then rolls back and returns Aborted). Prefer the
+// RAII `Transaction` below.
+//
+//   whizbang::Transaction tx(store);
+//   auto rows = store.store_outbox_messages(emitted);          // joins tx
+//   store.complete_work(completions, {});                      // joins tx
+//   if (absl::Status s = tx.commit(); !s.ok()) return s;       // destructor rolls back otherwise
+//
+// Deduplication: store_outbox_messages inserts each row unless its message_id is already known
+// (an unpublished row, or a published one's tombstone); every skipped row adds one to
+// `whizbang.work_coordinator.outbox.emission_deduplicated{message_type}` and logs a Debug line
+// (EventId 110). Inbox rows are deduplicated permanently (wh_message_deduplication).
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "whizbang/envelope.hpp"
+#include "whizbang/store/outbox_message.hpp"
+#include "whizbang/store/outbox_store.hpp"
+#include "whizbang/store/store_rows.hpp"
+#include "whizbang/store/work_item.hpp"
+
+namespace whizbang {
+
+// What a committed transaction wrote, for wake-ups ("deliver now, not at the next poll").
+struct CommitInfo {
+  bool outbox_written = false;
+  bool inbox_written = false;
+};
+
+class WorkStore : public OutboxStore {
+ public:
+  using CommitListener = std::function<void(const CommitInfo&)>;
+
+  ~WorkStore() override = default;
+
+  // ---- transactions -------------------------------------------------------------------------
+  virtual absl::Status begin() = 0;
+  virtual absl::Status commit() = 0;
+  virtual absl::Status rollback() = 0;
+  // True when the calling thread has a transaction open on this store.
+  virtual bool in_transaction() const = 0;
+
+  // ---- writes -------------------------------------------------------------------------------
+
+  // Inserts each message unless a row with its message_id exists (then: a counted no-op, see
+  // above). New rows are leased to this instance at once. Returns one row per input in input
+  // order.
+  absl::StatusOr<std::vector<StoredOutboxRow>> store_outbox_messages(
+      std::span<const OutboxMessage> messages) override = 0;
+
+  // Inserts each message not seen before (permanent dedup) without a lease, so any instance can
+  // claim it. An all-zero source_service_id is unknown and becomes `receiving_service_id`.
+  // Returns the ids of the newly stored rows (a duplicate produces no row).
+  virtual absl::StatusOr<std::vector<MessageId>> store_inbox_messages(
+      std::span<const InboxMessage> messages, const Uuid& receiving_service_id) = 0;
+
+  // One coordination cycle (see WorkBatchRequest). Returns the work leased to this instance:
+  // outbox rows first, then inbox rows, each in message-id order.
+  virtual absl::StatusOr<std::vector<WorkItem>> process_work_batch(
+      const WorkBatchRequest& request) = 0;
+
+  // The completion and failure phases of process_work_batch on their own, so a handling can
+  // complete its inbox row in the transaction that stores its emissions.
+  virtual absl::Status complete_work(std::span<const WorkCompletion> completions,
+                                     std::span<const WorkFailure> failures) = 0;
+
+  // Records that the receptors fired for `message_id` (insert-or-ignore on (message_id,
+  // receptor_id, service_name, perspective)).
+  virtual absl::Status record_receptor_invocations(
+      const MessageId& message_id, std::span<const ReceptorInvocationRecord> records) = 0;
+  // Every record of `receptor_id` for `message_id`, any service or perspective, oldest first.
+  virtual absl::StatusOr<std::vector<ReceptorInvocationRecord>> find_receptor_invocations(
+      const MessageId& message_id, std::string_view receptor_id) = 0;
+
+  // Events of `message_type` stored to the event store get a perspective event for
+  // `perspective` (wh_message_associations, association type "perspective").
+  virtual absl::Status add_perspective_association(std::string_view message_type,
+                                                   std::string_view perspective) = 0;
+
+  // ---- reads --------------------------------------------------------------------------------
+  virtual absl::StatusOr<std::optional<OutboxRow>> find_outbox_row(const MessageId& id) = 0;
+  virtual absl::StatusOr<std::optional<InboxRow>> find_inbox_row(const MessageId& id) = 0;
+  // A stream's events in version order.
+  virtual absl::StatusOr<std::vector<StoredEvent>> read_stream(const Uuid& stream_id) = 0;
+  // A stream's perspective events in event-id order.
+  virtual absl::StatusOr<std::vector<PerspectiveEventRow>> perspective_events(
+      const Uuid& stream_id) = 0;
+
+  // ---- wake-ups -----------------------------------------------------------------------------
+  // Called after every successful outermost commit that wrote outbox or inbox rows, on the
+  // committing thread, with no store lock held. Returns an id for remove_commit_listener.
+  virtual int add_commit_listener(CommitListener listener) = 0;
+  virtual void remove_commit_listener(int id) = 0;
+};
+
+// RAII transaction: begins on construction, rolls back on destruction unless committed.
+class Transaction {
+ public:
+  explicit Transaction(WorkStore& store) : store_(store), status_(store.begin()) {}
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+  ~Transaction() {
+    if (status_.ok() && !done_) (void)store_.rollback();
+  }
+
+  // The status of begin(); when not ok, no transaction is open.
+  const absl::Status& status() const { return status_; }
+  absl::Status commit() {
+    if (!status_.ok()) return status_;
+    done_ = true;
+    return store_.commit();
+  }
+  absl::Status rollback() {
+    if (!status_.ok() || done_) return status_;
+    done_ = true;
+    return store_.rollback();
+  }
+
+ private:
+  WorkStore& store_;
+  absl::Status status_;
+  bool done_ = false;
+};
+
+}  // namespace whizbang

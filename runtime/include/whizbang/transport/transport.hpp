@@ -1,0 +1,85 @@
+// Transport: how outbox rows leave a service and reach other services' inboxes.
+//
+// A transport publishes batches to an address (a topic/exchange) with a routing key and delivers
+// to subscriptions bound to (address, routing key). Delivery is at-least-once: a subscriber's
+// handler stores the batch in its inbox (deduplicated there) before acknowledging by returning
+// OK; a failed handler fails the publish, so the outbox row is retried.
+//
+// InProcessTransport (in_process_transport.hpp) connects services in one process; a RabbitMQ
+// transport maps address -> topic exchange, routing key -> routing key, subscription -> one
+// queue per service with its bindings, and acknowledges after the handler returns.
+//
+//   auto sub = transport.subscribe("inventory", {{"orders", ""}, {"inbox", "shop.reserve*"}},
+//                                  [&](const auto& destination, auto batch) {
+//                                    return consumer.receive(batch);
+//                                  });
+//   transport.publish({"orders", "shop.ordercreated"}, batch);
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "whizbang/message_id.hpp"
+#include "whizbang/uuid.hpp"
+
+namespace whizbang {
+
+struct TransportMessage {
+  MessageId message_id;
+  // The payload's wire name.
+  std::string message_type;
+  std::string envelope_json;
+  std::optional<Uuid> stream_id;
+  bool is_event = false;
+};
+
+struct TransportDestination {
+  std::string address;
+  std::string routing_key;
+  // For ordered/session transports, e.g. {"StreamId": "…"}.
+  std::map<std::string, std::string> metadata;
+};
+
+// A subscription receives what is published to `address` with a matching routing key: an empty
+// pattern matches every key, a trailing '*' matches any suffix, anything else matches exactly.
+struct TransportBinding {
+  std::string address;
+  std::string routing_key;
+};
+
+bool routing_key_matches(std::string_view pattern, std::string_view key);
+
+// Ends its subscription on destruction.
+class TransportSubscription {
+ public:
+  virtual ~TransportSubscription() = default;
+};
+
+class Transport {
+ public:
+  using DeliveryHandler = std::function<absl::Status(const TransportDestination& destination,
+                                                     std::span<const TransportMessage> batch)>;
+
+  virtual ~Transport() = default;
+
+  // Publishes `batch` (one address and routing key) and returns once every subscriber holds it.
+  virtual absl::Status publish(const TransportDestination& destination,
+                               std::span<const TransportMessage> batch) = 0;
+
+  virtual absl::StatusOr<std::unique_ptr<TransportSubscription>> subscribe(
+      std::string_view service_name, std::vector<TransportBinding> bindings,
+      DeliveryHandler handler) = 0;
+
+  // False while the transport cannot publish (connection down); the worker keeps its rows.
+  virtual bool is_ready() const { return true; }
+};
+
+}  // namespace whizbang

@@ -1,0 +1,117 @@
+// OutboxDrainWorker: moves committed outbox rows to the transport.
+//
+// Each cycle (run_once): write what the deferred channel holds, resolve the local service id
+// while it is still unknown, call process_work_batch (claims fresh rows and rows whose lease
+// lapsed), publish the returned rows grouped by destination, and record completions (Published:
+// the row is deleted) and failures (backoff) in one transaction. Rows without a destination are
+// event-store only: they were appended to the event store by the batch and complete as Published
+// without a transport call. A row whose envelope is corrupt or of an unknown type is quarantined
+// (EventId 111) and the cycle goes on.
+//
+// Source service id (automatic-message-cascade.md): the constructor looks the id up once
+// ("start-up"). While it is unknown, the worker looks it up again before each batch: on a
+// non-empty answer it keeps it, logs EventId 51 at Information and never looks again; each
+// failed retry logs EventId 52 at Debug. An empty answer at start-up logs EventId 50 (Warning);
+// a throwing lookup at start-up logs one start-up warning (EventId 53) instead, never both.
+// Once resolved, every published envelope carries it (an envelope never leaves with a nil "ss").
+//
+// Steppable for tests (run_once) or run on its own thread (start/stop), woken by the deferred
+// channel and by store commits that wrote outbox rows.
+//
+//   whizbang::OutboxDrainWorker worker(store, transport, resolver, options, &channel);
+//   worker.start();   // ... worker.stop();
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "absl/status/statusor.h"
+#include "spdlog/logger.h"
+#include "whizbang/deferred_outbox_channel.hpp"
+#include "whizbang/envelope_json.hpp"
+#include "whizbang/logging.hpp"
+#include "whizbang/store/work_store.hpp"
+#include "whizbang/transport/transport.hpp"
+#include "whizbang/wake_signal.hpp"
+
+namespace whizbang {
+
+namespace log_events {
+// The start-up lookup of the local service id threw (the reference's existing start-up warning).
+inline constexpr LogEvent kSourceServiceIdLookupFailedAtStartup{
+    53, "SourceServiceIdLookupFailedAtStartup"};
+// A worker cycle failed as a whole (store unavailable); the next cycle retries.
+inline constexpr LogEvent kWorkerCycleFailed{54, "WorkerCycleFailed"};
+}  // namespace log_events
+
+struct OutboxDrainWorkerOptions {
+  // Where commands go (upstream's shared inbox topic).
+  std::string shared_inbox_topic = "inbox";
+  std::size_t max_batch = 100;
+  // How long the thread sleeps when nothing wakes it.
+  std::chrono::milliseconds poll_interval{1000};
+  // Keep published rows (processed/published_at set) instead of deleting them.
+  bool debug_mode = false;
+  // This service's id. May throw or return a nil id while the id is not yet known; unset means
+  // "no id to stamp" (envelopes leave without "ss").
+  std::function<Uuid()> local_service_id_lookup;
+  std::shared_ptr<spdlog::logger> logger;
+};
+
+struct DrainCycleResult {
+  std::size_t deferred_written = 0;
+  std::size_t published = 0;
+  std::size_t event_store_only = 0;
+  std::size_t failed = 0;
+  std::size_t quarantined = 0;
+};
+
+class OutboxDrainWorker {
+ public:
+  // `channel` may be null (no deferred publishing). The references must outlive the worker.
+  OutboxDrainWorker(WorkStore& store, Transport& transport, MessageTypeResolver resolver,
+                    OutboxDrainWorkerOptions options = {},
+                    DeferredOutboxChannel* channel = nullptr);
+  ~OutboxDrainWorker();
+  OutboxDrainWorker(const OutboxDrainWorker&) = delete;
+  OutboxDrainWorker& operator=(const OutboxDrainWorker&) = delete;
+
+  // One cycle. Errors are the store's (the batch is retried next cycle; drained deferred
+  // messages are queued again so none is lost).
+  absl::StatusOr<DrainCycleResult> run_once();
+
+  // Runs cycles on a thread until stop(); each cycle waits for a wake-up or the poll interval.
+  void start();
+  void stop();
+  // Wakes the thread for a cycle now.
+  void notify() { wake_.notify(); }
+
+  // Nil while unresolved.
+  Uuid source_service_id() const;
+
+ private:
+  void resolve_at_startup();
+  void resolve_before_batch();
+
+  WorkStore& store_;
+  Transport& transport_;
+  MessageTypeResolver resolver_;
+  OutboxDrainWorkerOptions options_;
+  DeferredOutboxChannel* channel_;
+  int commit_listener_ = 0;
+
+  mutable std::mutex id_mutex_;
+  Uuid source_service_id_;
+  int lookup_attempts_ = 0;
+
+  WakeSignal wake_;
+  std::atomic<bool> running_{false};
+  std::thread thread_;
+};
+
+}  // namespace whizbang

@@ -1,0 +1,198 @@
+#include "store/sqlite/migrations.hpp"
+
+#include <array>
+
+#include "fmt/format.h"
+
+namespace whizbang::sqlite {
+namespace {
+
+// Keys are 16-byte BLOBs (UUIDv7: time-ordered, so inserts append to the B-tree), times are
+// integer microseconds since the Unix epoch, JSON is TEXT.
+constexpr std::string_view kV1 = R"sql(
+CREATE TABLE wh_outbox (
+  message_id BLOB PRIMARY KEY NOT NULL,
+  destination TEXT,
+  message_type TEXT NOT NULL,
+  event_data TEXT NOT NULL,
+  scope TEXT,
+  stream_id BLOB,
+  partition_number INTEGER,
+  is_event INTEGER NOT NULL DEFAULT 0,
+  status INTEGER NOT NULL DEFAULT 1,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  error TEXT,
+  instance_id BLOB,
+  lease_expiry INTEGER,
+  failure_reason INTEGER NOT NULL DEFAULT 99,
+  scheduled_for INTEGER,
+  created_at INTEGER NOT NULL,
+  published_at INTEGER,
+  processed_at INTEGER
+) WITHOUT ROWID;
+CREATE TABLE wh_inbox (
+  message_id BLOB PRIMARY KEY NOT NULL,
+  handler_name TEXT NOT NULL,
+  message_type TEXT NOT NULL,
+  event_data TEXT NOT NULL,
+  scope TEXT,
+  stream_id BLOB,
+  partition_number INTEGER,
+  is_event INTEGER NOT NULL DEFAULT 0,
+  status INTEGER NOT NULL DEFAULT 1,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  error TEXT,
+  instance_id BLOB,
+  lease_expiry INTEGER,
+  failure_reason INTEGER NOT NULL DEFAULT 99,
+  scheduled_for INTEGER,
+  processed_at INTEGER,
+  received_at INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE wh_message_deduplication (
+  message_id BLOB PRIMARY KEY NOT NULL,
+  first_seen_at INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE wh_event_store (
+  event_id BLOB PRIMARY KEY NOT NULL,
+  stream_id BLOB NOT NULL,
+  aggregate_id BLOB NOT NULL,
+  aggregate_type TEXT NOT NULL,
+  event_type TEXT NOT NULL,
+  event_data TEXT NOT NULL,
+  metadata TEXT NOT NULL,
+  scope TEXT,
+  version INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  UNIQUE (stream_id, version)
+) WITHOUT ROWID;
+CREATE TABLE wh_perspective_events (
+  event_work_id BLOB PRIMARY KEY NOT NULL,
+  stream_id BLOB NOT NULL,
+  perspective_name TEXT NOT NULL,
+  event_id BLOB NOT NULL,
+  instance_id BLOB,
+  lease_expiry INTEGER,
+  status INTEGER NOT NULL DEFAULT 0,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  error TEXT,
+  created_at INTEGER NOT NULL,
+  claimed_at INTEGER,
+  processed_at INTEGER,
+  scheduled_for INTEGER,
+  failure_reason INTEGER NOT NULL DEFAULT 99,
+  UNIQUE (stream_id, perspective_name, event_id)
+) WITHOUT ROWID;
+CREATE TABLE wh_message_associations (
+  message_type TEXT NOT NULL,
+  association_type TEXT NOT NULL,
+  target_name TEXT NOT NULL,
+  PRIMARY KEY (message_type, association_type, target_name)
+) WITHOUT ROWID;
+CREATE TABLE wh_service_instances (
+  instance_id BLOB PRIMARY KEY NOT NULL,
+  service_name TEXT NOT NULL,
+  host_name TEXT NOT NULL,
+  process_id INTEGER NOT NULL,
+  started_at INTEGER NOT NULL,
+  last_heartbeat_at INTEGER NOT NULL
+) WITHOUT ROWID;
+)sql";
+
+// Mirrors the reference's migration 146: the publishing service's id on inbox rows.
+constexpr std::string_view kV2 = R"sql(
+ALTER TABLE wh_inbox ADD COLUMN source_service_id BLOB;
+)sql";
+
+// Published outbox rows are deleted; their ids stay here so a re-emission after publication is
+// still a counted no-op rather than a republish. And the exactly-once guardrail's records.
+constexpr std::string_view kV3 = R"sql(
+CREATE TABLE wh_outbox_tombstones (
+  message_id BLOB PRIMARY KEY NOT NULL,
+  published_at INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE wh_receptor_invocations (
+  message_id BLOB NOT NULL,
+  receptor_id TEXT NOT NULL,
+  service_name TEXT NOT NULL,
+  perspective TEXT NOT NULL,
+  stage INTEGER NOT NULL,
+  completed_at INTEGER NOT NULL,
+  duration_us INTEGER NOT NULL,
+  PRIMARY KEY (message_id, receptor_id, service_name COLLATE NOCASE, perspective)
+) WITHOUT ROWID;
+)sql";
+
+constexpr std::array<Migration, 3> kMigrations{{
+    {1, "core tables", kV1},
+    {2, "inbox source_service_id", kV2},
+    {3, "outbox tombstones, receptor invocations", kV3},
+}};
+
+absl::StatusOr<std::int64_t> scalar(Connection& connection, const std::string& sql) {
+  absl::StatusOr<sqlite3_stmt*> stmt = connection.prepare(sql);
+  if (!stmt.ok()) return stmt.status();
+  Use use(connection, *stmt);
+  absl::StatusOr<bool> row = use.step();
+  if (!row.ok()) return row.status();
+  return *row ? use.int64(0) : 0;
+}
+
+}  // namespace
+
+std::span<const Migration> migrations() { return kMigrations; }
+int latest_schema_version() { return kMigrations.back().version; }
+
+absl::StatusOr<int> migrate(Connection& connection) {
+  // The first read tells a non-SQLite file apart (SQLITE_NOTADB).
+  absl::StatusOr<std::int64_t> tables =
+      scalar(connection, "SELECT count(*) FROM sqlite_master WHERE type = 'table'");
+  if (!tables.ok()) {
+    return absl::DataLossError(fmt::format("'{}' is not an SQLite database: {}", connection.path(),
+                                           std::string(tables.status().message())));
+  }
+  absl::StatusOr<std::int64_t> has_version_table = scalar(
+      connection,
+      "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'wh_schema_version'");
+  if (!has_version_table.ok()) return has_version_table.status();
+  if (*has_version_table == 0 && *tables > 0) {
+    return absl::FailedPreconditionError(
+        fmt::format("'{}' is an SQLite database but not a Whizbang store (it has {} tables and no "
+                    "wh_schema_version)",
+                    connection.path(), *tables));
+  }
+  if (*has_version_table == 0) {
+    absl::Status status = connection.exec(
+        "CREATE TABLE IF NOT EXISTS wh_schema_version (version INTEGER PRIMARY KEY, name TEXT "
+        "NOT NULL, applied_at INTEGER NOT NULL)");
+    if (!status.ok()) return status;
+  }
+  absl::StatusOr<std::int64_t> current =
+      scalar(connection, "SELECT COALESCE(MAX(version), 0) FROM wh_schema_version");
+  if (!current.ok()) return current.status();
+  if (*current > latest_schema_version()) {
+    return absl::FailedPreconditionError(
+        fmt::format("'{}' has schema version {}, newer than this runtime's {}", connection.path(),
+                    *current, latest_schema_version()));
+  }
+  for (const Migration& migration : kMigrations) {
+    if (migration.version <= *current) continue;
+    absl::Status status = connection.exec("BEGIN IMMEDIATE");
+    if (status.ok()) status = connection.exec(std::string(migration.sql));
+    if (status.ok()) {
+      status = connection.exec(
+          fmt::format("INSERT INTO wh_schema_version (version, name, applied_at) VALUES ({}, '{}', "
+                      "CAST(strftime('%s','now') AS INTEGER) * 1000000)",
+                      migration.version, migration.name));
+    }
+    if (status.ok()) status = connection.exec("COMMIT");
+    if (!status.ok()) {
+      (void)connection.exec("ROLLBACK");
+      return absl::InternalError(fmt::format("migration {} ({}) failed: {}", migration.version,
+                                             migration.name, std::string(status.message())));
+    }
+  }
+  return latest_schema_version();
+}
+
+}  // namespace whizbang::sqlite

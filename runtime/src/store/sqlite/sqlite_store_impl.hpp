@@ -1,0 +1,51 @@
+// SqliteWorkStore's state and the helpers its operations share (split over several .cpp files).
+#pragma once
+
+#include <memory>
+#include <set>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "store/sqlite/statement.hpp"
+#include "store/store_support.hpp"
+#include "store/transaction_gate.hpp"
+#include "whizbang/store/sqlite/sqlite_work_store.hpp"
+
+namespace whizbang {
+
+struct SqliteWorkStore::Impl final : store_internal::TransactionBackend {
+  Impl(std::unique_ptr<sqlite::Connection> db, StoreOptions store_options)
+      : connection(std::move(db)),
+        options(store_internal::normalize(std::move(store_options))),
+        gate(*this) {}
+
+  absl::Status backend_begin(bool) override { return connection->exec("BEGIN IMMEDIATE"); }
+  absl::Status backend_commit() override { return connection->exec("COMMIT"); }
+  void backend_rollback() override { (void)connection->exec("ROLLBACK"); }
+
+  std::int64_t now_micros() const { return store_internal::to_micros(options.now()); }
+  std::int64_t lease_micros() const {
+    return std::chrono::duration_cast<std::chrono::microseconds>(options.lease_duration).count();
+  }
+
+  // Each returns a status; called with the gate held (inside a transaction).
+  absl::StatusOr<std::vector<StoredOutboxRow>> store_outbox(std::span<const OutboxMessage> rows);
+  absl::StatusOr<std::vector<MessageId>> store_inbox(std::span<const InboxMessage> rows,
+                                                     const Uuid& receiving_service_id);
+  absl::Status complete(std::span<const WorkCompletion> completions,
+                        std::span<const WorkFailure> failures, bool debug_mode);
+  absl::StatusOr<std::vector<WorkItem>> process(const WorkBatchRequest& request);
+  absl::Status claim(WorkSource source, const WorkBatchRequest& request,
+                     const std::set<MessageId>& newly_stored, std::vector<WorkItem>& items);
+  // Appends `item` to the event store; false (and the row quarantined) when its envelope is
+  // unreadable.
+  absl::StatusOr<bool> append_event(WorkItem& item);
+
+  std::unique_ptr<sqlite::Connection> connection;
+  StoreOptions options;
+  store_internal::TransactionGate gate;
+  int schema_version = 0;
+};
+
+}  // namespace whizbang

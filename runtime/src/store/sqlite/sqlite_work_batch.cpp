@@ -1,0 +1,198 @@
+// process_work_batch on SQLite: heartbeat, completions, failures, storage, claiming, event-store
+// append, perspective events, lease renewals — one transaction.
+#include <algorithm>
+#include <set>
+
+#include "store/sqlite/sql.hpp"
+#include "store/sqlite/sqlite_store_impl.hpp"
+
+namespace whizbang {
+
+using sqlite::Use;
+
+absl::StatusOr<std::vector<WorkItem>> SqliteWorkStore::Impl::process(
+    const WorkBatchRequest& request) {
+  const std::int64_t now = now_micros();
+  {
+    WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, connection->prepare(sqlite::sql::kHeartbeat));
+    Use use(*connection, stmt);
+    use.bind_uuid(1, options.instance.instance_id);
+    use.bind_text(2, std::string_view(options.instance.service_name));
+    use.bind_text(3, std::string_view(options.instance.host_name));
+    use.bind_int(4, options.instance.process_id);
+    use.bind_int(5, now);
+    WB_RETURN_IF_ERROR(use.run());
+  }
+  WB_RETURN_IF_ERROR(complete(request.completions, request.failures, request.debug_mode));
+
+  std::set<MessageId> newly_stored;
+  WB_ASSIGN_OR_RETURN(std::vector<StoredOutboxRow> outbox_rows, store_outbox(request.new_outbox));
+  store_internal::report_deduplicated(options, request.new_outbox, outbox_rows);
+  for (const StoredOutboxRow& row : outbox_rows) {
+    if (row.was_newly_created) newly_stored.insert(row.message_id);
+  }
+  WB_ASSIGN_OR_RETURN(std::vector<MessageId> inbox_ids,
+                      store_inbox(request.new_inbox, request.receiving_service_id));
+  newly_stored.insert(inbox_ids.begin(), inbox_ids.end());
+
+  std::vector<WorkItem> items;
+  if (request.claim_outbox) {
+    WB_RETURN_IF_ERROR(claim(WorkSource::Outbox, request, newly_stored, items));
+  }
+  if (request.claim_inbox) {
+    WB_RETURN_IF_ERROR(claim(WorkSource::Inbox, request, newly_stored, items));
+  }
+
+  if (!request.renewals.empty()) {
+    const std::int64_t lease_expiry = now + lease_micros();
+    for (const WorkLease& renewal : request.renewals) {
+      WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt,
+                          connection->prepare(sqlite::sql::renew_row(renewal.source)));
+      Use use(*connection, stmt);
+      use.bind_uuid(1, renewal.message_id.uuid());
+      use.bind_uuid(2, options.instance.instance_id);
+      use.bind_int(3, lease_expiry);
+      WB_RETURN_IF_ERROR(use.run());
+    }
+  }
+  return items;
+}
+
+absl::Status SqliteWorkStore::Impl::claim(WorkSource source, const WorkBatchRequest& request,
+                                          const std::set<MessageId>& newly_stored,
+                                          std::vector<WorkItem>& items) {
+  const std::int64_t now = now_micros();
+  const std::int64_t lease_expiry = now + lease_micros();
+  const std::size_t first = items.size();
+  {
+    WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, connection->prepare(sqlite::sql::claimable(source)));
+    Use use(*connection, stmt);
+    use.bind_int(1, now);
+    use.bind_uuid(2, options.instance.instance_id);
+    use.bind_int(3, static_cast<std::int64_t>(request.max_items));
+    while (true) {
+      WB_ASSIGN_OR_RETURN(bool row, use.step());
+      if (!row) break;
+      WorkItem item;
+      item.source = source;
+      item.message_id = MessageId::from_trusted(use.uuid(0));
+      if (source == WorkSource::Outbox) {
+        item.destination = use.optional_text(1);
+      } else {
+        item.handler_name = use.text(1);
+        item.source_service_id = use.uuid(11);
+      }
+      item.message_type = use.text(2);
+      item.envelope_json = use.text(3);
+      item.stream_id = use.optional_uuid(4);
+      item.is_event = use.int64(5) != 0;
+      item.status = static_cast<MessageStatus>(use.int64(6));
+      item.attempts = static_cast<int>(use.int64(7));
+      item.error = use.text(8);
+      const std::optional<std::int64_t> old_lease = use.optional_int64(10);
+      item.is_orphaned = !use.is_null(9) && old_lease && *old_lease < now;
+      item.is_newly_stored = newly_stored.contains(item.message_id);
+      item.lease_expiry = store_internal::from_micros(lease_expiry);
+      items.push_back(std::move(item));
+    }
+  }
+  WB_ASSIGN_OR_RETURN(sqlite3_stmt * lease, connection->prepare(sqlite::sql::lease_row(source)));
+  for (std::size_t i = first; i < items.size(); ++i) {
+    Use use(*connection, lease);
+    use.bind_uuid(1, items[i].message_id.uuid());
+    use.bind_uuid(2, options.instance.instance_id);
+    use.bind_int(3, lease_expiry);
+    WB_RETURN_IF_ERROR(use.run());
+  }
+  // Event rows go to the event store in event-id order (the claim order), so a stream's
+  // versions follow the order its events were caused in.
+  std::vector<WorkItem> kept;
+  for (std::size_t i = first; i < items.size(); ++i) {
+    WorkItem& item = items[i];
+    if (item.is_event && item.stream_id && !has_status(item.status, MessageStatus::EventStored)) {
+      WB_ASSIGN_OR_RETURN(bool stored, append_event(item));
+      if (!stored) continue;  // quarantined
+    }
+    kept.push_back(std::move(item));
+  }
+  items.resize(first);
+  std::move(kept.begin(), kept.end(), std::back_inserter(items));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<bool> SqliteWorkStore::Impl::append_event(WorkItem& item) {
+  const std::int64_t now = now_micros();
+  absl::StatusOr<store_internal::EventParts> parts =
+      store_internal::event_parts(item.envelope_json);
+  if (!parts.ok()) {
+    const std::string reason(parts.status().message());
+    store_internal::report_quarantined(options.logger, sqlite::sql::table(item.source),
+                                       item.message_id, reason);
+    WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt,
+                        connection->prepare(sqlite::sql::quarantine_row(item.source)));
+    Use use(*connection, stmt);
+    use.bind_uuid(1, item.message_id.uuid());
+    use.bind_text(2, std::string_view(reason));
+    use.bind_int(3, now);
+    WB_RETURN_IF_ERROR(use.run());
+    return false;
+  }
+  std::int64_t version = 0;
+  {
+    WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, connection->prepare(sqlite::sql::kStreamMaxVersion));
+    Use use(*connection, stmt);
+    use.bind_uuid(1, *item.stream_id);
+    WB_ASSIGN_OR_RETURN(bool row, use.step());
+    version = (row ? use.int64(0) : 0) + 1;
+  }
+  bool appended = false;
+  {
+    WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, connection->prepare(sqlite::sql::kAppendEvent));
+    Use use(*connection, stmt);
+    use.bind_uuid(1, item.message_id.uuid());
+    use.bind_uuid(2, *item.stream_id);
+    use.bind_text(3, std::string_view(item.message_type));
+    use.bind_text(4, std::string_view(parts->event_data));
+    use.bind_text(5, std::string_view(parts->metadata));
+    use.bind_int(6, version);
+    use.bind_int(7, now);
+    WB_RETURN_IF_ERROR(use.run());
+    appended = use.changes() == 1;
+  }
+  if (appended) {
+    std::vector<std::string> perspectives;
+    {
+      WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, connection->prepare(sqlite::sql::kPerspectivesOf));
+      Use use(*connection, stmt);
+      use.bind_text(1, std::string_view(item.message_type));
+      while (true) {
+        WB_ASSIGN_OR_RETURN(bool row, use.step());
+        if (!row) break;
+        perspectives.push_back(use.text(0));
+      }
+    }
+    WB_ASSIGN_OR_RETURN(sqlite3_stmt * insert,
+                        connection->prepare(sqlite::sql::kInsertPerspectiveEvent));
+    for (const std::string& perspective : perspectives) {
+      const MessageId work_id = MessageId::mint();
+      Use use(*connection, insert);
+      use.bind_uuid(1, work_id.uuid());
+      use.bind_uuid(2, *item.stream_id);
+      use.bind_text(3, std::string_view(perspective));
+      use.bind_uuid(4, item.message_id.uuid());
+      use.bind_uuid(5, options.instance.instance_id);
+      use.bind_int(6, now + lease_micros());
+      use.bind_int(7, now);
+      WB_RETURN_IF_ERROR(use.run());
+    }
+  }
+  WB_ASSIGN_OR_RETURN(sqlite3_stmt * mark,
+                      connection->prepare(sqlite::sql::mark_event_stored(item.source)));
+  Use use(*connection, mark);
+  use.bind_uuid(1, item.message_id.uuid());
+  WB_RETURN_IF_ERROR(use.run());
+  item.status = item.status | MessageStatus::EventStored;
+  return true;
+}
+
+}  // namespace whizbang

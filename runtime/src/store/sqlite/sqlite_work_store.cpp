@@ -1,0 +1,354 @@
+#include "whizbang/store/sqlite/sqlite_work_store.hpp"
+
+#include "fmt/format.h"
+#include "store/sqlite/migrations.hpp"
+#include "store/sqlite/sql.hpp"
+#include "store/sqlite/sqlite_store_impl.hpp"
+
+namespace whizbang {
+
+using sqlite::Use;
+using store_internal::from_micros;
+
+// ---- Impl: storage and completion ----------------------------------------------------------
+
+absl::StatusOr<std::vector<StoredOutboxRow>> SqliteWorkStore::Impl::store_outbox(
+    std::span<const OutboxMessage> messages) {
+  std::vector<StoredOutboxRow> rows;
+  rows.reserve(messages.size());
+  if (messages.empty()) return rows;
+  WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, connection->prepare(sqlite::sql::kInsertOutbox));
+  const std::int64_t now = now_micros();
+  const std::int64_t lease_expiry = now + lease_micros();
+  const Uuid& instance = options.instance.instance_id;
+  std::string scope;
+  for (const OutboxMessage& message : messages) {
+    Use use(*connection, stmt);
+    use.bind_uuid(1, message.message_id.uuid());
+    use.bind_text(2, message.destination);
+    use.bind_text(3, std::string_view(message.message_type));
+    use.bind_text(4, std::string_view(message.envelope_json));
+    if (message.scope) {
+      scope = store_internal::scope_json(*message.scope);
+      use.bind_text(5, std::string_view(scope));
+    }
+    use.bind_uuid(6, message.stream_id);
+    use.bind_int(7, message.is_event ? 1 : 0);
+    use.bind_uuid(8, instance);
+    use.bind_int(9, lease_expiry);
+    use.bind_int(10, now);
+    WB_RETURN_IF_ERROR(use.run());
+    rows.push_back({message.message_id, message.stream_id, use.changes() == 1});
+  }
+  gate.note({.outbox_written = true});
+  return rows;
+}
+
+absl::StatusOr<std::vector<MessageId>> SqliteWorkStore::Impl::store_inbox(
+    std::span<const InboxMessage> messages, const Uuid& receiving_service_id) {
+  std::vector<MessageId> stored;
+  if (messages.empty()) return stored;
+  WB_ASSIGN_OR_RETURN(sqlite3_stmt * dedup, connection->prepare(sqlite::sql::kInsertDeduplication));
+  WB_ASSIGN_OR_RETURN(sqlite3_stmt * insert, connection->prepare(sqlite::sql::kInsertInbox));
+  const std::int64_t now = now_micros();
+  for (const InboxMessage& message : messages) {
+    {
+      Use use(*connection, dedup);
+      use.bind_uuid(1, message.message_id.uuid());
+      use.bind_int(2, now);
+      WB_RETURN_IF_ERROR(use.run());
+      if (use.changes() == 0) continue;  // seen before: permanently deduplicated
+    }
+    Use use(*connection, insert);
+    use.bind_uuid(1, message.message_id.uuid());
+    use.bind_text(2, std::string_view(message.handler_name));
+    use.bind_text(3, std::string_view(message.message_type));
+    use.bind_text(4, std::string_view(message.envelope_json));
+    use.bind_uuid(5, message.stream_id);
+    use.bind_int(6, message.is_event ? 1 : 0);
+    use.bind_uuid(
+        7, message.source_service_id.is_nil() ? receiving_service_id : message.source_service_id);
+    use.bind_int(8, now);
+    WB_RETURN_IF_ERROR(use.run());
+    stored.push_back(message.message_id);
+  }
+  if (!stored.empty()) gate.note({.inbox_written = true});
+  return stored;
+}
+
+absl::Status SqliteWorkStore::Impl::complete(std::span<const WorkCompletion> completions,
+                                             std::span<const WorkFailure> failures,
+                                             bool debug_mode) {
+  const std::int64_t now = now_micros();
+  for (const WorkCompletion& completion : completions) {
+    const bool deletes =
+        !debug_mode && has_status(completion.status, completion.source == WorkSource::Outbox
+                                                         ? MessageStatus::Published
+                                                         : MessageStatus::EventStored);
+    if (deletes) {
+      WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt,
+                          connection->prepare(sqlite::sql::delete_row(completion.source)));
+      Use use(*connection, stmt);
+      use.bind_uuid(1, completion.message_id.uuid());
+      WB_RETURN_IF_ERROR(use.run());
+      if (completion.source == WorkSource::Outbox && use.changes() == 1) {
+        WB_ASSIGN_OR_RETURN(sqlite3_stmt * tomb,
+                            connection->prepare(sqlite::sql::kInsertTombstone));
+        Use tombstone(*connection, tomb);
+        tombstone.bind_uuid(1, completion.message_id.uuid());
+        tombstone.bind_int(2, now);
+        WB_RETURN_IF_ERROR(tombstone.run());
+      }
+      continue;
+    }
+    WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt,
+                        connection->prepare(sqlite::sql::complete_row(completion.source)));
+    Use use(*connection, stmt);
+    use.bind_uuid(1, completion.message_id.uuid());
+    use.bind_int(2, static_cast<std::int64_t>(completion.status));
+    use.bind_int(3, now);
+    WB_RETURN_IF_ERROR(use.run());
+  }
+  for (const WorkFailure& failure : failures) {
+    WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt,
+                        connection->prepare(sqlite::sql::fail_row(failure.source)));
+    Use use(*connection, stmt);
+    use.bind_uuid(1, failure.message_id.uuid());
+    use.bind_int(2, static_cast<std::int64_t>(failure.status));
+    use.bind_text(3, std::string_view(failure.error));
+    use.bind_int(4, static_cast<std::int64_t>(failure.reason));
+    use.bind_int(5, now);
+    use.bind_int(6, failure.quarantine ? 1 : 0);
+    WB_RETURN_IF_ERROR(use.run());
+  }
+  return absl::OkStatus();
+}
+
+// ---- open and transactions ------------------------------------------------------------------
+
+absl::StatusOr<std::unique_ptr<SqliteWorkStore>> SqliteWorkStore::open(const std::string& path,
+                                                                       StoreOptions options) {
+  WB_ASSIGN_OR_RETURN(std::unique_ptr<sqlite::Connection> connection,
+                      sqlite::Connection::open(path));
+  sqlite3_busy_timeout(connection->db(), 5000);
+  WB_ASSIGN_OR_RETURN(int version, sqlite::migrate(*connection));
+  // WAL lets readers proceed while one writer commits; NORMAL syncs at checkpoints only, which
+  // WAL keeps durable against application crashes.
+  WB_RETURN_IF_ERROR(connection->exec("PRAGMA journal_mode=WAL"));
+  WB_RETURN_IF_ERROR(connection->exec("PRAGMA synchronous=NORMAL"));
+  auto impl = std::make_unique<Impl>(std::move(connection), std::move(options));
+  impl->schema_version = version;
+  return std::unique_ptr<SqliteWorkStore>(new SqliteWorkStore(std::move(impl)));
+}
+
+int SqliteWorkStore::latest_schema_version() { return sqlite::latest_schema_version(); }
+
+SqliteWorkStore::SqliteWorkStore(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+SqliteWorkStore::~SqliteWorkStore() = default;
+
+int SqliteWorkStore::schema_version() const { return impl_->schema_version; }
+const StoreOptions& SqliteWorkStore::options() const { return impl_->options; }
+absl::Status SqliteWorkStore::begin() { return impl_->gate.begin(); }
+absl::Status SqliteWorkStore::commit() { return impl_->gate.commit(); }
+absl::Status SqliteWorkStore::rollback() { return impl_->gate.rollback(); }
+bool SqliteWorkStore::in_transaction() const { return impl_->gate.in_transaction(); }
+
+int SqliteWorkStore::add_commit_listener(CommitListener listener) {
+  return impl_->gate.add_listener(std::move(listener));
+}
+void SqliteWorkStore::remove_commit_listener(int id) { impl_->gate.remove_listener(id); }
+
+// ---- operations -----------------------------------------------------------------------------
+
+absl::StatusOr<std::vector<StoredOutboxRow>> SqliteWorkStore::store_outbox_messages(
+    std::span<const OutboxMessage> messages) {
+  absl::StatusOr<std::vector<StoredOutboxRow>> rows =
+      impl_->gate.run([&] { return impl_->store_outbox(messages); });
+  // Counted after the call so a failed (rolled back) batch counts nothing.
+  if (rows.ok()) store_internal::report_deduplicated(impl_->options, messages, *rows);
+  return rows;
+}
+
+absl::StatusOr<std::vector<MessageId>> SqliteWorkStore::store_inbox_messages(
+    std::span<const InboxMessage> messages, const Uuid& receiving_service_id) {
+  return impl_->gate.run([&] { return impl_->store_inbox(messages, receiving_service_id); });
+}
+
+absl::StatusOr<std::vector<WorkItem>> SqliteWorkStore::process_work_batch(
+    const WorkBatchRequest& request) {
+  return impl_->gate.run([&] { return impl_->process(request); });
+}
+
+absl::Status SqliteWorkStore::complete_work(std::span<const WorkCompletion> completions,
+                                            std::span<const WorkFailure> failures) {
+  return impl_->gate.run([&] { return impl_->complete(completions, failures, false); });
+}
+
+absl::Status SqliteWorkStore::record_receptor_invocations(
+    const MessageId& message_id, std::span<const ReceptorInvocationRecord> records) {
+  return impl_->gate.run([&]() -> absl::Status {
+    WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt,
+                        impl_->connection->prepare(sqlite::sql::kInsertInvocation));
+    for (const ReceptorInvocationRecord& record : records) {
+      Use use(*impl_->connection, stmt);
+      use.bind_uuid(1, message_id.uuid());
+      use.bind_text(2, std::string_view(record.receptor_id));
+      use.bind_text(3, std::string_view(record.service_name));
+      use.bind_text(4, std::string_view(record.perspective));
+      use.bind_int(5, static_cast<std::int64_t>(record.stage));
+      use.bind_int(6, store_internal::to_micros(record.completed_at));
+      use.bind_int(7, record.duration.count());
+      WB_RETURN_IF_ERROR(use.run());
+    }
+    return absl::OkStatus();
+  });
+}
+
+absl::StatusOr<std::vector<ReceptorInvocationRecord>> SqliteWorkStore::find_receptor_invocations(
+    const MessageId& message_id, std::string_view receptor_id) {
+  return impl_->gate.run([&]() -> absl::StatusOr<std::vector<ReceptorInvocationRecord>> {
+    WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt,
+                        impl_->connection->prepare(sqlite::sql::kFindInvocations));
+    Use use(*impl_->connection, stmt);
+    use.bind_uuid(1, message_id.uuid());
+    use.bind_text(2, receptor_id);
+    std::vector<ReceptorInvocationRecord> records;
+    while (true) {
+      WB_ASSIGN_OR_RETURN(bool row, use.step());
+      if (!row) break;
+      ReceptorInvocationRecord record;
+      record.receptor_id = use.text(0);
+      record.stage = static_cast<Stage>(use.int64(1));
+      record.completed_at = from_micros(use.int64(2));
+      record.duration = std::chrono::microseconds(use.int64(3));
+      record.service_name = use.text(4);
+      record.perspective = use.text(5);
+      records.push_back(std::move(record));
+    }
+    return records;
+  });
+}
+
+absl::Status SqliteWorkStore::add_perspective_association(std::string_view message_type,
+                                                          std::string_view perspective) {
+  return impl_->gate.run([&]() -> absl::Status {
+    WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt,
+                        impl_->connection->prepare(sqlite::sql::kInsertAssociation));
+    Use use(*impl_->connection, stmt);
+    use.bind_text(1, message_type);
+    use.bind_text(2, perspective);
+    return use.run();
+  });
+}
+
+namespace {
+
+// Columns 6.. of kFindOutbox / kFindInbox.
+RowState read_row_state(const Use& use) {
+  RowState state;
+  state.status = static_cast<MessageStatus>(use.int64(6));
+  state.attempts = static_cast<int>(use.int64(7));
+  state.error = use.text(8);
+  state.failure_reason = static_cast<FailureReason>(use.int64(9));
+  state.instance_id = use.optional_uuid(10);
+  auto time = [&](int column) -> std::optional<TimePoint> {
+    std::optional<std::int64_t> micros = use.optional_int64(column);
+    if (!micros) return std::nullopt;
+    return from_micros(*micros);
+  };
+  state.lease_expiry = time(11);
+  state.scheduled_for = time(12);
+  state.processed_at = time(13);
+  state.published_at = time(14);
+  state.created_at = from_micros(use.int64(15));
+  return state;
+}
+
+}  // namespace
+
+absl::StatusOr<std::optional<OutboxRow>> SqliteWorkStore::find_outbox_row(const MessageId& id) {
+  return impl_->gate.run([&]() -> absl::StatusOr<std::optional<OutboxRow>> {
+    WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, impl_->connection->prepare(sqlite::sql::kFindOutbox));
+    Use use(*impl_->connection, stmt);
+    use.bind_uuid(1, id.uuid());
+    WB_ASSIGN_OR_RETURN(bool found, use.step());
+    if (!found) return std::optional<OutboxRow>();
+    OutboxRow row;
+    row.message.message_id = id;
+    row.message.destination = use.optional_text(0);
+    row.message.message_type = use.text(1);
+    row.message.envelope_json = use.text(2);
+    if (std::optional<std::string> scope = use.optional_text(3)) {
+      row.message.scope = store_internal::parse_scope_json(*scope);
+    }
+    row.message.stream_id = use.optional_uuid(4);
+    row.message.is_event = use.int64(5) != 0;
+    row.state = read_row_state(use);
+    return std::optional<OutboxRow>(std::move(row));
+  });
+}
+
+absl::StatusOr<std::optional<InboxRow>> SqliteWorkStore::find_inbox_row(const MessageId& id) {
+  return impl_->gate.run([&]() -> absl::StatusOr<std::optional<InboxRow>> {
+    WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, impl_->connection->prepare(sqlite::sql::kFindInbox));
+    Use use(*impl_->connection, stmt);
+    use.bind_uuid(1, id.uuid());
+    WB_ASSIGN_OR_RETURN(bool found, use.step());
+    if (!found) return std::optional<InboxRow>();
+    InboxRow row;
+    row.message.message_id = id;
+    row.message.handler_name = use.text(0);
+    row.message.message_type = use.text(1);
+    row.message.envelope_json = use.text(2);
+    row.message.source_service_id = use.uuid(3);
+    row.message.stream_id = use.optional_uuid(4);
+    row.message.is_event = use.int64(5) != 0;
+    row.state = read_row_state(use);
+    return std::optional<InboxRow>(std::move(row));
+  });
+}
+
+absl::StatusOr<std::vector<StoredEvent>> SqliteWorkStore::read_stream(const Uuid& stream_id) {
+  return impl_->gate.run([&]() -> absl::StatusOr<std::vector<StoredEvent>> {
+    WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, impl_->connection->prepare(sqlite::sql::kReadStream));
+    Use use(*impl_->connection, stmt);
+    use.bind_uuid(1, stream_id);
+    std::vector<StoredEvent> events;
+    while (true) {
+      WB_ASSIGN_OR_RETURN(bool row, use.step());
+      if (!row) break;
+      events.push_back({MessageId::from_trusted(use.uuid(0)), stream_id, use.text(1), use.text(2),
+                        use.text(3), use.int64(4), from_micros(use.int64(5))});
+    }
+    return events;
+  });
+}
+
+absl::StatusOr<std::vector<PerspectiveEventRow>> SqliteWorkStore::perspective_events(
+    const Uuid& stream_id) {
+  return impl_->gate.run([&]() -> absl::StatusOr<std::vector<PerspectiveEventRow>> {
+    WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt,
+                        impl_->connection->prepare(sqlite::sql::kPerspectiveEvents));
+    Use use(*impl_->connection, stmt);
+    use.bind_uuid(1, stream_id);
+    std::vector<PerspectiveEventRow> rows;
+    while (true) {
+      WB_ASSIGN_OR_RETURN(bool row, use.step());
+      if (!row) break;
+      PerspectiveEventRow event;
+      event.event_work_id = MessageId::from_trusted(use.uuid(0));
+      event.stream_id = stream_id;
+      event.perspective_name = use.text(1);
+      event.event_id = MessageId::from_trusted(use.uuid(2));
+      event.instance_id = use.optional_uuid(3);
+      if (std::optional<std::int64_t> lease = use.optional_int64(4)) {
+        event.lease_expiry = from_micros(*lease);
+      }
+      event.status = static_cast<int>(use.int64(5));
+      rows.push_back(std::move(event));
+    }
+    return rows;
+  });
+}
+
+}  // namespace whizbang

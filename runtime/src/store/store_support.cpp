@@ -1,0 +1,106 @@
+#include "store/store_support.hpp"
+
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include "fmt/format.h"
+#include "whizbang/logging.hpp"
+#include "whizbang/metrics.hpp"
+
+namespace whizbang::store_internal {
+
+StoreOptions normalize(StoreOptions options) {
+  if (!options.now) options.now = [] { return Clock::now(); };
+  if (options.instance.instance_id.is_nil()) {
+    options.instance.instance_id = MessageId::mint().uuid();
+  }
+  return options;
+}
+
+void report_deduplicated(const StoreOptions& options, std::span<const OutboxMessage> messages,
+                         std::span<const StoredOutboxRow> rows) {
+  for (std::size_t i = 0; i < rows.size() && i < messages.size(); ++i) {
+    if (rows[i].was_newly_created) continue;
+    const OutboxMessage& message = messages[i];
+    if (options.metrics) {
+      const MetricTag tags[] = {{metric_names::kMessageTypeTag, message.message_type}};
+      options.metrics->add(metric_names::kWorkCoordinatorMeter,
+                           metric_names::kOutboxEmissionDeduplicated, 1, tags);
+    }
+    log(options.logger, spdlog::level::debug, log_events::kOutboxEmissionDeduplicated,
+        "outbox row {} ({}) already stored; emission deduplicated, nothing republished",
+        message.message_id, message.message_type);
+  }
+}
+
+void report_quarantined(const std::shared_ptr<spdlog::logger>& logger, std::string_view table,
+                        const MessageId& id, std::string_view reason) {
+  log(logger, spdlog::level::warn, log_events::kStoredRowQuarantined,
+      "{} row {} quarantined (marked failed, not retried): {}", table, id, reason);
+}
+
+absl::StatusOr<EventParts> event_parts(std::string_view envelope_json) {
+  rapidjson::Document document;
+  document.Parse(envelope_json.data(), envelope_json.size());
+  if (document.HasParseError() || !document.IsObject()) {
+    return absl::InvalidArgumentError(
+        fmt::format("envelope JSON is malformed (offset {})", document.GetErrorOffset()));
+  }
+  auto id = document.FindMember("id");
+  auto payload = document.FindMember("p");
+  if (id == document.MemberEnd() || !id->value.IsString() || payload == document.MemberEnd()) {
+    return absl::InvalidArgumentError("envelope JSON lacks its id or payload");
+  }
+  EventParts parts;
+  {
+    rapidjson::StringBuffer buffer;
+    rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+    payload->value.Accept(writer);
+    parts.event_data.assign(buffer.GetString(), buffer.GetSize());
+  }
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  writer.StartObject();
+  writer.Key("MessageId");
+  writer.String(id->value.GetString(), id->value.GetStringLength());
+  writer.Key("Hops");
+  auto hops = document.FindMember("h");
+  if (hops != document.MemberEnd()) {
+    hops->value.Accept(writer);
+  } else {
+    writer.StartArray();
+    writer.EndArray();
+  }
+  writer.EndObject();
+  parts.metadata.assign(buffer.GetString(), buffer.GetSize());
+  return parts;
+}
+
+std::string scope_json(const SecurityScope& scope) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  writer.StartObject();
+  writer.Key("u");
+  writer.String(scope.user_id.data(), static_cast<rapidjson::SizeType>(scope.user_id.size()));
+  writer.Key("t");
+  writer.String(scope.tenant_id.data(), static_cast<rapidjson::SizeType>(scope.tenant_id.size()));
+  writer.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+std::optional<SecurityScope> parse_scope_json(std::string_view json) {
+  rapidjson::Document document;
+  document.Parse(json.data(), json.size());
+  if (document.HasParseError() || !document.IsObject()) return std::nullopt;
+  SecurityScope scope;
+  if (auto u = document.FindMember("u"); u != document.MemberEnd() && u->value.IsString()) {
+    scope.user_id.assign(u->value.GetString(), u->value.GetStringLength());
+  }
+  if (auto t = document.FindMember("t"); t != document.MemberEnd() && t->value.IsString()) {
+    scope.tenant_id.assign(t->value.GetString(), t->value.GetStringLength());
+  }
+  return scope;
+}
+
+}  // namespace whizbang::store_internal

@@ -1,0 +1,62 @@
+// Helpers every WorkStore backend shares: clock, dedup reporting, event-store row extraction.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "whizbang/store/outbox_message.hpp"
+#include "whizbang/store/store_options.hpp"
+
+// Early returns for Status/StatusOr in the store sources.
+#define WB_RETURN_IF_ERROR(expr)                                               \
+  do {                                                                         \
+    if (absl::Status wb_status_ = (expr); !wb_status_.ok()) return wb_status_; \
+  } while (false)
+#define WB_CONCAT_INNER(a, b) a##b
+#define WB_CONCAT(a, b) WB_CONCAT_INNER(a, b)
+#define WB_ASSIGN_OR_RETURN(lhs, expr) \
+  WB_ASSIGN_OR_RETURN_IMPL(WB_CONCAT(wb_or_, __LINE__), lhs, expr)
+#define WB_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
+  auto tmp = (expr);                             \
+  if (!tmp.ok()) return tmp.status();            \
+  lhs = *std::move(tmp)
+
+namespace whizbang::store_internal {
+
+inline std::int64_t to_micros(TimePoint time) {
+  return std::chrono::duration_cast<std::chrono::microseconds>(time.time_since_epoch()).count();
+}
+inline TimePoint from_micros(std::int64_t micros) {
+  return TimePoint(
+      std::chrono::duration_cast<TimePoint::duration>(std::chrono::microseconds(micros)));
+}
+
+// Fills in defaults: the system clock, a fresh instance id.
+StoreOptions normalize(StoreOptions options);
+
+// For every row with was_newly_created = false: +1 on the emission-dedup counter tagged with the
+// row's message type, and a Debug line (EventId 110) naming it. Quiet without metrics/logger.
+void report_deduplicated(const StoreOptions& options, std::span<const OutboxMessage> messages,
+                         std::span<const StoredOutboxRow> rows);
+
+// Logs EventId 111 for a row the store or a worker quarantined.
+void report_quarantined(const std::shared_ptr<spdlog::logger>& logger, std::string_view table,
+                        const MessageId& id, std::string_view reason);
+
+// What wh_event_store keeps of an envelope: the payload and {"MessageId","Hops"}.
+struct EventParts {
+  std::string event_data;
+  std::string metadata;
+};
+// InvalidArgument when `envelope_json` is not a well-formed envelope.
+absl::StatusOr<EventParts> event_parts(std::string_view envelope_json);
+
+// The scope as stored in the scope column: {"u":…,"t":…}.
+std::string scope_json(const SecurityScope& scope);
+std::optional<SecurityScope> parse_scope_json(std::string_view json);
+
+}  // namespace whizbang::store_internal

@@ -1,0 +1,136 @@
+// TransactionGate: the transaction semantics every WorkStore backend shares.
+//
+// One recursive mutex serializes the store: a thread that opened a transaction holds it until
+// commit/rollback, so its further calls join (re-enter) and other threads wait. Each store call
+// outside an explicit transaction runs in its own implicit one. A failed call inside an explicit
+// transaction dooms it: the outer commit rolls back and returns Aborted, so a handling never
+// commits half of its writes.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <type_traits>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "whizbang/store/work_store.hpp"
+
+namespace whizbang::store_internal {
+
+// What a backend does at the outermost begin/commit/rollback.
+class TransactionBackend {
+ public:
+  virtual ~TransactionBackend() = default;
+  // `explicit_transaction`: opened by begin(), not by a single store call.
+  virtual absl::Status backend_begin(bool explicit_transaction) = 0;
+  virtual absl::Status backend_commit() = 0;
+  virtual void backend_rollback() = 0;
+};
+
+class TransactionGate {
+ public:
+  explicit TransactionGate(TransactionBackend& backend) : backend_(backend) {}
+
+  absl::Status begin() { return enter(/*explicit_transaction=*/true); }
+  absl::Status commit() { return leave(/*success=*/true); }
+  absl::Status rollback() { return leave(/*success=*/false); }
+  bool in_transaction() const {
+    return owner_.load(std::memory_order_acquire) == std::this_thread::get_id();
+  }
+
+  // Runs `op` (returning Status or StatusOr) inside the caller's transaction or an implicit one.
+  template <class Op>
+  auto run(Op&& op) -> std::invoke_result_t<Op> {
+    if (absl::Status status = enter(/*explicit_transaction=*/false); !status.ok()) return status;
+    auto result = op();
+    absl::Status status = leave(result.ok());
+    if (!result.ok()) return result;
+    if (!status.ok()) return status;
+    return result;
+  }
+
+  // Marks what the current transaction wrote (for the commit listeners).
+  void note(const CommitInfo& info) {
+    pending_.outbox_written |= info.outbox_written;
+    pending_.inbox_written |= info.inbox_written;
+  }
+
+  int add_listener(WorkStore::CommitListener listener) {
+    std::lock_guard lock(listeners_mutex_);
+    listeners_.emplace(++next_listener_, std::move(listener));
+    return next_listener_;
+  }
+  void remove_listener(int id) {
+    std::lock_guard lock(listeners_mutex_);
+    listeners_.erase(id);
+  }
+
+ private:
+  absl::Status enter(bool explicit_transaction) {
+    mutex_.lock();
+    if (depth_ == 0) {
+      if (absl::Status status = backend_.backend_begin(explicit_transaction); !status.ok()) {
+        mutex_.unlock();
+        return status;
+      }
+      owner_.store(std::this_thread::get_id(), std::memory_order_release);
+      doomed_ = false;
+      pending_ = {};
+    }
+    ++depth_;
+    return absl::OkStatus();
+  }
+
+  absl::Status leave(bool success) {
+    if (!in_transaction() || depth_ == 0) {
+      return absl::FailedPreconditionError("no transaction open on this thread");
+    }
+    if (--depth_ > 0) {
+      if (!success) doomed_ = true;
+      mutex_.unlock();
+      return absl::OkStatus();
+    }
+    absl::Status status = absl::OkStatus();
+    if (!success || doomed_) {
+      backend_.backend_rollback();
+      if (success) status = absl::AbortedError("transaction rolled back: a call inside it failed");
+    } else {
+      status = backend_.backend_commit();
+      if (!status.ok()) backend_.backend_rollback();
+    }
+    const CommitInfo committed = pending_;
+    pending_ = {};
+    owner_.store(std::thread::id(), std::memory_order_release);
+    mutex_.unlock();
+    if (success && status.ok() && (committed.outbox_written || committed.inbox_written)) {
+      notify(committed);
+    }
+    return status;
+  }
+
+  void notify(const CommitInfo& info) {
+    std::map<int, WorkStore::CommitListener> listeners;
+    {
+      std::lock_guard lock(listeners_mutex_);
+      listeners = listeners_;
+    }
+    for (auto& [id, listener] : listeners) listener(info);
+  }
+
+  TransactionBackend& backend_;
+  std::recursive_mutex mutex_;
+  std::atomic<std::thread::id> owner_{};
+  int depth_ = 0;
+  bool doomed_ = false;
+  CommitInfo pending_;
+
+  std::mutex listeners_mutex_;
+  std::map<int, WorkStore::CommitListener> listeners_;
+  int next_listener_ = 0;
+};
+
+}  // namespace whizbang::store_internal

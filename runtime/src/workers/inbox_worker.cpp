@@ -1,0 +1,173 @@
+#include "whizbang/workers/inbox_worker.hpp"
+
+#include <rapidjson/document.h>
+
+#include "store/store_support.hpp"
+#include "whizbang/internal/json_codec.hpp"
+#include "whizbang/logging.hpp"
+#include "whizbang/workers/outbox_drain_worker.hpp"
+
+namespace whizbang {
+namespace {
+
+// "ss" of a serialized envelope; nil when absent or unreadable (the row is stored anyway and
+// quarantined when claimed, so a corrupt delivery stays visible).
+Uuid source_service_of(std::string_view envelope_json) {
+  rapidjson::Document document;
+  document.Parse(envelope_json.data(), envelope_json.size());
+  if (document.HasParseError() || !document.IsObject()) return {};
+  auto ss = document.FindMember("ss");
+  if (ss == document.MemberEnd() || !ss->value.IsString()) return {};
+  return internal::parse_uuid(std::string_view(ss->value.GetString(), ss->value.GetStringLength()))
+      .value_or(Uuid());
+}
+
+std::string default_handler_name(const TransportMessage& message) {
+  std::string_view type = message.message_type;
+  const std::size_t colon = type.rfind("::");
+  const std::size_t dot = type.rfind('.');
+  std::size_t start = 0;
+  if (colon != std::string_view::npos) start = colon + 2;
+  if (dot != std::string_view::npos && dot + 1 > start) start = dot + 1;
+  return std::string(type.substr(start)) + "Handler";
+}
+
+}  // namespace
+
+InboxWorker::InboxWorker(WorkStore& store, MessageTypeResolver resolver, InboxHandler handler,
+                         InboxWorkerOptions options)
+    : store_(store),
+      resolver_(std::move(resolver)),
+      handler_(std::move(handler)),
+      options_(std::move(options)) {
+  if (!options_.handler_name) options_.handler_name = default_handler_name;
+  commit_listener_ = store_.add_commit_listener([this](const CommitInfo& info) {
+    if (info.inbox_written) wake_.notify();
+  });
+}
+
+InboxWorker::~InboxWorker() {
+  stop();
+  store_.remove_commit_listener(commit_listener_);
+}
+
+absl::StatusOr<std::unique_ptr<TransportSubscription>> InboxWorker::subscribe(
+    Transport& transport) {
+  return transport.subscribe(
+      options_.service_name, options_.bindings,
+      [this](const TransportDestination&, std::span<const TransportMessage> batch) {
+        return receive(batch);
+      });
+}
+
+absl::Status InboxWorker::receive(std::span<const TransportMessage> batch) {
+  std::vector<InboxMessage> rows;
+  rows.reserve(batch.size());
+  for (const TransportMessage& message : batch) {
+    InboxMessage row;
+    row.message_id = message.message_id;
+    row.handler_name = options_.handler_name(message);
+    row.message_type = message.message_type;
+    row.envelope_json = message.envelope_json;
+    row.stream_id = message.stream_id;
+    row.is_event = message.is_event;
+    row.source_service_id = source_service_of(message.envelope_json);
+    rows.push_back(std::move(row));
+  }
+  absl::StatusOr<std::vector<MessageId>> stored =
+      store_.store_inbox_messages(rows, options_.service_id);
+  return stored.ok() ? absl::OkStatus() : stored.status();
+}
+
+absl::StatusOr<InboxCycleResult> InboxWorker::run_once() {
+  InboxCycleResult result;
+  WorkBatchRequest request;
+  request.claim_outbox = false;
+  request.max_items = options_.max_batch;
+  request.receiving_service_id = options_.service_id;
+  absl::StatusOr<std::vector<WorkItem>> items = store_.process_work_batch(request);
+  if (!items.ok()) return items.status();
+  for (const WorkItem& item : *items) {
+    absl::StatusOr<Envelope> envelope = deserialize_envelope(
+        item.envelope_json, [&](std::string_view name) { return resolver_(name); });
+    if (!envelope.ok()) {
+      const std::string reason(envelope.status().message());
+      store_internal::report_quarantined(options_.logger, "wh_inbox", item.message_id, reason);
+      const WorkFailure failure{WorkSource::Inbox,
+                                item.message_id,
+                                MessageStatus::None,
+                                reason,
+                                FailureReason::SerializationError,
+                                /*quarantine=*/true};
+      if (absl::Status status = store_.complete_work({}, {&failure, 1}); !status.ok()) {
+        return status;
+      }
+      ++result.quarantined;
+      continue;
+    }
+    envelope->dispatch_context.handler_name = item.handler_name;
+    envelope->dispatch_context.source = MessageSource::Inbox;
+    if (absl::Status status = handle(item, *envelope, result); !status.ok()) return status;
+  }
+  return result;
+}
+
+absl::Status InboxWorker::handle(const WorkItem& item, Envelope& envelope,
+                                 InboxCycleResult& result) {
+  const WorkCompletion completion{WorkSource::Inbox, item.message_id, MessageStatus::EventStored};
+  Transaction transaction(store_);
+  if (!transaction.status().ok()) return transaction.status();
+  InboxHandling handling{item, envelope, store_};
+  absl::Status handled = handler_(handling);
+  if (handled.ok() && options_.atomic_completion) {
+    handled = store_.complete_work({&completion, 1}, {});
+  }
+  if (!handled.ok()) {
+    (void)transaction.rollback();
+    const WorkFailure failure{WorkSource::Inbox, item.message_id, MessageStatus::None,
+                              std::string(handled.message()), FailureReason::Unknown};
+    ++result.failed;
+    return store_.complete_work({}, {&failure, 1});
+  }
+  if (!options_.atomic_completion) {
+    // The reference's shape: the emissions commit on their own, the completion after them.
+    if (absl::Status status = transaction.commit(); !status.ok()) return status;
+  }
+  if (options_.before_completion) {
+    if (absl::Status crash = options_.before_completion(item); !crash.ok()) {
+      (void)transaction.rollback();  // no-op when already committed
+      ++result.crashed;
+      return absl::OkStatus();
+    }
+  }
+  if (options_.atomic_completion) {
+    if (absl::Status status = transaction.commit(); !status.ok()) return status;
+  } else if (absl::Status status = store_.complete_work({&completion, 1}, {}); !status.ok()) {
+    return status;
+  }
+  ++result.handled;
+  return absl::OkStatus();
+}
+
+void InboxWorker::start() {
+  if (running_.exchange(true)) return;
+  thread_ = std::thread([this] {
+    while (running_.load()) {
+      absl::StatusOr<InboxCycleResult> cycle = run_once();
+      if (!cycle.ok()) {
+        log(options_.logger, spdlog::level::warn, log_events::kWorkerCycleFailed,
+            "inbox cycle failed: {}", std::string(cycle.status().message()));
+      }
+      if (!running_.load()) break;
+      wake_.wait_for(options_.poll_interval);
+    }
+  });
+}
+
+void InboxWorker::stop() {
+  if (!running_.exchange(false)) return;
+  wake_.notify();
+  if (thread_.joinable()) thread_.join();
+}
+
+}  // namespace whizbang

@@ -1,0 +1,115 @@
+// Outbox rows/s through SqliteWorkStore::store_outbox_messages against a raw sqlite3 prepared
+// insert of identical rows into an identical table, both one transaction per 1000-row batch, same
+// WAL/synchronous settings, same run. Target: store >= 0.7 x raw.
+//
+//   build-store/tests/benchmarks/store_bench --benchmark_min_time=2
+#include <benchmark/benchmark.h>
+#include <sqlite3.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "store/sqlite/migrations.hpp"
+#include "whizbang/message_id.hpp"
+#include "whizbang/store/sqlite/sqlite_work_store.hpp"
+
+namespace {
+
+constexpr int kBatch = 1000;
+
+std::string temp_db(const char* name) {
+  const auto dir = std::filesystem::temp_directory_path() / "whizbang-store-bench";
+  std::filesystem::create_directories(dir);
+  const auto path = dir / name;
+  for (const char* suffix : {"", "-wal", "-shm"}) {
+    std::filesystem::remove(path.string() + suffix);
+  }
+  return path.string();
+}
+
+// A ~600-byte envelope, the size DESIGN.md measured JSON with.
+std::vector<whizbang::OutboxMessage> rows() {
+  std::vector<whizbang::OutboxMessage> messages(kBatch);
+  const std::string envelope =
+      "{\"v\":1,\"id\":\"0190f3c4-aaaa-7bbb-8ccc-000000000001\",\"t\":\"shop::OrderCreated\","
+      "\"p\":{\"order_id\":\"o-123456\",\"customer_id\":\"c-98765\",\"amount\":129.5,"
+      "\"lines\":[{\"sku\":\"A-1\",\"qty\":2},{\"sku\":\"B-7\",\"qty\":1}]},\"h\":[{\"si\":{"
+      "\"sn\":\"orders\",\"ii\":\"0190f3c4-aaaa-7bbb-8ccc-000000000002\",\"hn\":\"host-1\","
+      "\"pi\":4242},\"ts\":1718000000000001,\"to\":\"orders\",\"st\":\"0190f3c4-aaaa-7bbb-8ccc-"
+      "000000000003\",\"sc\":{\"u\":\"user-1\",\"t\":\"tenant-1\"},\"md\":{\"source\":\"api\"}}],"
+      "\"dc\":{\"m\":3,\"s\":0,\"d\":false},\"ss\":\"0190f3c4-aaaa-7bbb-8ccc-000000000004\","
+      "\"pad\":\"..............................................................................\"}";
+  for (whizbang::OutboxMessage& m : messages) {
+    m.destination = "orders";
+    m.message_type = "shop::OrderCreated";
+    m.envelope_json = envelope;
+    m.stream_id = whizbang::MessageId::mint().uuid();
+    m.is_event = true;
+  }
+  return messages;
+}
+
+void BM_StoreOutboxMessages(benchmark::State& state) {
+  auto store = whizbang::SqliteWorkStore::open(temp_db("store.db"));
+  if (!store.ok()) {
+    state.SkipWithError(std::string(store.status().message()).c_str());
+    return;
+  }
+  std::vector<whizbang::OutboxMessage> messages = rows();
+  for (auto _ : state) {
+    for (whizbang::OutboxMessage& m : messages) m.message_id = whizbang::MessageId::mint();
+    auto stored = (*store)->store_outbox_messages(messages);
+    if (!stored.ok()) state.SkipWithError("store_outbox_messages failed");
+    benchmark::DoNotOptimize(stored);
+  }
+  state.SetItemsProcessed(state.iterations() * kBatch);
+}
+BENCHMARK(BM_StoreOutboxMessages)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_RawSqlitePreparedInsert(benchmark::State& state) {
+  sqlite3* db = nullptr;
+  sqlite3_open(temp_db("raw.db").c_str(), &db);
+  sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", nullptr, nullptr,
+               nullptr);
+  const std::string schema(whizbang::sqlite::migrations()[0].sql);
+  sqlite3_exec(db, schema.c_str(), nullptr, nullptr, nullptr);
+  sqlite3_stmt* insert = nullptr;
+  sqlite3_prepare_v2(db,
+                     "INSERT INTO wh_outbox (message_id, destination, message_type, event_data, "
+                     "scope, stream_id, is_event, status, attempts, instance_id, lease_expiry, "
+                     "created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1, 0, ?8, ?9, ?10)",
+                     -1, &insert, nullptr);
+  std::vector<whizbang::OutboxMessage> messages = rows();
+  const whizbang::Uuid instance = whizbang::MessageId::mint().uuid();
+  for (auto _ : state) {
+    sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr);
+    for (whizbang::OutboxMessage& m : messages) {
+      m.message_id = whizbang::MessageId::mint();
+      sqlite3_bind_blob(insert, 1, m.message_id.uuid().bytes().data(), 16, SQLITE_STATIC);
+      sqlite3_bind_text(insert, 2, m.destination->data(), static_cast<int>(m.destination->size()),
+                        SQLITE_STATIC);
+      sqlite3_bind_text(insert, 3, m.message_type.data(), static_cast<int>(m.message_type.size()),
+                        SQLITE_STATIC);
+      sqlite3_bind_text(insert, 4, m.envelope_json.data(), static_cast<int>(m.envelope_json.size()),
+                        SQLITE_STATIC);
+      sqlite3_bind_null(insert, 5);
+      sqlite3_bind_blob(insert, 6, m.stream_id->bytes().data(), 16, SQLITE_STATIC);
+      sqlite3_bind_int64(insert, 7, 1);
+      sqlite3_bind_blob(insert, 8, instance.bytes().data(), 16, SQLITE_STATIC);
+      sqlite3_bind_int64(insert, 9, 1718000300000000);
+      sqlite3_bind_int64(insert, 10, 1718000000000000);
+      if (sqlite3_step(insert) != SQLITE_DONE) state.SkipWithError("raw insert failed");
+      sqlite3_reset(insert);
+    }
+    sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
+  }
+  state.SetItemsProcessed(state.iterations() * kBatch);
+  sqlite3_finalize(insert);
+  sqlite3_close(db);
+}
+BENCHMARK(BM_RawSqlitePreparedInsert)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();

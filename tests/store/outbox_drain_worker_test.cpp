@@ -1,0 +1,242 @@
+// OutboxDrainWorker: source-service-id resolution (the cascade page's named tests), transport
+// routing (scenarios 67–68), deferred channel, quarantine.
+#include "whizbang/workers/outbox_drain_worker.hpp"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "store_test_support.hpp"
+#include "whizbang/store/memory_work_store.hpp"
+#include "whizbang/transport/in_process_transport.hpp"
+#include "whizbang/transport/publish_strategy.hpp"
+
+namespace store_test {
+namespace {
+
+using namespace whizbang;
+using namespace std::chrono_literals;
+
+class OutboxDrainWorkerTests : public ::testing::Test {
+ protected:
+  OutboxDrainWorkerTests() {
+    StoreOptions options;
+    options.instance = instance("orders");
+    options.now = clock_.fn();
+    options.logger = log_.logger;
+    store_ = std::make_unique<MemoryWorkStore>(options);
+  }
+
+  std::unique_ptr<OutboxDrainWorker> worker(std::function<Uuid()> lookup) {
+    OutboxDrainWorkerOptions options;
+    options.local_service_id_lookup = std::move(lookup);
+    options.logger = log_.logger;
+    return std::make_unique<OutboxDrainWorker>(*store_, transport_, resolve, options, &channel_);
+  }
+  void store_one() {
+    const OutboxMessage message = outbox_message(OrderCreated{"o", 1}, "orders");
+    ASSERT_TRUE(store_->store_outbox_messages({&message, 1}).ok());
+  }
+  // The source service id of the last published envelope.
+  Uuid last_published_source() {
+    auto published = transport_.published();
+    EXPECT_FALSE(published.empty());
+    if (published.empty()) return {};
+    auto envelope = deserialize_envelope(published.back().message.envelope_json, resolve);
+    EXPECT_TRUE(envelope.ok()) << envelope.status();
+    return envelope.ok() ? envelope->source_service_id : Uuid();
+  }
+  void cycle(OutboxDrainWorker& w) {
+    absl::StatusOr<DrainCycleResult> result = w.run_once();
+    ASSERT_TRUE(result.ok()) << result.status();
+  }
+
+  ManualClock clock_;
+  CapturedLogger log_;
+  std::unique_ptr<MemoryWorkStore> store_;
+  InProcessTransport transport_;
+  DeferredOutboxChannel channel_;
+  const Uuid service_id_ = MessageId::mint().uuid();
+};
+
+TEST_F(OutboxDrainWorkerTests,
+       OutboxDrainWorker_LocalServiceIdLookupFailsOnceAtStartup_ResolvesBeforeTheNextBatch) {
+  int lookups = 0;
+  auto w = worker([&]() -> Uuid {
+    if (++lookups == 1) throw std::runtime_error("service registry not reachable");
+    return service_id_;
+  });
+  EXPECT_EQ(lookups, 1);
+  EXPECT_EQ(log_.sink->count(53, spdlog::level::warn), 1);
+  EXPECT_EQ(log_.sink->count_any_level(50), 0) << "the throwing case does not double-log";
+  store_one();
+  cycle(*w);
+  EXPECT_EQ(lookups, 2);
+  EXPECT_EQ(w->source_service_id(), service_id_);
+  EXPECT_EQ(log_.sink->count(51, spdlog::level::info), 1);
+  EXPECT_EQ(last_published_source(), service_id_) << "resolved before the batch it stamps";
+  store_one();
+  cycle(*w);
+  EXPECT_EQ(lookups, 2);
+  EXPECT_EQ(last_published_source(), service_id_);
+}
+
+TEST_F(OutboxDrainWorkerTests,
+       OutboxDrainWorker_LocalServiceIdResolvedAtStartup_DoesNotLookItUpAgain) {
+  int lookups = 0;
+  auto w = worker([&] {
+    ++lookups;
+    return service_id_;
+  });
+  EXPECT_EQ(log_.sink->count(51, spdlog::level::info), 1);
+  for (int i = 0; i < 3; ++i) {
+    store_one();
+    cycle(*w);
+    EXPECT_EQ(last_published_source(), service_id_);
+  }
+  EXPECT_EQ(lookups, 1);
+  EXPECT_EQ(log_.sink->count_any_level(52), 0);
+  EXPECT_EQ(log_.sink->count(51, spdlog::level::info), 1);
+}
+
+TEST_F(OutboxDrainWorkerTests,
+       OutboxDrainWorker_LocalServiceIdEmptyAtStartup_WarnsAndRetriesBeforeEachBatch) {
+  int lookups = 0;
+  auto w = worker([&] { return ++lookups <= 3 ? Uuid() : service_id_; });
+  EXPECT_EQ(log_.sink->count(50, spdlog::level::warn), 1);
+  EXPECT_EQ(log_.sink->count_any_level(53), 0);
+  store_one();
+  cycle(*w);
+  EXPECT_EQ(lookups, 2);
+  EXPECT_TRUE(last_published_source().is_nil()) << "unresolved: published without ss";
+  cycle(*w);
+  EXPECT_EQ(lookups, 3);
+  EXPECT_EQ(log_.sink->count(52, spdlog::level::debug), 2);
+  store_one();
+  cycle(*w);
+  EXPECT_EQ(lookups, 4);
+  EXPECT_EQ(log_.sink->count(51, spdlog::level::info), 1);
+  EXPECT_EQ(last_published_source(), service_id_);
+  cycle(*w);
+  EXPECT_EQ(lookups, 4) << "never looked up again once resolved";
+  EXPECT_EQ(log_.sink->count(50, spdlog::level::warn), 1);
+}
+
+TEST_F(OutboxDrainWorkerTests,
+       OutboxDrainWorker_LocalServiceIdLookupKeepsFailing_RecordsEachRetryAtDebug) {
+  int lookups = 0;
+  auto w = worker([&]() -> Uuid {
+    ++lookups;
+    throw std::runtime_error("still down");
+  });
+  for (int i = 0; i < 3; ++i) cycle(*w);
+  EXPECT_EQ(lookups, 4);
+  EXPECT_EQ(log_.sink->count(52, spdlog::level::debug), 3);
+  EXPECT_EQ(log_.sink->count(53, spdlog::level::warn), 1);
+  EXPECT_EQ(log_.sink->count_any_level(50), 0);
+  EXPECT_EQ(log_.sink->count_any_level(51), 0);
+  for (const LogLine& line : log_.sink->lines()) {
+    if (line.text.find("[EventId 52 ") != std::string::npos) {
+      EXPECT_NE(line.text.find("still down"), std::string::npos) << line.text;
+    }
+  }
+}
+
+TEST_F(OutboxDrainWorkerTests, Scenario67_NullDestination_SkipsTheTransportAndCompletesPublished) {
+  auto w = worker(nullptr);
+  const Uuid stream = MessageId::mint().uuid();
+  const OutboxMessage audit = outbox_message(AuditEvent{"x"}, std::nullopt, stream);
+  ASSERT_TRUE(store_->store_outbox_messages({&audit, 1}).ok());
+  absl::StatusOr<DrainCycleResult> result = w->run_once();
+  ASSERT_TRUE(result.ok());
+  EXPECT_EQ(result->event_store_only, 1u);
+  EXPECT_EQ(result->published, 0u);
+  EXPECT_EQ(transport_.published_count(), 0u);
+  EXPECT_FALSE(store_->find_outbox_row(audit.message_id)->has_value()) << "completed and deleted";
+  EXPECT_EQ(store_->read_stream(stream)->size(), 1u) << "stored to the event store";
+}
+
+TEST_F(OutboxDrainWorkerTests,
+       Scenario68_CommandsGoToTheSharedInboxTopic_EventsToTheirDestination) {
+  auto w = worker(nullptr);
+  const OutboxMessage command = outbox_message(ShipOrderCommand{"o"}, "shipping");
+  const OutboxMessage event = outbox_message(OrderCreated{"o", 1}, "orders");
+  ASSERT_TRUE(store_->store_outbox_messages(std::vector<OutboxMessage>{command, event}).ok());
+  cycle(*w);
+  auto published = transport_.published();
+  ASSERT_EQ(published.size(), 2u);
+  EXPECT_EQ(published[0].destination.address, "inbox");
+  EXPECT_EQ(published[0].destination.routing_key, "store_test.shipordercommand");
+  EXPECT_EQ(published[1].destination.address, "orders");
+  EXPECT_EQ(published[1].destination.routing_key, "store_test.ordercreated");
+  EXPECT_EQ(detect_wire_kind("Shop.Commands.Reserve"), WireKind::Command);
+  EXPECT_EQ(detect_wire_kind("shop::events::Reserved"), WireKind::Event);
+  EXPECT_EQ(detect_wire_kind("shop::OrderDeleted"), WireKind::Event);
+  EXPECT_EQ(detect_wire_kind("shop::Thing"), WireKind::Unknown);
+  EXPECT_EQ(routing_key_for("Shop::Outer+Inner"), "shop.outer+inner");
+}
+
+TEST_F(OutboxDrainWorkerTests, DeferredChannel_IsWrittenAndPublishedByTheNextCycle) {
+  auto w = worker(nullptr);
+  const OutboxMessage deferred = outbox_message(OrderCreated{"later", 1}, "orders");
+  channel_.queue(deferred);
+  absl::StatusOr<DrainCycleResult> result = w->run_once();
+  ASSERT_TRUE(result.ok());
+  EXPECT_EQ(result->deferred_written, 1u);
+  EXPECT_EQ(result->published, 1u);
+  EXPECT_EQ(transport_.publish_count(deferred.message_id), 1u);
+  EXPECT_FALSE(channel_.has_pending());
+}
+
+TEST_F(OutboxDrainWorkerTests, CorruptAndUnknownRows_AreQuarantinedAndTheWorkerGoesOn) {
+  auto w = worker(nullptr);
+  OutboxMessage corrupt = outbox_message(ShipOrderCommand{"a"}, "shipping");
+  corrupt.envelope_json = "{not json";
+  OutboxMessage unknown = outbox_message(ShipOrderCommand{"b"}, "shipping");
+  const std::string needle = "store_test::ShipOrderCommand";
+  unknown.envelope_json.replace(unknown.envelope_json.find(needle), needle.size(), "shop::Gone");
+  const OutboxMessage good = outbox_message(ShipOrderCommand{"c"}, "shipping");
+  ASSERT_TRUE(
+      store_->store_outbox_messages(std::vector<OutboxMessage>{corrupt, unknown, good}).ok());
+  absl::StatusOr<DrainCycleResult> result = w->run_once();
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->quarantined, 2u);
+  EXPECT_EQ(result->published, 1u);
+  EXPECT_EQ(transport_.publish_count(good.message_id), 1u);
+  EXPECT_EQ(log_.sink->count(111, spdlog::level::warn), 2);
+  for (const OutboxMessage* bad : {&corrupt, &unknown}) {
+    auto row = store_->find_outbox_row(bad->message_id);
+    ASSERT_TRUE(row.ok() && row->has_value());
+    EXPECT_TRUE(has_status((*row)->state.status, MessageStatus::Failed));
+    EXPECT_EQ((*row)->state.failure_reason, FailureReason::SerializationError);
+    EXPECT_FALSE((*row)->state.error.empty());
+  }
+  EXPECT_NE((*store_->find_outbox_row(unknown.message_id))->state.error.find("shop::Gone"),
+            std::string::npos);
+  clock_.advance(1h);
+  result = w->run_once();
+  ASSERT_TRUE(result.ok());
+  EXPECT_EQ(result->quarantined + result->published, 0u) << "quarantined rows stay put";
+}
+
+TEST_F(OutboxDrainWorkerTests, TransportFailure_RecordsAFailureWithBackoff) {
+  auto w = worker(nullptr);
+  const OutboxMessage event = outbox_message(OrderCreated{"o", 1}, "orders");
+  ASSERT_TRUE(store_->store_outbox_messages({&event, 1}).ok());
+  transport_.fail_publishes(absl::UnavailableError("broker down"));
+  absl::StatusOr<DrainCycleResult> result = w->run_once();
+  ASSERT_TRUE(result.ok());
+  EXPECT_EQ(result->failed, 1u);
+  auto row = *store_->find_outbox_row(event.message_id);
+  ASSERT_TRUE(row.has_value());
+  EXPECT_EQ(row->state.attempts, 1);
+  EXPECT_EQ(row->state.scheduled_for, clock_.now() + 60s);
+  transport_.fail_publishes(absl::OkStatus());
+  clock_.advance(61s);
+  result = w->run_once();
+  ASSERT_TRUE(result.ok());
+  EXPECT_EQ(result->published, 1u);
+}
+
+}  // namespace
+}  // namespace store_test

@@ -1,0 +1,254 @@
+// SQLite-specific behaviour: the emission-dedup counter (the cascade page's named tests, adapted
+// from EF Core to SQLite), migrations, and opening files that are not Whizbang stores.
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <fstream>
+
+#include "store/sqlite/migrations.hpp"
+#include "store_test_support.hpp"
+#include "whizbang/store/sqlite/sqlite_work_store.hpp"
+
+namespace store_test {
+namespace {
+
+using namespace whizbang;
+
+class SqliteOutboxEmissionDedupTests : public ::testing::Test {
+ protected:
+  std::unique_ptr<SqliteWorkStore> open(std::shared_ptr<Metrics> metrics,
+                                        std::shared_ptr<spdlog::logger> logger) {
+    StoreOptions options;
+    options.instance = instance("orders");
+    options.metrics = std::move(metrics);
+    options.logger = std::move(logger);
+    auto store = SqliteWorkStore::open(dir_.file("dedup.db"), options);
+    EXPECT_TRUE(store.ok()) << store.status();
+    return *std::move(store);
+  }
+  std::int64_t counted(const InMemoryMetrics& metrics, std::string_view type) {
+    return metrics.counter(metric_names::kWorkCoordinatorMeter,
+                           metric_names::kOutboxEmissionDeduplicated,
+                           {{metric_names::kMessageTypeTag, type}});
+  }
+
+  TempDir dir_;
+};
+
+TEST_F(SqliteOutboxEmissionDedupTests,
+       StoreOutboxMessages_SameMessageStoredTwice_CountsTheSkippedRowByType) {
+  auto metrics = std::make_shared<InMemoryMetrics>();
+  CapturedLogger log;
+  auto store = open(metrics, log.logger);
+  const OutboxMessage message = outbox_message(OrderCreated{"o-1", 5}, "orders");
+  ASSERT_TRUE(store->store_outbox_messages({&message, 1}).ok());
+  EXPECT_EQ(counted(*metrics, "store_test::OrderCreated"), 0);
+  auto second = store->store_outbox_messages({&message, 1});
+  ASSERT_TRUE(second.ok());
+  EXPECT_FALSE((*second)[0].was_newly_created);
+  EXPECT_EQ(counted(*metrics, "store_test::OrderCreated"), 1);
+  EXPECT_EQ(log.sink->count(110, spdlog::level::debug), 1);
+  const std::vector<LogLine> lines = log.sink->lines();
+  ASSERT_FALSE(lines.empty());
+  EXPECT_NE(lines.back().text.find(message.message_id.to_string()), std::string::npos);
+  EXPECT_NE(lines.back().text.find("store_test::OrderCreated"), std::string::npos);
+}
+
+TEST_F(SqliteOutboxEmissionDedupTests,
+       StoreOutboxMessages_MixedBatch_CountsOnlyTheRowsThatAlreadyExisted) {
+  auto metrics = std::make_shared<InMemoryMetrics>();
+  auto store = open(metrics, nullptr);
+  const OutboxMessage a = outbox_message(OrderCreated{"a", 1}, "orders");
+  const OutboxMessage b = outbox_message(AuditEvent{"b"}, std::nullopt);
+  ASSERT_TRUE(store->store_outbox_messages(std::vector<OutboxMessage>{a, b}).ok());
+  const OutboxMessage c = outbox_message(OrderCreated{"c", 3}, "orders");
+  const OutboxMessage d = outbox_message(ShipOrderCommand{"d"}, "shipping");
+  auto rows = store->store_outbox_messages(std::vector<OutboxMessage>{c, a, d, b});
+  ASSERT_TRUE(rows.ok());
+  ASSERT_EQ(rows->size(), 4u);
+  EXPECT_TRUE((*rows)[0].was_newly_created);
+  EXPECT_FALSE((*rows)[1].was_newly_created);
+  EXPECT_TRUE((*rows)[2].was_newly_created);
+  EXPECT_FALSE((*rows)[3].was_newly_created);
+  EXPECT_EQ((*rows)[1].message_id, a.message_id);
+  EXPECT_EQ(counted(*metrics, "store_test::OrderCreated"), 1);
+  EXPECT_EQ(counted(*metrics, "store_test::AuditEvent"), 1);
+  EXPECT_EQ(counted(*metrics, "store_test::ShipOrderCommand"), 0);
+  EXPECT_EQ(metrics->counter(metric_names::kWorkCoordinatorMeter,
+                             metric_names::kOutboxEmissionDeduplicated),
+            2);
+}
+
+TEST_F(SqliteOutboxEmissionDedupTests,
+       StoreOutboxMessages_WithoutMetricsOrLogger_StillDeduplicatesQuietly) {
+  auto store = open(nullptr, nullptr);
+  const OutboxMessage message = outbox_message(OrderCreated{"o-1", 5}, "orders");
+  ASSERT_TRUE(store->store_outbox_messages({&message, 1}).ok());
+  auto second = store->store_outbox_messages({&message, 1});
+  ASSERT_TRUE(second.ok());
+  EXPECT_FALSE((*second)[0].was_newly_created);
+  WorkBatchRequest request;
+  auto items = store->process_work_batch(request);
+  ASSERT_TRUE(items.ok());
+  EXPECT_EQ(items->size(), 1u);
+}
+
+TEST_F(SqliteOutboxEmissionDedupTests,
+       StoreOutboxMessages_InsideAnOpenTransaction_StoresAndCountsOnTheSameConnection) {
+  auto metrics = std::make_shared<InMemoryMetrics>();
+  auto store = open(metrics, nullptr);
+  const OutboxMessage existing = outbox_message(OrderCreated{"old", 1}, "orders");
+  ASSERT_TRUE(store->store_outbox_messages({&existing, 1}).ok());
+  const OutboxMessage fresh = outbox_message(OrderCreated{"new", 2}, "orders");
+  Transaction tx(*store);
+  ASSERT_TRUE(tx.status().ok());
+  auto rows = store->store_outbox_messages(std::vector<OutboxMessage>{fresh, existing, fresh});
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  EXPECT_TRUE((*rows)[0].was_newly_created);
+  EXPECT_FALSE((*rows)[1].was_newly_created);
+  EXPECT_FALSE((*rows)[2].was_newly_created) << "the row stored earlier in this transaction";
+  EXPECT_EQ(counted(*metrics, "store_test::OrderCreated"), 2);
+  EXPECT_TRUE(store->find_outbox_row(fresh.message_id)->has_value()) << "same connection";
+  ASSERT_TRUE(tx.commit().ok());
+  EXPECT_TRUE(store->find_outbox_row(fresh.message_id)->has_value());
+}
+
+TEST(WorkCoordinatorMetricsTests, WCMetrics_OutboxEmissionDeduplicated_CountsPerMessageType) {
+  TempDir dir;
+  auto metrics = std::make_shared<InMemoryMetrics>();
+  StoreOptions options;
+  options.metrics = metrics;
+  auto store = SqliteWorkStore::open(dir.file("metrics.db"), options);
+  ASSERT_TRUE(store.ok());
+  const OutboxMessage created = outbox_message(OrderCreated{"o", 1}, "orders");
+  const OutboxMessage audit = outbox_message(AuditEvent{"a"}, std::nullopt);
+  const std::vector<OutboxMessage> rows{created, audit};
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE((*store)->store_outbox_messages(rows).ok());
+  // Also through process_work_batch's storage phase.
+  WorkBatchRequest request;
+  request.new_outbox = {created};
+  ASSERT_TRUE((*store)->process_work_batch(request).ok());
+  const auto series = metrics->series(metric_names::kWorkCoordinatorMeter,
+                                      metric_names::kOutboxEmissionDeduplicated);
+  ASSERT_EQ(series.size(), 2u);
+  EXPECT_EQ(series.at("message_type=store_test::OrderCreated"), 3);
+  EXPECT_EQ(series.at("message_type=store_test::AuditEvent"), 2);
+}
+
+// ---- opening and migrations ------------------------------------------------------------------
+
+std::string migration_sql(int version) {
+  for (const sqlite::Migration& migration : sqlite::migrations()) {
+    if (migration.version == version) return std::string(migration.sql);
+  }
+  return {};
+}
+
+TEST(SqliteWorkStoreMigrationTests, FreshFile_EndsAtTheLatestVersionInWalMode) {
+  TempDir dir;
+  auto store = SqliteWorkStore::open(dir.file("fresh.db"));
+  ASSERT_TRUE(store.ok()) << store.status();
+  EXPECT_EQ((*store)->schema_version(), SqliteWorkStore::latest_schema_version());
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(dir.file("fresh.db").c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* stmt = nullptr;
+  sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &stmt, nullptr);
+  ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
+  EXPECT_STREQ(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0)), "wal");
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+}
+
+TEST(SqliteWorkStoreMigrationTests, VersionOneFile_IsMigratedToCurrentAndKeepsItsRows) {
+  TempDir dir;
+  const std::string path = dir.file("v1.db");
+  // A store written by a runtime that knew only migration 1: its inbox has no source_service_id.
+  {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    const std::string v1 =
+        "CREATE TABLE wh_schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+        "applied_at INTEGER NOT NULL);" +
+        migration_sql(1) +
+        "INSERT INTO wh_schema_version VALUES (1, 'core tables', 0);"
+        "INSERT INTO wh_inbox (message_id, handler_name, message_type, event_data, received_at) "
+        "VALUES (x'0190f3c4aaaa7bbb8ccc000000000001', 'OrderCreatedHandler', "
+        "'store_test::OrderCreated', '{}', 1);";
+    char* error = nullptr;
+    ASSERT_EQ(sqlite3_exec(db, v1.c_str(), nullptr, nullptr, &error), SQLITE_OK) << error;
+    sqlite3_close(db);
+  }
+  auto store = SqliteWorkStore::open(path);
+  ASSERT_TRUE(store.ok()) << store.status();
+  EXPECT_EQ((*store)->schema_version(), SqliteWorkStore::latest_schema_version());
+  auto id = MessageId::parse("0190f3c4-aaaa-7bbb-8ccc-000000000001");
+  ASSERT_TRUE(id.ok());
+  auto row = (*store)->find_inbox_row(*id);
+  ASSERT_TRUE(row.ok()) << row.status();
+  ASSERT_TRUE(row->has_value());
+  EXPECT_EQ((*row)->message.handler_name, "OrderCreatedHandler");
+  EXPECT_TRUE((*row)->message.source_service_id.is_nil());
+  // Migration 3's tables work.
+  const OutboxMessage message = outbox_message(OrderCreated{"o", 1}, "orders");
+  ASSERT_TRUE((*store)->store_outbox_messages({&message, 1}).ok());
+  const ReceptorInvocationRecord record{"r", Stage::PostInboxInline, {}, {}, "orders", ""};
+  EXPECT_TRUE((*store)->record_receptor_invocations(*id, {&record, 1}).ok());
+  // Reopening a current file applies nothing and keeps everything.
+  store->reset();
+  auto again = SqliteWorkStore::open(path);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_TRUE((*again)->find_outbox_row(message.message_id)->has_value());
+}
+
+TEST(SqliteWorkStoreOpenTests, FileThatIsNotSqlite_IsRefusedWithDataLoss) {
+  TempDir dir;
+  const std::string path = dir.file("notes.txt");
+  std::ofstream(path) << "these are not the tables you are looking for, not even close. "
+                         "padding padding padding padding padding padding padding padding";
+  auto store = SqliteWorkStore::open(path);
+  ASSERT_FALSE(store.ok());
+  EXPECT_EQ(store.status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_NE(store.status().message().find("not an SQLite database"), std::string::npos)
+      << store.status();
+}
+
+TEST(SqliteWorkStoreOpenTests, SqliteFileThatIsNotAWhizbangStore_IsRefused) {
+  TempDir dir;
+  const std::string path = dir.file("other.db");
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "CREATE TABLE customers (id INTEGER)", nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+  auto store = SqliteWorkStore::open(path);
+  ASSERT_FALSE(store.ok());
+  EXPECT_EQ(store.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(store.status().message().find("not a Whizbang store"), std::string::npos)
+      << store.status();
+}
+
+TEST(SqliteWorkStoreOpenTests, TwoStoresOnOneFile_ShareRowsAndLeases) {
+  TempDir dir;
+  ManualClock clock;
+  StoreOptions a;
+  a.instance = instance("orders");
+  a.now = clock.fn();
+  StoreOptions b = a;
+  b.instance = instance("orders");
+  auto first = SqliteWorkStore::open(dir.file("shared.db"), a);
+  auto second = SqliteWorkStore::open(dir.file("shared.db"), b);
+  ASSERT_TRUE(first.ok() && second.ok());
+  const OutboxMessage message = outbox_message(OrderCreated{"o", 1}, "orders");
+  ASSERT_TRUE((*first)->store_outbox_messages({&message, 1}).ok());
+  auto taken = (*second)->process_work_batch({});
+  ASSERT_TRUE(taken.ok());
+  EXPECT_TRUE(taken->empty()) << "leased to the storing instance";
+  clock.advance(a.lease_duration + std::chrono::seconds(1));
+  taken = (*second)->process_work_batch({});
+  ASSERT_TRUE(taken.ok());
+  ASSERT_EQ(taken->size(), 1u);
+  EXPECT_TRUE((*taken)[0].is_orphaned);
+}
+
+}  // namespace
+}  // namespace store_test

@@ -1,0 +1,231 @@
+// Shared fixtures for the store, worker and transport tests: hand-written message types (the
+// generator's output shape), a manual clock, log capture, temp dirs and row builders.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "spdlog/sinks/base_sink.h"
+#include "spdlog/spdlog.h"
+#include "whizbang/envelope.hpp"
+#include "whizbang/envelope_json.hpp"
+#include "whizbang/internal/json_codec.hpp"
+#include "whizbang/registry.hpp"
+#include "whizbang/store/outbox_message.hpp"
+
+namespace store_test {
+
+struct OrderCreated {
+  std::string order_id;
+  std::int64_t amount = 0;
+};
+struct ShipOrderCommand {
+  std::string order_id;
+};
+struct AuditEvent {
+  std::string action;
+};
+
+}  // namespace store_test
+
+namespace whizbang {
+
+template <>
+struct JsonCodec<store_test::OrderCreated> {
+  static void write(internal::JsonWriter& writer, const store_test::OrderCreated& value) {
+    writer.StartObject();
+    internal::write_member(writer, "order_id", value.order_id);
+    internal::write_member(writer, "amount", value.amount);
+    writer.EndObject();
+  }
+  static absl::Status read(const internal::JsonValue& json, store_test::OrderCreated& out,
+                           const std::string& path) {
+    if (absl::Status s = internal::read_member(json, "order_id", out.order_id, path); !s.ok()) {
+      return s;
+    }
+    return internal::read_member(json, "amount", out.amount, path);
+  }
+};
+template <>
+struct JsonCodec<store_test::ShipOrderCommand> {
+  static void write(internal::JsonWriter& writer, const store_test::ShipOrderCommand& value) {
+    writer.StartObject();
+    internal::write_member(writer, "order_id", value.order_id);
+    writer.EndObject();
+  }
+  static absl::Status read(const internal::JsonValue& json, store_test::ShipOrderCommand& out,
+                           const std::string& path) {
+    return internal::read_member(json, "order_id", out.order_id, path);
+  }
+};
+template <>
+struct JsonCodec<store_test::AuditEvent> {
+  static void write(internal::JsonWriter& writer, const store_test::AuditEvent& value) {
+    writer.StartObject();
+    internal::write_member(writer, "action", value.action);
+    writer.EndObject();
+  }
+  static absl::Status read(const internal::JsonValue& json, store_test::AuditEvent& out,
+                           const std::string& path) {
+    return internal::read_member(json, "action", out.action, path);
+  }
+};
+
+#define STORE_TEST_MESSAGE(Type, Kind)                                                           \
+  template <>                                                                                    \
+  struct MessageTraits<store_test::Type> {                                                       \
+    static constexpr MessageTypeInfo kInfo = internal::make_message_type_info<store_test::Type>( \
+        "store_test::" #Type, "store_test::" #Type, MessageKind::Kind, std::nullopt,             \
+        SourceLocation{"tests/store/store_test_support.hpp", __LINE__});                         \
+    static const MessageTypeInfo& info() { return kInfo; }                                       \
+  };
+STORE_TEST_MESSAGE(OrderCreated, Event)
+STORE_TEST_MESSAGE(ShipOrderCommand, Command)
+STORE_TEST_MESSAGE(AuditEvent, Event)
+#undef STORE_TEST_MESSAGE
+
+}  // namespace whizbang
+
+namespace store_test {
+
+inline const whizbang::MessageTypeInfo* resolve(std::string_view wire_name) {
+  for (const whizbang::MessageTypeInfo* info : {&whizbang::MessageTraits<OrderCreated>::info(),
+                                                &whizbang::MessageTraits<ShipOrderCommand>::info(),
+                                                &whizbang::MessageTraits<AuditEvent>::info()}) {
+    if (info->wire_name == wire_name) return info;
+  }
+  return nullptr;
+}
+
+// A clock tests move by hand, so lease expiry and backoff need no sleeping.
+class ManualClock {
+ public:
+  ManualClock() : now_(whizbang::TimePoint(std::chrono::seconds(1'750'000'000))) {}
+  whizbang::TimePoint now() const {
+    std::lock_guard lock(mutex_);
+    return now_;
+  }
+  void advance(std::chrono::microseconds by) {
+    std::lock_guard lock(mutex_);
+    now_ += by;
+  }
+  std::function<whizbang::TimePoint()> fn() {
+    return [this] { return now(); };
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  whizbang::TimePoint now_;
+};
+
+struct LogLine {
+  spdlog::level::level_enum level;
+  std::string text;
+};
+
+// Collects formatted lines; `has(id, level)` looks for "[EventId <id> ".
+class CaptureSink final : public spdlog::sinks::base_sink<std::mutex> {
+ public:
+  std::vector<LogLine> lines() {
+    std::lock_guard lock(lines_mutex_);
+    return lines_;
+  }
+  int count(int event_id, spdlog::level::level_enum level) {
+    const std::string tag = "[EventId " + std::to_string(event_id) + " ";
+    int n = 0;
+    for (const LogLine& line : lines()) {
+      if (line.level == level && line.text.find(tag) != std::string::npos) ++n;
+    }
+    return n;
+  }
+  int count_any_level(int event_id) {
+    const std::string tag = "[EventId " + std::to_string(event_id) + " ";
+    int n = 0;
+    for (const LogLine& line : lines()) n += line.text.find(tag) != std::string::npos ? 1 : 0;
+    return n;
+  }
+
+ protected:
+  void sink_it_(const spdlog::details::log_msg& msg) override {
+    std::lock_guard lock(lines_mutex_);
+    lines_.push_back({msg.level, std::string(msg.payload.data(), msg.payload.size())});
+  }
+  void flush_() override {}
+
+ private:
+  std::mutex lines_mutex_;
+  std::vector<LogLine> lines_;
+};
+
+struct CapturedLogger {
+  std::shared_ptr<CaptureSink> sink = std::make_shared<CaptureSink>();
+  std::shared_ptr<spdlog::logger> logger;
+  CapturedLogger() : logger(std::make_shared<spdlog::logger>("test", sink)) {
+    logger->set_level(spdlog::level::trace);
+  }
+};
+
+// A directory removed with the test.
+class TempDir {
+ public:
+  TempDir() {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    std::string name = std::string(info->test_suite_name()) + "." + info->name();
+    for (char& c : name) {
+      if (c == '/') c = '_';
+    }
+    path_ = std::filesystem::temp_directory_path() / "whizbang-store-tests" / name;
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~TempDir() { std::filesystem::remove_all(path_); }
+  std::string file(std::string_view name) const { return (path_ / name).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+inline whizbang::ServiceInstance instance(std::string service) {
+  return {std::move(service), whizbang::MessageId::mint().uuid(), "test-host", 4242};
+}
+
+// An outbox row whose envelope carries `payload` with `id`.
+template <class T>
+whizbang::OutboxMessage outbox_message(T payload, std::optional<std::string> destination,
+                                       std::optional<whizbang::Uuid> stream = std::nullopt,
+                                       whizbang::MessageId id = whizbang::MessageId::mint()) {
+  whizbang::Envelope envelope = whizbang::Envelope::create(
+      whizbang::AnyMessage::make(std::move(payload)), instance("orders"));
+  envelope.message_id = id;
+  envelope.hops.front().stream_id = stream;
+  whizbang::OutboxMessage message;
+  message.message_id = id;
+  message.destination = std::move(destination);
+  message.message_type = std::string(whizbang::MessageTraits<T>::info().wire_name);
+  message.envelope_json = whizbang::serialize_envelope(envelope);
+  message.stream_id = stream;
+  message.is_event = whizbang::MessageTraits<T>::info().kind == whizbang::MessageKind::Event;
+  return message;
+}
+
+inline whizbang::InboxMessage inbox_message(const whizbang::OutboxMessage& from,
+                                            whizbang::Uuid source_service = {}) {
+  whizbang::InboxMessage message;
+  message.message_id = from.message_id;
+  message.handler_name = from.message_type + "Handler";
+  message.message_type = from.message_type;
+  message.envelope_json = from.envelope_json;
+  message.stream_id = from.stream_id;
+  message.is_event = from.is_event;
+  message.source_service_id = source_service;
+  return message;
+}
+
+}  // namespace store_test
