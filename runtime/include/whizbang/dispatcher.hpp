@@ -1,0 +1,241 @@
+// Dispatcher: local_invoke, send, publish and the automatic message cascade.
+//
+// Receptors return plain values; every message inside the value (a tuple, nested tuples, a vector
+// or array of messages, Routed<T>, std::optional) is cascaded onward by the route it resolves to:
+//
+//   Local (default)  local receptors + the event store (outbox row with no destination)
+//   LocalNoPersist   local receptors only
+//   EventStoreOnly   the event store only
+//   Outbox           the outbox only (another service handles it)
+//   Both             local receptors + the outbox
+//
+// A cascaded message's id is derived from the handling that emitted it (EmissionIdentity), so a
+// retried handling emits the same ids and the store drops the duplicates. See
+// docs/emission-identity.md.
+//
+//   auto dispatcher = whizbang::Dispatcher::create(whizbang::generated::orders::registry(),
+//                                                  services, {.self = {.service_name = "orders"}});
+//   absl::StatusOr<std::tuple<OrderResult, OrderCreated>> result =
+//       (*dispatcher)->local_invoke<std::tuple<OrderResult, OrderCreated>>(CreateOrder{"o-1"});
+//   absl::StatusOr<whizbang::DeliveryReceipt> receipt = (*dispatcher)->send(SendInvoice{"o-1"});
+//   (*dispatcher)->publish(OrderShipped{"o-1"});
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "spdlog/logger.h"
+#include "whizbang/delivery_receipt.hpp"
+#include "whizbang/envelope.hpp"
+#include "whizbang/outbox_routing.hpp"
+#include "whizbang/registry.hpp"
+#include "whizbang/route.hpp"
+#include "whizbang/store/outbox_store.hpp"
+
+namespace whizbang {
+
+class TenantChoice;
+
+struct DispatcherOptions {
+  // This service instance: its name feeds derived ids and every hop names it.
+  ServiceInstance self;
+  // Where outbox and event-store rows go (a WorkStore, usually). Without one, rows go to `defer`.
+  OutboxStore* store = nullptr;
+  // Receives rows when there is no store (e.g. a deferred outbox channel). Null: rows are dropped
+  // with a warning.
+  std::function<void(OutboxMessage)> defer;
+  // Serializes envelopes for outbox rows. Defaults to the envelope JSON codec.
+  std::function<std::string(const Envelope&)> serialize;
+  DestinationResolver destination = default_destination;
+  std::shared_ptr<spdlog::logger> logger;
+};
+
+// One cascaded message as the dispatcher handled it (for tests and tracing hooks).
+struct CascadeRecord {
+  AnyMessage message;
+  MessageId id;
+  DispatchModes mode = DispatchModes::None;
+};
+
+class Dispatcher {
+ public:
+  // Builds every receptor of `registry` from `services`; a missing dependency is an error that
+  // names the receptor and the type.
+  static absl::StatusOr<std::unique_ptr<Dispatcher>> create(const Registry& registry,
+                                                            const ServiceRegistry& services,
+                                                            DispatcherOptions options);
+  ~Dispatcher();
+  Dispatcher(const Dispatcher&) = delete;
+  Dispatcher& operator=(const Dispatcher&) = delete;
+
+  // Runs the message's receptor and returns what it returned — the full value, cascaded messages
+  // still in it — after cascading them. A receptor returning Routed<Result> gives the caller the
+  // Result inside. `message` may be a Routed<M> (unwrapped; RoutedNone is an error).
+  template <class Result, class Message>
+  absl::StatusOr<Result> local_invoke(Message&& message);
+
+  // Runs the message's receptor and cascades its result; for receptors whose result the caller
+  // does not need.
+  template <class Message>
+  absl::Status local_invoke(Message&& message);
+
+  // Handles a command locally when a receptor exists (receipt Delivered), else writes it to the
+  // outbox for the service that owns it (receipt Accepted).
+  template <class Message>
+  absl::StatusOr<DeliveryReceipt> send(Message&& message);
+
+  // Publishes an event: its default-stage local receptors run and it goes to the outbox (route
+  // Both), unless wrapped in Route::X(...) or its type declares a default route. Explicit
+  // publishes mint fresh ids: prefer returning events from receptors when retries matter.
+  template <class Message>
+  absl::StatusOr<DeliveryReceipt> publish(Message&& message);
+
+  // Cascades one message as if a receptor handling `source` had returned it with `mode`.
+  // With a source envelope carrying an id the message's id is derived; otherwise minted.
+  absl::StatusOr<CascadeRecord> cascade_message(const AnyMessage& message, const Envelope* source,
+                                                DispatchModes mode);
+
+  // Type-erased forms of the calls above.
+  struct InvokeOutcome {
+    const ReceptorInfo* receptor = nullptr;
+    std::shared_ptr<void> response;  // typed by receptor->response_key; null for void
+    MessageId message_id;
+    std::optional<MessageId> correlation_id;
+    std::optional<MessageId> causation_id;
+  };
+  absl::StatusOr<InvokeOutcome> invoke_any(const AnyMessage& message, bool want_response);
+  absl::StatusOr<DeliveryReceipt> send_any(const AnyMessage& message);
+  absl::StatusOr<DeliveryReceipt> publish_any(const AnyMessage& message, DispatchModes mode);
+
+  // Runs one receptor for `handling` (an envelope whose dispatch_context.handler_name names the
+  // handling) and cascades its result with `handling` as the source. The lifecycle invoker's
+  // entry point.
+  absl::Status run_receptor(const ReceptorInfo& receptor, const Envelope& handling) {
+    return run_and_cascade(receptor, handling, nullptr);
+  }
+
+  // The receptors of `type` registered at `stage`, in declaration order.
+  std::vector<const ReceptorInfo*> receptors_at(const MessageTypeInfo& type, Stage stage) const;
+
+  // Handles an envelope that arrived from elsewhere (inbox): runs `handler` (a receptor id) or,
+  // when empty, every default-stage receptor of the payload's type, cascading with the envelope
+  // as the source. The envelope's emission sequence numbers the emissions.
+  absl::Status handle_envelope(const Envelope& envelope);
+
+  // Explicit security for the next dispatch (see secured_dispatcher.hpp):
+  //   dispatcher.as_system().for_tenant("t").send(cmd);
+  TenantChoice as_system();
+  TenantChoice run_as(std::string identity);
+
+  const Registry& registry() const { return registry_; }
+  const DispatcherOptions& options() const { return options_; }
+  std::string_view service_name() const { return options_.self.service_name; }
+
+ private:
+  struct EmissionSource;
+  struct Entry;
+
+  Dispatcher(const Registry& registry, ReceptorSet receptors, DispatcherOptions options);
+
+  const Entry* entry_for(const MessageTypeInfo& type) const;
+  template <class Message>
+  static absl::StatusOr<AnyMessage> to_any(Message&& message, DispatchModes* mode);
+
+  absl::StatusOr<InvokeOutcome> invoke_receptor(const ReceptorInfo& receptor,
+                                                const AnyMessage& message, bool want_response);
+  absl::Status run_and_cascade(const ReceptorInfo& receptor, const Envelope& envelope,
+                               std::shared_ptr<void>* response);
+  absl::StatusOr<CascadeRecord> cascade(const AnyMessage& message, const EmissionSource* source,
+                                        DispatchModes mode);
+  absl::Status publish_local(const Envelope& envelope);
+  absl::Status write_outbox(const Envelope& envelope, std::optional<std::string> destination);
+  MessageId emission_id(const MessageTypeInfo& type, const EmissionSource* source);
+  Envelope child_envelope(const AnyMessage& message, const MessageId& id,
+                          const EmissionSource* source) const;
+  Envelope root_envelope(const AnyMessage& message) const;
+
+  const Registry& registry_;
+  ReceptorSet receptors_;
+  DispatcherOptions options_;
+  absl::flat_hash_map<const MessageTypeInfo*, std::unique_ptr<Entry>> entries_;
+};
+
+// ---- implementation of the templates -------------------------------------------------------
+
+template <class Message>
+absl::StatusOr<AnyMessage> Dispatcher::to_any(Message&& message, DispatchModes* mode) {
+  using Plain = std::remove_cvref_t<Message>;
+  if constexpr (std::is_same_v<Plain, RoutedNone>) {
+    return absl::InvalidArgumentError("cannot dispatch a RoutedNone: it carries no message");
+  } else if constexpr (is_routed_v<Plain>) {
+    if (message.mode == DispatchModes::None) {
+      return absl::InvalidArgumentError("cannot dispatch a Routed value with mode None");
+    }
+    if (mode != nullptr) *mode = message.mode;
+    return to_any(std::forward<Message>(message).value, nullptr);
+  } else {
+    static_assert(GeneratedMessage<Plain>,
+                  "not a message type known to whizbang-gen: derive from whizbang::Event or "
+                  "whizbang::Command and list its header in whizbang_generate()");
+    return AnyMessage::make<Plain>(std::forward<Message>(message));
+  }
+}
+
+template <class Result, class Message>
+absl::StatusOr<Result> Dispatcher::local_invoke(Message&& message) {
+  absl::StatusOr<AnyMessage> any = to_any(std::forward<Message>(message), nullptr);
+  if (!any.ok()) return any.status();
+  absl::StatusOr<InvokeOutcome> outcome = invoke_any(*any, /*want_response=*/true);
+  if (!outcome.ok()) return outcome.status();
+  const ReceptorInfo& receptor = *outcome->receptor;
+  if (receptor.response_key == internal::type_key<Result>()) {
+    return std::move(*static_cast<Result*>(outcome->response.get()));
+  }
+  if (receptor.response_key == internal::type_key<Routed<Result>>()) {
+    return std::move(static_cast<Routed<Result>*>(outcome->response.get())->value);
+  }
+  if (receptor.find_response != nullptr) {
+    if (const void* found =
+            receptor.find_response(outcome->response.get(), internal::type_key<Result>())) {
+      return *static_cast<const Result*>(found);
+    }
+  }
+  return absl::InvalidArgumentError(
+      fmt::format("receptor {} returns {}, which holds no value of the requested type", receptor.id,
+                  receptor.response_type.empty() ? "void" : receptor.response_type));
+}
+
+template <class Message>
+absl::Status Dispatcher::local_invoke(Message&& message) {
+  absl::StatusOr<AnyMessage> any = to_any(std::forward<Message>(message), nullptr);
+  if (!any.ok()) return any.status();
+  return invoke_any(*any, /*want_response=*/false).status();
+}
+
+template <class Message>
+absl::StatusOr<DeliveryReceipt> Dispatcher::send(Message&& message) {
+  absl::StatusOr<AnyMessage> any = to_any(std::forward<Message>(message), nullptr);
+  if (!any.ok()) return any.status();
+  return send_any(*any);
+}
+
+template <class Message>
+absl::StatusOr<DeliveryReceipt> Dispatcher::publish(Message&& message) {
+  DispatchModes mode = DispatchModes::None;
+  absl::StatusOr<AnyMessage> any = to_any(std::forward<Message>(message), &mode);
+  if (!any.ok()) return any.status();
+  if (mode == DispatchModes::None) {
+    mode = any->info()->default_routing.value_or(DispatchModes::Both);
+  }
+  return publish_any(*any, mode);
+}
+
+}  // namespace whizbang
+
+#include "whizbang/secured_dispatcher.hpp"  // IWYU pragma: export

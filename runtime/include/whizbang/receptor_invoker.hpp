@@ -1,0 +1,94 @@
+// ReceptorInvoker: fires the receptors registered at a lifecycle stage for one message, with the
+// stage filters and the exactly-once guardrail (exactly-once-receptor-firing.md).
+//
+// Order of one invoke(envelope, stage):
+//   1. receptors registered at `stage` for the payload's type (none: return, EventId 15)
+//   2. PostInbox*: skip when the last hop came from this service (EventId 10)
+//   3. PreOutbox* with owned domains: skip owned commands and foreign events (EventId 11) and
+//      envelopes dispatched with LocalDispatch (EventId 12)
+//   4. stage tracker claim per (message, stage[, perspective]) (EventId 13)
+//   5. replay/rebuild: only idempotent(OnReplay::AlwaysFire) receptors (EventId 14)
+//   6. per receptor: the guardrail asks the dedup store for a prior invocation (skipped for
+//      idempotent receptors and perspective-scoped stages); a duplicate is skipped with a
+//      Warning (EventId 18) or throws DuplicateReceptorFireException; otherwise EventId 16,
+//      the receptor runs and its result cascades, EventId 17 (also when it throws), and a
+//      ReceptorInvocationRecord is appended to the envelope.
+//
+// Inline stages run on the caller's thread. Detached stages run on the executor with a copy of
+// the envelope and of the security context; their record is written when they are scheduled, so a
+// later stage in this process already sees them.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "spdlog/logger.h"
+#include "whizbang/dispatcher.hpp"
+#include "whizbang/executor.hpp"
+#include "whizbang/guardrails.hpp"
+#include "whizbang/lifecycle_stage_tracker.hpp"
+#include "whizbang/receptor_dedup_store.hpp"
+
+namespace whizbang {
+
+enum class ProcessingMode : std::uint8_t {
+  Live = 0,
+  Replay = 1,
+  Rebuild = 2,
+};
+
+// Per-call lifecycle facts.
+struct LifecycleContext {
+  ProcessingMode mode = ProcessingMode::Live;
+  // The perspective a perspective-scoped stage (or ImmediateDetached under a perspective) runs for.
+  std::string perspective;
+};
+
+struct ReceptorInvokerOptions {
+  GuardrailOptions guardrails;
+  // Null: the envelope store (records carried by the message).
+  std::shared_ptr<ReceptorDedupStore> dedup_store;
+  // Optional cross-worker claim per (message, stage).
+  LifecycleStageTracker* tracker = nullptr;
+  // Namespaces (wire-name prefixes, "shop" or "shop::orders") this service owns; empty disables
+  // the PreOutbox ownership filters.
+  std::vector<std::string> owned_domains;
+  // Where Detached stages run. Null: inline on the caller's thread.
+  Executor* executor = nullptr;
+  std::shared_ptr<spdlog::logger> logger;
+};
+
+// What one invoke() did, for callers that report or test it.
+struct InvokeReport {
+  std::vector<std::string> fired;    // receptor ids that ran (or were scheduled)
+  std::vector<std::string> skipped;  // receptor ids the guardrail stopped
+  int filtered_event_id = 0;         // the EventId of the filter that returned early, 0 if none
+};
+
+class ReceptorInvoker {
+ public:
+  ReceptorInvoker(Dispatcher& dispatcher, ReceptorInvokerOptions options);
+
+  absl::StatusOr<InvokeReport> invoke(Envelope& envelope, Stage stage,
+                                      const LifecycleContext& context = {});
+
+  const ReceptorInvokerOptions& options() const { return options_; }
+
+ private:
+  bool skipped_by_filters(const Envelope& envelope, Stage stage, bool has_receptors,
+                          InvokeReport& report) const;
+  bool stopped_by_guardrail(const Envelope& envelope, const ReceptorInfo& receptor, Stage stage,
+                            const LifecycleContext& context) const;
+  absl::Status fire(Envelope& envelope, const ReceptorInfo& receptor, Stage stage,
+                    const LifecycleContext& context);
+  ReceptorInvocationRecord make_record(const ReceptorInfo& receptor, Stage stage,
+                                       const LifecycleContext& context,
+                                       std::chrono::microseconds duration) const;
+
+  Dispatcher& dispatcher_;
+  ReceptorInvokerOptions options_;
+};
+
+}  // namespace whizbang

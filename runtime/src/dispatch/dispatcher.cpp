@@ -1,0 +1,367 @@
+// The dispatcher's type-erased core: receptor lookup, invocation, cascade and outbox writes.
+#include "whizbang/dispatcher.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "whizbang/derived_identity.hpp"
+#include "whizbang/logging.hpp"
+#include "whizbang/security_context.hpp"
+
+namespace whizbang {
+
+// The receptors of one message type, pre-sorted by how the dispatcher uses them.
+struct Dispatcher::Entry {
+  std::vector<const ReceptorInfo*> all;            // declaration order
+  std::vector<const ReceptorInfo*> default_stage;  // run by cascades and publishes (no fire_at)
+  const ReceptorInfo* first_with_result = nullptr;
+  const ReceptorInfo* first_void = nullptr;
+};
+
+// The handling a cascaded message comes from: what its id derives from and what it inherits.
+struct Dispatcher::EmissionSource {
+  const Envelope* envelope = nullptr;
+  MessageId derive_from;  // the anchor, else the envelope's id; nil: mint fresh ids
+  std::string_view handler;
+  EmissionSequence* sequence = nullptr;
+
+  static EmissionSource of(const Envelope& envelope) {
+    return {&envelope, envelope.emission_anchor.value_or(envelope.message_id),
+            envelope.dispatch_context.handler_name, &envelope.emission_sequence()};
+  }
+};
+
+namespace {
+
+// Collects what a receptor's result cascades, so each message is dispatched after `handle`
+// returned and errors can propagate.
+class CollectingSink final : public CascadeSink {
+ public:
+  explicit CollectingSink(const std::shared_ptr<spdlog::logger>& logger) : logger_(logger) {}
+
+  void emit(AnyMessage message, DispatchModes mode) override {
+    emitted.emplace_back(std::move(message), mode);
+  }
+  void ignored(std::string_view type_name) override {
+    log(logger_, spdlog::level::debug, log_events::kCascadeNonMessageIgnored,
+        "[CASCADE] {} in a receptor result is not a message; not cascaded", type_name);
+  }
+
+  std::vector<std::pair<AnyMessage, DispatchModes>> emitted;
+
+ private:
+  const std::shared_ptr<spdlog::logger>& logger_;
+};
+
+MessageContext context_of(const Envelope& envelope) {
+  MessageContext context;
+  context.message_id = envelope.emission_anchor.value_or(envelope.message_id);
+  context.correlation_id = envelope.correlation_id();
+  context.causation_id = envelope.causation_id();
+  if (const auto scope = envelope.current_scope())
+    context.security = SecurityContext::from_scope(*scope);
+  // An explicit as_system()/run_as() around the dispatch wins over the envelope's scope.
+  if (const SecurityContext* ambient = SecurityContext::current();
+      ambient != nullptr && ambient->type != SecurityContextType::User) {
+    context.security = *ambient;
+  }
+  return context;
+}
+
+std::optional<SecurityScope> outgoing_scope(const Envelope* source) {
+  if (const SecurityContext* ambient = SecurityContext::current(); ambient && !ambient->empty()) {
+    return ambient->scope();
+  }
+  if (source != nullptr) return source->current_scope();
+  return std::nullopt;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Dispatcher>> Dispatcher::create(const Registry& registry,
+                                                               const ServiceRegistry& services,
+                                                               DispatcherOptions options) {
+  absl::StatusOr<ReceptorSet> receptors = registry.create_receptors(services);
+  if (!receptors.ok()) return receptors.status();
+  return std::unique_ptr<Dispatcher>(
+      new Dispatcher(registry, *std::move(receptors), std::move(options)));
+}
+
+Dispatcher::Dispatcher(const Registry& registry, ReceptorSet receptors, DispatcherOptions options)
+    : registry_(registry), receptors_(std::move(receptors)), options_(std::move(options)) {
+  for (const MessageEntry& message : registry_.messages()) {
+    auto entry = std::make_unique<Entry>();
+    for (const ReceptorInfo& receptor :
+         registry_.receptors().subspan(message.first_receptor, message.receptor_count)) {
+      entry->all.push_back(&receptor);
+      if (receptor.default_stages) entry->default_stage.push_back(&receptor);
+      const bool has_result = receptor.response_key != nullptr;
+      if (has_result && entry->first_with_result == nullptr) entry->first_with_result = &receptor;
+      if (!has_result && entry->first_void == nullptr) entry->first_void = &receptor;
+    }
+    entries_.emplace(message.info, std::move(entry));
+  }
+}
+
+Dispatcher::~Dispatcher() = default;
+
+const Dispatcher::Entry* Dispatcher::entry_for(const MessageTypeInfo& type) const {
+  const auto it = entries_.find(&type);
+  return it == entries_.end() ? nullptr : it->second.get();
+}
+
+std::vector<const ReceptorInfo*> Dispatcher::receptors_at(const MessageTypeInfo& type,
+                                                          Stage stage) const {
+  std::vector<const ReceptorInfo*> out;
+  if (const Entry* entry = entry_for(type)) {
+    for (const ReceptorInfo* receptor : entry->all) {
+      if (std::find(receptor->stages.begin(), receptor->stages.end(), stage) !=
+          receptor->stages.end()) {
+        out.push_back(receptor);
+      }
+    }
+  }
+  return out;
+}
+
+Envelope Dispatcher::root_envelope(const AnyMessage& message) const {
+  Envelope envelope = Envelope::create(message, options_.self);
+  MessageHop& hop = envelope.hops.front();
+  if (const MessageContext* parent = MessageContext::current()) {
+    // Dispatched from inside a handler: same conversation, caused by the handled message.
+    hop.correlation_id = parent->correlation_id.value_or(parent->message_id);
+    hop.causation_id = parent->message_id;
+  } else {
+    hop.correlation_id = MessageId::mint();
+    hop.causation_id = MessageId::mint();
+  }
+  hop.scope = outgoing_scope(nullptr);
+  hop.stream_id = envelope.message_id.uuid();
+  envelope.dispatch_context = {DispatchModes::Local, MessageSource::Local, false, {}};
+  return envelope;
+}
+
+Envelope Dispatcher::child_envelope(const AnyMessage& message, const MessageId& id,
+                                    const EmissionSource* source) const {
+  Envelope envelope;
+  envelope.message_id = id;
+  envelope.payload = message;
+  envelope.emission_anchor = id;
+  MessageHop hop;
+  hop.service_instance = options_.self;
+  hop.timestamp = Clock::now();
+  const Envelope* parent = source ? source->envelope : nullptr;
+  if (parent != nullptr) {
+    hop.correlation_id = parent->correlation_id().value_or(parent->message_id);
+    hop.causation_id = source->derive_from.is_nil() ? parent->message_id : source->derive_from;
+    if (parent->payload) hop.causation_type = std::string(parent->payload.info()->wire_name);
+    // Events caused by one handling share the source's stream.
+    hop.stream_id = parent->stream_id();
+    if (!hop.stream_id) hop.stream_id = parent->message_id.uuid();
+  } else {
+    hop.correlation_id = MessageId::mint();
+    hop.stream_id = id.uuid();
+  }
+  hop.scope = outgoing_scope(parent);
+  envelope.hops.push_back(std::move(hop));
+  envelope.dispatch_context = {DispatchModes::Local, MessageSource::Local, true, {}};
+  return envelope;
+}
+
+MessageId Dispatcher::emission_id(const MessageTypeInfo& type, const EmissionSource* source) {
+  if (source == nullptr || source->derive_from.is_nil()) return MessageId::mint();
+  const std::int64_t ordinal = source->sequence->next();
+  absl::StatusOr<MessageId> id =
+      EmissionIdentity::derive(source->derive_from.uuid(), options_.self.service_name,
+                               source->handler, type.wire_name, ordinal);
+  if (!id.ok()) return MessageId::mint();  // unreachable: non-nil source, ordinal >= 0
+  log(options_.logger, spdlog::level::debug, log_events::kEmissionIdDerived,
+      "[CASCADE] Emission id derived from source {} ordinal {}: {}", source->derive_from, ordinal,
+      *id);
+  return *id;
+}
+
+absl::Status Dispatcher::run_and_cascade(const ReceptorInfo& receptor, const Envelope& envelope,
+                                         std::shared_ptr<void>* response) {
+  CollectingSink sink(options_.logger);
+  {
+    ScopedMessageContext context(context_of(envelope));
+    absl::Status status = registry_.invoke(receptor, receptors_, envelope.payload, sink, response);
+    if (!status.ok()) return status;
+  }
+  if (sink.emitted.empty() && receptor.response_key != nullptr) {
+    log(options_.logger, spdlog::level::debug, log_events::kCascadeNothingExtracted,
+        "[CASCADE] {} returned no messages to cascade", receptor.id);
+  }
+  const EmissionSource source = EmissionSource::of(envelope);
+  for (auto& [message, mode] : sink.emitted) {
+    absl::StatusOr<CascadeRecord> record = cascade(message, &source, mode);
+    if (!record.ok()) return record.status();
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<CascadeRecord> Dispatcher::cascade(const AnyMessage& message,
+                                                  const EmissionSource* source,
+                                                  DispatchModes mode) {
+  if (!message) return absl::InvalidArgumentError("cannot cascade an empty AnyMessage");
+  if (mode == DispatchModes::None) return CascadeRecord{message, MessageId(), mode};
+  const MessageTypeInfo& type = *message.info();
+  const MessageId id = emission_id(type, source);
+  const Envelope envelope = child_envelope(message, id, source);
+  if (has_flag(mode, DispatchModes::LocalDispatch)) {
+    if (absl::Status status = publish_local(envelope); !status.ok()) return status;
+  }
+  const bool is_event = type.kind == MessageKind::Event;
+  if (is_event && has_flag(mode, DispatchModes::EventStore) &&
+      !has_flag(mode, DispatchModes::Outbox)) {
+    if (absl::Status status = write_outbox(envelope, std::nullopt); !status.ok()) return status;
+  }
+  if (has_flag(mode, DispatchModes::Outbox)) {
+    if (absl::Status status = write_outbox(envelope, options_.destination(type)); !status.ok()) {
+      return status;
+    }
+  }
+  return CascadeRecord{message, id, mode};
+}
+
+absl::StatusOr<CascadeRecord> Dispatcher::cascade_message(const AnyMessage& message,
+                                                          const Envelope* source,
+                                                          DispatchModes mode) {
+  if (source == nullptr) return cascade(message, nullptr, mode);
+  const EmissionSource emission_source = EmissionSource::of(*source);
+  return cascade(message, &emission_source, mode);
+}
+
+absl::Status Dispatcher::publish_local(const Envelope& envelope) {
+  const Entry* entry = entry_for(*envelope.payload.info());
+  if (entry == nullptr) return absl::OkStatus();
+  for (const ReceptorInfo* receptor : entry->default_stage) {
+    // Each receptor is its own handling: its own handler name and emission sequence, so one
+    // receptor's emissions never shift another's ordinals.
+    Envelope handling = envelope;
+    handling.dispatch_context.handler_name = std::string(receptor->id);
+    handling.dispatch_context.is_default_dispatch = true;
+    if (absl::Status status = run_and_cascade(*receptor, handling, nullptr); !status.ok()) {
+      return status;
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Dispatcher::write_outbox(const Envelope& envelope,
+                                      std::optional<std::string> destination) {
+  OutboxMessage row;
+  row.message_id = envelope.message_id;
+  row.destination = std::move(destination);
+  row.message_type = std::string(envelope.payload.info()->wire_name);
+  row.stream_id = envelope.stream_id();
+  row.is_event = envelope.payload.info()->kind == MessageKind::Event;
+  row.scope = envelope.current_scope();
+  Envelope stored = envelope;
+  stored.dispatch_context.mode =
+      row.destination ? DispatchModes::Outbox : DispatchModes::EventStore;
+  stored.dispatch_context.source = MessageSource::Outbox;
+  stored.dispatch_context.is_default_dispatch = false;
+  stored.hops.back().topic = row.destination.value_or("(event-store)");
+  if (options_.serialize) row.envelope_json = options_.serialize(stored);
+  if (options_.store != nullptr) {
+    absl::StatusOr<std::vector<StoredOutboxRow>> stored_rows =
+        options_.store->store_outbox_messages({&row, 1});
+    return stored_rows.status();
+  }
+  if (options_.defer) {
+    options_.defer(std::move(row));
+    return absl::OkStatus();
+  }
+  log(options_.logger, spdlog::level::warn, log_events::kOutboxRowDropped,
+      "no store and no deferred channel: outbox row for {} ({}) dropped", row.message_type,
+      row.message_id);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Dispatcher::InvokeOutcome> Dispatcher::invoke_any(const AnyMessage& message,
+                                                                 bool want_response) {
+  if (!message) return absl::InvalidArgumentError("cannot invoke an empty AnyMessage");
+  const Entry* entry = entry_for(*message.info());
+  const ReceptorInfo* receptor = nullptr;
+  if (entry != nullptr) {
+    receptor = want_response ? entry->first_with_result
+                             : (entry->first_void ? entry->first_void : entry->first_with_result);
+  }
+  if (receptor == nullptr) {
+    return absl::NotFoundError(fmt::format("no {}receptor for {} in service '{}'",
+                                           want_response ? "value-returning " : "",
+                                           message.info()->wire_name, service_name()));
+  }
+  return invoke_receptor(*receptor, message, want_response);
+}
+
+absl::StatusOr<Dispatcher::InvokeOutcome> Dispatcher::invoke_receptor(const ReceptorInfo& receptor,
+                                                                      const AnyMessage& message,
+                                                                      bool want_response) {
+  Envelope envelope = root_envelope(message);
+  envelope.dispatch_context.handler_name = std::string(receptor.id);
+  InvokeOutcome outcome;
+  outcome.receptor = &receptor;
+  outcome.message_id = envelope.message_id;
+  outcome.correlation_id = envelope.correlation_id();
+  outcome.causation_id = envelope.causation_id();
+  if (absl::Status status =
+          run_and_cascade(receptor, envelope, want_response ? &outcome.response : nullptr);
+      !status.ok()) {
+    return status;
+  }
+  return outcome;
+}
+
+absl::StatusOr<DeliveryReceipt> Dispatcher::send_any(const AnyMessage& message) {
+  if (!message) return absl::InvalidArgumentError("cannot send an empty AnyMessage");
+  const Entry* entry = entry_for(*message.info());
+  if (entry != nullptr && !entry->all.empty()) {
+    absl::StatusOr<InvokeOutcome> outcome = invoke_any(message, /*want_response=*/false);
+    if (!outcome.ok()) return outcome.status();
+    return DeliveryReceipt{
+        outcome->message_id,     DeliveryStatus::Delivered, std::string(outcome->receptor->id),
+        outcome->correlation_id, outcome->causation_id,     std::nullopt};
+  }
+  if (options_.store == nullptr && !options_.defer) {
+    return absl::NotFoundError(
+        fmt::format("no receptor for {} in service '{}' and no outbox to send it through",
+                    message.info()->wire_name, service_name()));
+  }
+  const Envelope envelope = root_envelope(message);
+  std::string destination = options_.destination(*message.info());
+  if (absl::Status status = write_outbox(envelope, destination); !status.ok()) return status;
+  return DeliveryReceipt{envelope.message_id,     DeliveryStatus::Accepted,
+                         std::move(destination),  envelope.correlation_id(),
+                         envelope.causation_id(), envelope.stream_id()};
+}
+
+absl::StatusOr<DeliveryReceipt> Dispatcher::publish_any(const AnyMessage& message,
+                                                        DispatchModes mode) {
+  if (!message) return absl::InvalidArgumentError("cannot publish an empty AnyMessage");
+  const absl::StatusOr<CascadeRecord> record = cascade(message, nullptr, mode);
+  if (!record.ok()) return record.status();
+  return DeliveryReceipt{
+      record->id,   DeliveryStatus::Delivered, options_.destination(*message.info()), std::nullopt,
+      std::nullopt, record->id.uuid()};
+}
+
+absl::Status Dispatcher::handle_envelope(const Envelope& envelope) {
+  if (!envelope.payload) return absl::InvalidArgumentError("envelope carries no payload");
+  const Entry* entry = entry_for(*envelope.payload.info());
+  if (entry == nullptr) return absl::OkStatus();
+  const std::string& handler = envelope.dispatch_context.handler_name;
+  for (const ReceptorInfo* receptor : handler.empty() ? entry->default_stage : entry->all) {
+    if (!handler.empty() && receptor->id != handler) continue;
+    Envelope handling = envelope;
+    handling.dispatch_context.handler_name = std::string(receptor->id);
+    if (absl::Status status = run_and_cascade(*receptor, handling, nullptr); !status.ok()) {
+      return status;
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace whizbang

@@ -1,0 +1,38 @@
+#include "whizbang/receptor_dedup_store.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace whizbang {
+namespace {
+
+bool equals_ignoring_case(std::string_view a, std::string_view b) {
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [](unsigned char x, unsigned char y) {
+           return std::tolower(x) == std::tolower(y);
+         });
+}
+
+}  // namespace
+
+bool record_counts_for(const ReceptorInvocationRecord& record,
+                       std::optional<std::string_view> service_name) {
+  if (!service_name || service_name->empty() || record.service_name.empty()) return true;
+  return equals_ignoring_case(record.service_name, *service_name);
+}
+
+std::optional<ReceptorInvocationRecord> EnvelopeReceptorDedupStore::try_get_prior_invocation(
+    const Envelope& envelope, std::string_view receptor_id,
+    std::optional<std::string_view> service_name) const {
+  for (const ReceptorInvocationRecord& record : envelope.receptor_invocations) {
+    // Perspective-scoped records are keyed with their perspective: they never stop a
+    // per-message invocation.
+    if (record.receptor_id == receptor_id && record.perspective.empty() &&
+        record_counts_for(record, service_name)) {
+      return record;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace whizbang

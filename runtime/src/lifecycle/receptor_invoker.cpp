@@ -1,0 +1,230 @@
+#include "whizbang/receptor_invoker.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+
+#include "whizbang/logging.hpp"
+#include "whizbang/security_context.hpp"
+
+namespace whizbang {
+namespace {
+
+bool equals_ignoring_case(std::string_view a, std::string_view b) {
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [](unsigned char x, unsigned char y) {
+           return std::tolower(x) == std::tolower(y);
+         });
+}
+
+bool is_post_inbox(Stage stage) {
+  return stage == Stage::PostInboxInline || stage == Stage::PostInboxDetached;
+}
+bool is_pre_outbox(Stage stage) {
+  return stage == Stage::PreOutboxInline || stage == Stage::PreOutboxDetached;
+}
+
+// The namespace part of a wire name: "shop::orders::OrderCreated" -> "shop::orders".
+std::string_view namespace_of(std::string_view wire_name) {
+  const auto colons = wire_name.rfind("::");
+  const auto dot = wire_name.rfind('.');
+  if (colons == std::string_view::npos && dot == std::string_view::npos) return {};
+  if (colons != std::string_view::npos && (dot == std::string_view::npos || colons > dot)) {
+    return wire_name.substr(0, colons);
+  }
+  return wire_name.substr(0, dot);
+}
+
+bool owned(std::string_view ns, const std::vector<std::string>& domains) {
+  for (const std::string& domain : domains) {
+    if (equals_ignoring_case(ns, domain)) return true;
+    for (std::string_view separator : {"::", "."}) {
+      if (ns.size() > domain.size() + separator.size() &&
+          equals_ignoring_case(ns.substr(0, domain.size()), domain) &&
+          ns.substr(domain.size(), separator.size()) == separator) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// Stages whose invocations fan out per perspective: the guardrail does not check them.
+bool per_perspective(Stage stage, const LifecycleContext& context) {
+  return is_perspective_scoped(stage) ||
+         (stage == Stage::ImmediateDetached && !context.perspective.empty());
+}
+
+}  // namespace
+
+ReceptorInvoker::ReceptorInvoker(Dispatcher& dispatcher, ReceptorInvokerOptions options)
+    : dispatcher_(dispatcher), options_(std::move(options)) {
+  if (!options_.dedup_store) options_.dedup_store = std::make_shared<EnvelopeReceptorDedupStore>();
+}
+
+bool ReceptorInvoker::skipped_by_filters(const Envelope& envelope, Stage stage, bool has_receptors,
+                                         InvokeReport& report) const {
+  const std::string_view self = dispatcher_.service_name();
+  const MessageTypeInfo& type = *envelope.payload.info();
+  auto skip = [&](LogEvent event, std::string_view why) {
+    log(options_.logger, spdlog::level::debug, event, "{} at {} for {} skipped: {}", type.wire_name,
+        to_string(stage), envelope.message_id, why);
+    report.filtered_event_id = event.id;
+    return true;
+  };
+  if (!has_receptors) return skip(log_events::kNoReceptorsAtStage, "no receptors at this stage");
+  if (is_post_inbox(stage) && !self.empty() &&
+      equals_ignoring_case(envelope.source_service_name(), self)) {
+    return skip(log_events::kSameServiceInboxSkip, "the message came from this service");
+  }
+  if (is_pre_outbox(stage) && !options_.owned_domains.empty()) {
+    const bool is_owned = owned(namespace_of(type.wire_name), options_.owned_domains);
+    const bool is_event = type.kind == MessageKind::Event;
+    if ((is_owned && !is_event) || (!is_owned && is_event)) {
+      return skip(log_events::kOwnedDomainSkip, is_owned ? "owned command" : "foreign event");
+    }
+    if (has_flag(envelope.dispatch_context.mode, DispatchModes::LocalDispatch)) {
+      return skip(log_events::kLocalDispatchFlagSkip, "dispatched locally");
+    }
+  }
+  return false;
+}
+
+bool ReceptorInvoker::stopped_by_guardrail(const Envelope& envelope, const ReceptorInfo& receptor,
+                                           Stage stage, const LifecycleContext& context) const {
+  const GuardrailOptions& guardrails = options_.guardrails;
+  if (guardrails.tracking == ReceptorInvocationTracking::Off || receptor.idempotent ||
+      per_perspective(stage, context)) {
+    return false;
+  }
+  // once_across_services asks "anywhere"; a host that does not know its name asks the same.
+  const std::string_view self = dispatcher_.service_name();
+  const std::optional<std::string_view> service = receptor.once_across_services || self.empty()
+                                                      ? std::nullopt
+                                                      : std::optional<std::string_view>(self);
+  const std::optional<ReceptorInvocationRecord> prior =
+      options_.dedup_store->try_get_prior_invocation(envelope, receptor.id, service);
+  if (!prior || guardrails.tracking != ReceptorInvocationTracking::TrackAndEnforce) return false;
+  if (guardrails.on_double_fire == OnDoubleFire::Throw) {
+    throw DuplicateReceptorFireException(std::string(receptor.id), envelope.message_id, stage,
+                                         prior->service_name, prior->stage);
+  }
+  log(options_.logger, spdlog::level::warn, log_events::kReceptorAlreadyFiredSkip,
+      "receptor {} already fired for message {} at {} in service '{}'; skipping {}", receptor.id,
+      envelope.message_id, to_string(prior->stage), prior->service_name, to_string(stage));
+  return true;
+}
+
+ReceptorInvocationRecord ReceptorInvoker::make_record(const ReceptorInfo& receptor, Stage stage,
+                                                      const LifecycleContext& context,
+                                                      std::chrono::microseconds duration) const {
+  ReceptorInvocationRecord record;
+  record.receptor_id = std::string(receptor.id);
+  record.stage = stage;
+  record.completed_at = Clock::now();
+  record.duration = duration;
+  record.service_name = std::string(dispatcher_.service_name());
+  if (per_perspective(stage, context)) record.perspective = context.perspective;
+  return record;
+}
+
+absl::Status ReceptorInvoker::fire(Envelope& envelope, const ReceptorInfo& receptor, Stage stage,
+                                   const LifecycleContext& context) {
+  Envelope handling = envelope;  // its own emission sequence and handler name
+  handling.dispatch_context.handler_name = std::string(receptor.id);
+  const bool track = options_.guardrails.tracking != ReceptorInvocationTracking::Off;
+
+  auto run = [this, &receptor, stage](const Envelope& h) {
+    log(options_.logger, spdlog::level::debug, log_events::kReceptorFiring,
+        "receptor {} firing at {} for {}", receptor.id, to_string(stage), h.message_id);
+    const auto started = std::chrono::steady_clock::now();
+    struct Fired {  // EventId 17 in every outcome, exceptions included
+      ReceptorInvoker* self;
+      const ReceptorInfo& receptor;
+      Stage stage;
+      const MessageId& id;
+      ~Fired() {
+        log(self->options_.logger, spdlog::level::debug, log_events::kReceptorFired,
+            "receptor {} fired at {} for {}", receptor.id, to_string(stage), id);
+      }
+    } fired{this, receptor, stage, h.message_id};
+    absl::Status status = dispatcher_.run_receptor(receptor, h);
+    return std::make_pair(status, std::chrono::duration_cast<std::chrono::microseconds>(
+                                      std::chrono::steady_clock::now() - started));
+  };
+
+  if (is_detached(stage) && options_.executor != nullptr) {
+    // Recorded when scheduled: a later stage in this process must already see it.
+    if (track) {
+      ReceptorInvocationRecord record = make_record(receptor, stage, context, {});
+      envelope.receptor_invocations.push_back(record);
+      if (auto status = options_.dedup_store->record_invocation(envelope, record); !status.ok()) {
+        return status;
+      }
+    }
+    std::optional<SecurityContext> security;
+    if (const SecurityContext* current = SecurityContext::current()) security = *current;
+    options_.executor->submit([run, handling = std::move(handling), security, this, &receptor] {
+      ScopedSecurityContext scope(security);
+      try {
+        auto [status, duration] = run(handling);
+        if (!status.ok()) {
+          log(options_.logger, spdlog::level::err, log_events::kReceptorFired,
+              "detached receptor {} failed: {}", receptor.id, status.ToString());
+        }
+      } catch (const std::exception& error) {
+        log(options_.logger, spdlog::level::err, log_events::kReceptorFired,
+            "detached receptor {} threw: {}", receptor.id, error.what());
+      }
+    });
+    return absl::OkStatus();
+  }
+
+  auto [status, duration] = run(handling);
+  if (!status.ok()) return status;
+  if (track) {
+    ReceptorInvocationRecord record = make_record(receptor, stage, context, duration);
+    envelope.receptor_invocations.push_back(record);
+    return options_.dedup_store->record_invocation(envelope, record);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<InvokeReport> ReceptorInvoker::invoke(Envelope& envelope, Stage stage,
+                                                     const LifecycleContext& context) {
+  InvokeReport report;
+  if (!envelope.payload) return report;  // nothing to deliver (a RoutedNone payload)
+  std::vector<const ReceptorInfo*> receptors =
+      dispatcher_.receptors_at(*envelope.payload.info(), stage);
+  if (skipped_by_filters(envelope, stage, !receptors.empty(), report)) return report;
+  if (options_.tracker != nullptr &&
+      !options_.tracker->try_claim(envelope.message_id, stage, context.perspective)) {
+    log(options_.logger, spdlog::level::debug, log_events::kStageAlreadyClaimed,
+        "{} at {} already claimed", envelope.message_id, to_string(stage));
+    report.filtered_event_id = log_events::kStageAlreadyClaimed.id;
+    return report;
+  }
+  if (context.mode != ProcessingMode::Live) {
+    std::erase_if(receptors, [](const ReceptorInfo* r) { return !r->always_fire; });
+    if (receptors.empty()) {
+      log(options_.logger, spdlog::level::debug, log_events::kReplaySkip,
+          "{} at {}: no receptor fires during replay/rebuild", envelope.message_id,
+          to_string(stage));
+      report.filtered_event_id = log_events::kReplaySkip.id;
+      return report;
+    }
+  }
+  for (const ReceptorInfo* receptor : receptors) {
+    if (stopped_by_guardrail(envelope, *receptor, stage, context)) {
+      report.skipped.emplace_back(receptor->id);
+      continue;
+    }
+    if (absl::Status status = fire(envelope, *receptor, stage, context); !status.ok()) {
+      return status;
+    }
+    report.fired.emplace_back(receptor->id);
+  }
+  return report;
+}
+
+}  // namespace whizbang
