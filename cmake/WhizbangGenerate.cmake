@@ -1,10 +1,15 @@
-# whizbang_generate(<target> HEADERS <header>... [OUTPUT_DIR <dir>] [ROOT <dir>])
+# whizbang_generate(<target> HEADERS <header>... [OUTPUT_DIR <dir>] [ROOT <dir>] [PUBLIC])
 #
 # Runs whizbang-gen over HEADERS (one umbrella translation unit) and compiles what it emits into
 # <target>:
 #   <OUTPUT_DIR>/whizbang_messages.hpp   MessageTraits + JSON codecs of every message type
 #   <OUTPUT_DIR>/whizbang_registry.hpp   declares whizbang::generated::<target>::registry()
 #   <OUTPUT_DIR>/whizbang_registry.cpp   added to <target>'s sources
+#   <OUTPUT_DIR>/whizbang_tables.json    the receptor and message tables as data
+#                                        (`whizbang gen explain <OUTPUT_DIR>`); not compiled
+# PUBLIC exports OUTPUT_DIR to the target's dependents, so code linking a library of message types
+# can include "whizbang_messages.hpp" and dispatch them (use it on one library per program: the
+# file names are fixed). Otherwise
 # OUTPUT_DIR (default ${CMAKE_CURRENT_BINARY_DIR}/whizbang_generated/<target>) is added to the
 # target's PRIVATE include directories. ROOT (default ${CMAKE_SOURCE_DIR}) is the directory
 # source locations in the generated tables are relative to.
@@ -45,7 +50,7 @@ function(_whizbang_clang_resource_dir out_var)
 endfunction()
 
 function(whizbang_generate target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "OUTPUT_DIR;ROOT" "HEADERS")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "PUBLIC" "OUTPUT_DIR;ROOT" "HEADERS")
   if(NOT TARGET ${target})
     message(FATAL_ERROR "whizbang_generate: '${target}' is not a target")
   endif()
@@ -96,6 +101,7 @@ function(whizbang_generate target)
 
   add_custom_command(
     OUTPUT ${outputs}
+    BYPRODUCTS "${out}/whizbang_tables.json"
     COMMAND "$<TARGET_FILE:${generator}>" --target "${target}" --out-dir "${out}"
             --root "${arg_ROOT}" --flags-file "${flags_file}" --depfile "${out}/whizbang.d"
             ${resource_args} ${headers}
@@ -105,5 +111,9 @@ function(whizbang_generate target)
     VERBATIM)
   # All three as sources: the headers are then generated before any of the target's objects.
   target_sources(${target} PRIVATE ${outputs})
-  target_include_directories(${target} PRIVATE "${out}")
+  if(arg_PUBLIC)
+    target_include_directories(${target} PUBLIC "$<BUILD_INTERFACE:${out}>")
+  else()
+    target_include_directories(${target} PRIVATE "${out}")
+  endif()
 endfunction()

@@ -7,7 +7,7 @@
 namespace whizgen {
 namespace {
 
-constexpr std::array<CodeInfo, 12> kCodes = {{
+constexpr std::array<CodeInfo, 14> kCodes = {{
     {Code::ParseError, "WHIZ000", "the headers do not compile (Clang error)"},
     {Code::UnknownAttribute, "WHIZ001", "unknown whizbang:: attribute"},
     {Code::UnknownStage, "WHIZ002", "fire_at argument is not a whizbang::Stage enumerator"},
@@ -21,6 +21,8 @@ constexpr std::array<CodeInfo, 12> kCodes = {{
     {Code::BadAttributeArgument, "WHIZ009", "invalid attribute arguments"},
     {Code::BadDependency, "WHIZ010", "receptor constructor parameter cannot be resolved"},
     {Code::NotAMessage, "WHIZ011", "receptor message type is not an Event or Command"},
+    {Code::PerspectiveNotEvent, "WHIZ012", "perspective apply overload for a non-event type"},
+    {Code::BadPerspective, "WHIZ013", "perspective without a usable apply or with a bad model"},
 }};
 
 }  // namespace

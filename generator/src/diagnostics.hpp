@@ -25,6 +25,8 @@ enum class Code {
   BadAttributeArgument = 9,  // WHIZ009 wrong arguments / bare spelling without whizbang::
   BadDependency = 10,        // WHIZ010 receptor constructor parameter cannot be resolved
   NotAMessage = 11,          // WHIZ011 Receptor<T> where T is not an Event or Command
+  PerspectiveNotEvent = 12,  // WHIZ012 a perspective apply overload whose event is not an Event
+  BadPerspective = 13,       // WHIZ013 perspective without a usable apply, or a non-struct model
 };
 
 struct CodeInfo {

@@ -6,6 +6,7 @@
 //   whizbang_registry.hpp  declares whizbang::generated::<target>::registry()
 //   whizbang_registry.cpp  receptor rows, construction/invoke thunks, cascade walks, dispatch
 //   switch
+//   whizbang_tables.json   the receptor and message tables as data, for tools (not compiled)
 #pragma once
 
 #include <string>
@@ -15,17 +16,26 @@
 
 namespace whizgen {
 
-inline constexpr int kRegistryAbiVersion = 1;
+inline constexpr int kRegistryAbiVersion = 2;
 inline constexpr const char* kMessagesHeader = "whizbang_messages.hpp";
 inline constexpr const char* kRegistryHeader = "whizbang_registry.hpp";
 inline constexpr const char* kRegistrySource = "whizbang_registry.cpp";
+inline constexpr const char* kTablesJson = "whizbang_tables.json";
 
 std::string emit_messages_header(const Model& model);
 std::string emit_registry_header(const Model& model);
 std::string emit_registry_source(const Model& model);
+// Not C++: written as is, never through format_cpp.
+std::string emit_tables_json(const Model& model);
 
 // `void cascade_<index>(const auto& value, CascadeSink& sink)` for one receptor's result.
 void emit_cascade(const ReceptorModel& receptor, std::size_t index, Printer& printer);
+
+// Perspective thunks (create, model codec, apply) and the kPerspectives table; and the
+// per-message-type arrays of perspective pointers (kMessagePerspectives<m>) MessageEntry uses.
+void emit_perspectives(const Model& model, Printer& printer);
+// True when some perspective applies `message` (a qualified message name).
+bool has_perspectives(const Model& model, const std::string& message);
 
 // Shared helpers.
 std::string banner(const Model& model);

@@ -182,7 +182,8 @@ void emit_messages_table(const Model& model, Printer& p) {
           {{"n", std::to_string(model.messages.size())}});
   p.indent();
   std::size_t receptor = 0;
-  for (const MessageModel& message : model.messages) {
+  for (std::size_t m = 0; m < model.messages.size(); ++m) {
+    const MessageModel& message = model.messages[m];
     const std::size_t first = receptor;
     std::optional<std::string> routing;
     while (receptor < model.receptors.size() &&
@@ -190,20 +191,23 @@ void emit_messages_table(const Model& model, Printer& p) {
       if (!routing) routing = model.receptors[receptor].default_routing;
       ++receptor;
     }
-    p.print(R"cc(
-              // $source$
-              ::whizbang::MessageEntry{
-                  .info = &::whizbang::MessageTraits<::$message$>::kInfo,
-                  .first_receptor = $first$,
-                  .receptor_count = $count$,
-                  .receptor_default_routing = $routing$,
-              },
-            )cc",
-            {{"source", source_comment(message.location)},
-             {"message", message.cpp_name},
-             {"first", std::to_string(first)},
-             {"count", std::to_string(receptor - first)},
-             {"routing", optional_mode(routing)}});
+    p.print(
+        R"cc(
+          // $source$
+          ::whizbang::MessageEntry{.info = &::whizbang::MessageTraits<::$message$>::kInfo,
+                                   .first_receptor = $first$,
+                                   .receptor_count = $count$,
+                                   .receptor_default_routing = $routing$,
+                                   $perspectives$},
+        )cc",
+        {{"source", source_comment(message.location)},
+         {"message", message.cpp_name},
+         {"first", std::to_string(first)},
+         {"count", std::to_string(receptor - first)},
+         {"routing", optional_mode(routing)},
+         {"perspectives", has_perspectives(model, message.cpp_name)
+                              ? "\n.perspectives = kMessagePerspectives" + std::to_string(m) + ","
+                              : std::string("\n.perspectives = {},")}});
   }
   p.outdent();
   p.print("}};\n\n");
@@ -304,9 +308,11 @@ std::string emit_registry_source(const Model& model) {
   p.print("}};\n\n");
 
   emit_dispatch(model, p);
+  emit_perspectives(model, p);
   emit_messages_table(model, p);
   p.print(R"cc(
-            constexpr ::whizbang::Registry kRegistry($target$, kMessages, kReceptors, &dispatch);
+            constexpr ::whizbang::Registry kRegistry($target$, kMessages, kReceptors,
+                                                     &dispatch$perspectives$);
 
             }  // namespace
 
@@ -314,7 +320,9 @@ std::string emit_registry_source(const Model& model) {
 
             }  // namespace whizbang::generated::$ns$
           )cc",
-          {{"target", cpp_string(model.target)}, {"ns", model.namespace_name}});
+          {{"target", cpp_string(model.target)},
+           {"ns", model.namespace_name},
+           {"perspectives", model.perspectives.empty() ? "" : ", kPerspectives"}});
   return p.str();
 }
 

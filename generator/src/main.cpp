@@ -2,7 +2,7 @@
 //
 // Flow: options -> flags file -> parse the umbrella TU (frontend) -> scan the AST into a Model
 // (scanner) -> emit three files (emit_*) -> format -> write the ones whose bytes changed, plus
-// the depfile. Any WHIZ error: exit 1 and write nothing.
+// whizbang_tables.json and the depfile. Any WHIZ error: exit 1 and write nothing.
 #include <iostream>
 #include <map>
 
@@ -109,6 +109,10 @@ int run(const Options& options) {
       Diagnostics::instance().report_plain("cannot write " + out_dir + "/" + name);
       return 1;
     }
+  }
+  if (!write_if_changed(out_dir + "/" + kTablesJson, emit_tables_json(model))) {
+    Diagnostics::instance().report_plain("cannot write " + out_dir + "/" + kTablesJson);
+    return 1;
   }
   if (!options.depfile.empty()) {
     const std::string target = out_dir + "/" + kMessagesHeader;

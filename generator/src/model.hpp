@@ -79,6 +79,15 @@ struct ReceptorModel {
   Location location;
 };
 
+// A perspective: a Perspective<Model> subclass with apply(Model&, const Event&) overloads.
+struct PerspectiveModel {
+  std::string id;                   // qualified class name (also its store name)
+  std::string model;                // qualified model type name
+  std::vector<std::string> events;  // qualified event names, in messages (wire-name) order
+  std::vector<Dependency> dependencies;
+  Location location;
+};
+
 struct Model {
   std::string target;                        // whizbang_generate() target name
   std::string namespace_name;                // C++ identifier derived from target
@@ -88,6 +97,7 @@ struct Model {
   std::vector<std::string> codec_order;      // structs and messages, each after what it contains
   std::vector<MessageModel> messages;        // sorted by wire name
   std::vector<ReceptorModel> receptors;  // grouped by message (messages order), then declaration
+  std::vector<PerspectiveModel> perspectives;  // sorted by id
 };
 
 }  // namespace whizgen

@@ -90,10 +90,18 @@ class Scanner : public clang::RecursiveASTVisitor<Scanner> {
     }
     const std::optional<MessageKind> kind = message_kind_of(record);
     const clang::ClassTemplateSpecializationDecl* receptor_base = receptor_base_of(record);
+    const clang::ClassTemplateSpecializationDecl* perspective_base = perspective_base_of(record);
     if (kind) {
       scan_message(record, *kind, annotations);
     } else if (receptor_base != nullptr && !record->isAbstract()) {
       receptors_.push_back({record, receptor_base, annotations});
+    } else if (perspective_base != nullptr && !record->isAbstract()) {
+      for (const Annotation& a : annotations) {
+        report(a.loc, Code::MisplacedAttribute,
+               "[[whizbang::" + a.name + "]] on perspective '" +
+                   record->getQualifiedNameAsString() + "': perspectives take no attributes");
+      }
+      perspectives_.push_back({record, perspective_base});
     } else {
       for (const Annotation& a : annotations) {
         report(a.loc, Code::MisplacedAttribute,
@@ -109,6 +117,8 @@ class Scanner : public clang::RecursiveASTVisitor<Scanner> {
     for (const PendingReceptor& pending : receptors_) scan_receptor(pending);
     order_messages();
     check_commands();
+    for (const PendingPerspective& pending : perspectives_) scan_perspective(pending);
+    order_perspectives();
     build_codec_order();
   }
 
@@ -117,6 +127,11 @@ class Scanner : public clang::RecursiveASTVisitor<Scanner> {
     const clang::CXXRecordDecl* record;
     const clang::ClassTemplateSpecializationDecl* base;
     std::vector<Annotation> annotations;
+  };
+
+  struct PendingPerspective {
+    const clang::CXXRecordDecl* record;
+    const clang::ClassTemplateSpecializationDecl* base;
   };
 
   void report(clang::SourceLocation loc, Code code, const std::string& message) {
@@ -274,7 +289,9 @@ class Scanner : public clang::RecursiveASTVisitor<Scanner> {
         return;
       }
     }
-    if (!scan_dependencies(record, receptor)) return;
+    if (!scan_dependencies(record, "receptor '" + receptor.id + "'", receptor.dependencies)) {
+      return;
+    }
     receptor_messages_.push_back(message_record->getDefinition());
     model_.receptors.push_back(std::move(receptor));
   }
@@ -334,7 +351,128 @@ class Scanner : public clang::RecursiveASTVisitor<Scanner> {
     return false;
   }
 
-  bool scan_dependencies(const clang::CXXRecordDecl* record, ReceptorModel& receptor) {
+  // A perspective's model: a plain struct outside system headers and namespace whizbang.
+  const clang::CXXRecordDecl* perspective_model_of(const PendingPerspective& pending,
+                                                   const std::string& id) {
+    const clang::QualType model_type = pending.base->getTemplateArgs()[0].getAsType();
+    const clang::CXXRecordDecl* model = record_of(model_type);
+    std::string why;
+    if (model == nullptr || !model->hasDefinition()) {
+      why = "is not a (complete) struct";
+    } else if (sm_.isInSystemHeader(model->getDefinition()->getLocation()) ||
+               template_or_class_name(model).rfind("whizbang::", 0) == 0) {
+      why = "is declared in a system header or in namespace whizbang";
+    } else if (model->getDefinition()->isAbstract()) {
+      why = "is abstract";
+    }
+    if (!why.empty()) {
+      report(pending.record->getLocation(), Code::BadPerspective,
+             "perspective '" + id + "' has model type '" + type_name(model_type, context_) +
+                 "', which " + why + " (a model is a plain struct)");
+      return nullptr;
+    }
+    return model->getDefinition();
+  }
+
+  void scan_perspective(const PendingPerspective& pending) {
+    const clang::CXXRecordDecl* record = pending.record;
+    PerspectiveModel perspective;
+    perspective.id = type_name(context_.getRecordType(record), context_);
+    perspective.location = location_of(record->getLocation());
+    const clang::CXXRecordDecl* model = perspective_model_of(pending, perspective.id);
+    if (model == nullptr) return;
+    perspective.model = type_name(context_.getRecordType(model), context_);
+    const clang::QualType model_type = context_.getRecordType(model);
+
+    bool ok = true;
+    const clang::DeclarationName name(&context_.Idents.get("apply"));
+    for (const clang::NamedDecl* decl : record->lookup(name)) {
+      const auto* method = llvm::dyn_cast<clang::CXXMethodDecl>(decl);
+      if (method == nullptr || method->isStatic() || method->getAccess() != clang::AS_public ||
+          method->isDeleted()) {
+        continue;
+      }
+      const std::string shape = "'void apply(" + perspective.model + "&, const Event&)'";
+      auto bad = [&](clang::SourceLocation at, const std::string& why) {
+        report(at, Code::BadPerspective,
+               "apply of perspective '" + perspective.id + "' " + why + "; expected " + shape);
+        ok = false;
+      };
+      if (method->getNumParams() != 2) {
+        bad(method->getLocation(),
+            "takes " + std::to_string(method->getNumParams()) + " parameter(s)");
+        continue;
+      }
+      const clang::QualType first = method->getParamDecl(0)->getType();
+      if (!first->isLValueReferenceType() || first->getPointeeType().isConstQualified() ||
+          !context_.hasSameUnqualifiedType(first->getPointeeType(), model_type)) {
+        bad(method->getParamDecl(0)->getLocation(),
+            "takes '" + type_name(first, context_) + "' first");
+        continue;
+      }
+      clang::QualType second = method->getParamDecl(1)->getType();
+      if (second->isRValueReferenceType() ||
+          (second->isLValueReferenceType() && !second->getPointeeType().isConstQualified())) {
+        bad(method->getParamDecl(1)->getLocation(),
+            "takes the event as '" + type_name(second, context_) + "'");
+        continue;
+      }
+      if (second->isLValueReferenceType()) second = second->getPointeeType();
+      const std::string result = type_name(method->getReturnType(), context_);
+      if (!method->getReturnType()->isVoidType() && result != "absl::Status") {
+        bad(method->getLocation(), "returns '" + result + "' (void or absl::Status)");
+        continue;
+      }
+      const clang::CXXRecordDecl* event = record_of(second);
+      const std::string event_name =
+          event && event->hasDefinition()
+              ? type_name(context_.getRecordType(event->getDefinition()), context_)
+              : type_name(second, context_);
+      if (event == nullptr || message_kind_of(event) != MessageKind::Event ||
+          !message_records_.count(event_name)) {
+        report(method->getParamDecl(1)->getLocation(), Code::PerspectiveNotEvent,
+               "perspective '" + perspective.id + "' applies '" + event_name +
+                   "', which is not an event type (derive it from whizbang::Event)");
+        ok = false;
+        continue;
+      }
+      if (std::find(perspective.events.begin(), perspective.events.end(), event_name) ==
+          perspective.events.end()) {
+        perspective.events.push_back(event_name);
+      }
+    }
+    if (!ok) return;
+    if (perspective.events.empty()) {
+      report(record->getLocation(), Code::BadPerspective,
+             "perspective '" + perspective.id + "' has no public 'void apply(" + perspective.model +
+                 "&, const Event&)'");
+      return;
+    }
+    if (!scan_dependencies(record, "perspective '" + perspective.id + "'",
+                           perspective.dependencies)) {
+      return;
+    }
+    perspective_models_.push_back(model);
+    model_.perspectives.push_back(std::move(perspective));
+  }
+
+  // Perspectives by name; each one's events in messages (wire-name) order.
+  void order_perspectives() {
+    std::map<std::string, std::size_t> index;
+    for (std::size_t i = 0; i < model_.messages.size(); ++i) {
+      index[model_.messages[i].cpp_name] = i;
+    }
+    for (PerspectiveModel& perspective : model_.perspectives) {
+      std::sort(
+          perspective.events.begin(), perspective.events.end(),
+          [&index](const std::string& a, const std::string& b) { return index[a] < index[b]; });
+    }
+    std::sort(model_.perspectives.begin(), model_.perspectives.end(),
+              [](const PerspectiveModel& a, const PerspectiveModel& b) { return a.id < b.id; });
+  }
+
+  bool scan_dependencies(const clang::CXXRecordDecl* record, const std::string& owner,
+                         std::vector<Dependency>& dependencies) {
     const clang::CXXConstructorDecl* chosen = nullptr;
     bool has_user_ctor = false;
     for (const clang::CXXConstructorDecl* ctor : record->ctors()) {
@@ -345,8 +483,7 @@ class Scanner : public clang::RecursiveASTVisitor<Scanner> {
     }
     if (chosen == nullptr) {
       if (has_user_ctor) {
-        report(record->getLocation(), Code::BadDependency,
-               "receptor '" + receptor.id + "' has no public constructor");
+        report(record->getLocation(), Code::BadDependency, owner + " has no public constructor");
         return false;
       }
       return true;
@@ -364,15 +501,15 @@ class Scanner : public clang::RecursiveASTVisitor<Scanner> {
       } else if (type->isRValueReferenceType() || type->isArrayType() ||
                  type->isFunctionPointerType()) {
         report(param->getLocation(), Code::BadDependency,
-               "constructor parameter '" + param->getNameAsString() + "' of receptor '" +
-                   receptor.id + "' has type '" + type_name(type, context_) +
+               "constructor parameter '" + param->getNameAsString() + "' of " + owner +
+                   " has type '" + type_name(type, context_) +
                    "'; take services as T&, const T&, T* or by value");
         return false;
       } else {
         dependency.kind = Dependency::Kind::Value;
       }
       dependency.type = type_name(service.getUnqualifiedType(), context_);
-      receptor.dependencies.push_back(std::move(dependency));
+      dependencies.push_back(std::move(dependency));
     }
     return true;
   }
@@ -445,6 +582,7 @@ class Scanner : public clang::RecursiveASTVisitor<Scanner> {
     for (const MessageModel& message : model_.messages) {
       visit(message_records_[message.cpp_name]);
     }
+    for (const clang::CXXRecordDecl* model : perspective_models_) visit(model);
   }
 
   clang::ASTContext& context_;
@@ -452,6 +590,8 @@ class Scanner : public clang::RecursiveASTVisitor<Scanner> {
   const std::string& root_;
   Model& model_;
   std::vector<PendingReceptor> receptors_;
+  std::vector<PendingPerspective> perspectives_;
+  std::vector<const clang::CXXRecordDecl*> perspective_models_;
   std::vector<const clang::CXXRecordDecl*> receptor_messages_;
   std::map<const clang::CXXRecordDecl*, std::optional<std::string>> message_routing_;
   std::map<std::string, const clang::CXXRecordDecl*> message_records_;

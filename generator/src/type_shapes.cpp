@@ -117,6 +117,20 @@ const clang::ClassTemplateSpecializationDecl* receptor_base_of(const clang::CXXR
   return nullptr;
 }
 
+const clang::ClassTemplateSpecializationDecl* perspective_base_of(
+    const clang::CXXRecordDecl* record) {
+  if (record == nullptr || !record->hasDefinition()) return nullptr;
+  for (const clang::CXXBaseSpecifier& base : record->getDefinition()->bases()) {
+    const clang::CXXRecordDecl* base_record = record_of(base.getType());
+    if (base_record == nullptr) continue;
+    if (template_or_class_name(base_record) == "whizbang::Perspective") {
+      return as_specialization(base_record);
+    }
+    if (const auto* found = perspective_base_of(base_record)) return found;
+  }
+  return nullptr;
+}
+
 std::optional<std::string> check_field_type(clang::QualType type, const clang::ASTContext& context,
                                             std::vector<const clang::CXXRecordDecl*>& nested) {
   const clang::QualType canonical = type.getCanonicalType();

@@ -29,6 +29,10 @@ std::optional<MessageKind> message_kind_of(const clang::CXXRecordDecl* record);
 // The whizbang::Receptor<M, R> specialization `record` derives from, or nullptr.
 const clang::ClassTemplateSpecializationDecl* receptor_base_of(const clang::CXXRecordDecl* record);
 
+// The whizbang::Perspective<Model> specialization `record` derives from, or nullptr.
+const clang::ClassTemplateSpecializationDecl* perspective_base_of(
+    const clang::CXXRecordDecl* record);
+
 // Codec support for a field type. Returns the unsupported (sub)type spelled, or nullopt when
 // supported. Plain structs the field reaches are appended to `nested` (the caller checks their
 // fields in turn).

@@ -48,6 +48,19 @@ void OnceReceptor::handle(const Audit&) {}
 std::tuple<Ping, whizbang::Routed<Pong>, Audit> RoutingReceptor::handle(const Start&) {
   return {Ping{{}, 1}, whizbang::Route::Both(Pong{{}, 2}), Audit{{}, "routing"}};
 }
+PingStatsPerspective::PingStatsPerspective(Clock& clock) : clock_(clock) {}
+void PingStatsPerspective::apply(PingStats& model, const Ping& ping) {
+  ++model.pings;
+  model.seen.push_back(ping.n);
+  ++model.tally.count;
+  ++clock_.now;
+}
+absl::Status PingStatsPerspective::apply(PingStats& model, const Pong& pong) {
+  if (pong.n < 0) return absl::InvalidArgumentError("negative pong");
+  ++model.pongs;
+  ++model.tally.count;
+  return absl::OkStatus();
+}
 DependencyReceptor::DependencyReceptor(Clock& clock, const Config&, Clock*, Config)
     : clock_(clock) {}
 void DependencyReceptor::handle(const Audit&) { ++clock_.now; }
@@ -202,6 +215,50 @@ TEST_F(ReceptorDiscoveryGeneratorCoverageTests, CascadeWalksEveryShape) {
             (Out{{"cov::Ping", DispatchModes::Outbox},
                  {"cov::Pong", DispatchModes::Outbox},
                  {"cov::Audit", DispatchModes::LocalNoPersist}}));
+}
+
+}  // namespace
+
+namespace {
+
+TEST_F(ReceptorDiscoveryGeneratorCoverageTests, DiscoversPerspectivesWithModelCodecAndApply) {
+  ASSERT_EQ(registry().perspectives().size(), 1u);
+  const whizbang::PerspectiveInfo& info = registry().perspectives()[0];
+  EXPECT_EQ(info.name, "cov::PingStatsPerspective");
+  EXPECT_EQ(info.model_type, "cov::PingStats");
+  ASSERT_EQ(info.events.size(), 2u);
+  EXPECT_EQ(info.events[0], &whizbang::MessageTraits<cov::Ping>::info());
+  EXPECT_EQ(info.events[1], &whizbang::MessageTraits<cov::Pong>::info());
+  EXPECT_EQ(registry().perspectives_for(whizbang::MessageTraits<cov::Ping>::info()).size(), 1u);
+  EXPECT_TRUE(registry().perspectives_for(whizbang::MessageTraits<cov::Audit>::info()).empty());
+  EXPECT_EQ(registry().find_perspective("cov::PingStatsPerspective"), &info);
+
+  auto perspectives = registry().create_perspectives(services_);
+  ASSERT_TRUE(perspectives.ok()) << perspectives.status();
+  void* instance = perspectives->get(info.index);
+  std::shared_ptr<void> model = info.new_model();
+  ASSERT_TRUE(info.apply(instance, model.get(), whizbang::AnyMessage::make(cov::Ping{{}, 7})).ok());
+  ASSERT_TRUE(info.apply(instance, model.get(), whizbang::AnyMessage::make(cov::Pong{{}, 1})).ok());
+  EXPECT_EQ(clock_.now, 1) << "the dependency was wired";
+  EXPECT_EQ(info.apply(instance, model.get(), whizbang::AnyMessage::make(cov::Pong{{}, -1})).code(),
+            absl::StatusCode::kInvalidArgument)
+      << "an absl::Status apply's error is passed on";
+  EXPECT_EQ(
+      info.apply(instance, model.get(), whizbang::AnyMessage::make(cov::Audit{{}, "a"})).code(),
+      absl::StatusCode::kInvalidArgument);
+
+  const std::string json = info.model_to_json(model.get());
+  EXPECT_EQ(json, R"({"pings":1,"pongs":1,"seen":[7],"tally":{"count":2}})");
+  std::shared_ptr<void> back = info.new_model();
+  ASSERT_TRUE(info.model_from_json(json, back.get()).ok());
+  EXPECT_EQ(info.model_to_json(back.get()), json);
+  EXPECT_FALSE(info.model_from_json(R"({"pings":"x"})", back.get()).ok());
+
+  whizbang::ServiceRegistry empty;
+  const auto failed = registry().create_perspectives(empty);
+  ASSERT_FALSE(failed.ok());
+  EXPECT_NE(failed.status().message().find("cov::PingStatsPerspective"), std::string::npos);
+  EXPECT_NE(failed.status().message().find("cov::Clock"), std::string::npos);
 }
 
 }  // namespace

@@ -25,6 +25,17 @@
 //   idempotent(OnReplay::AlwaysFire)  ... and also fires during replay/rebuild
 //   default_routing(DispatchModes::X) message type or receptor: default cascade route
 //   wire_name("...")             message type: stable name on the wire and in derived ids
+//
+// Perspectives (read models): a class deriving from `Perspective<Model>` with one
+// `void apply(Model&, const E&)` (or `absl::Status apply(...)`) per event type E it projects.
+// The model is a plain struct (JSON-encoded like a message's nested struct) stored per stream.
+//
+//   struct OrderSummary { std::string order_id; int items = 0; bool shipped = false; };
+//   class OrderSummaryPerspective : public whizbang::Perspective<OrderSummary> {
+//    public:
+//     void apply(OrderSummary& model, const OrderCreated& event);
+//     void apply(OrderSummary& model, const OrderShipped& event);
+//   };
 #pragma once
 
 #include "whizbang/dispatch_modes.hpp"
@@ -59,6 +70,18 @@ class Receptor {
  protected:
   Receptor() = default;
   ~Receptor() = default;
+};
+
+// Perspective base: `Model` is the read model the derived class's `apply` overloads update. Its
+// constructor parameters are wired from the host's service registry like a receptor's.
+template <class Model>
+class Perspective {
+ public:
+  using model_type = Model;
+
+ protected:
+  Perspective() = default;
+  ~Perspective() = default;
 };
 
 }  // namespace whizbang

@@ -2,7 +2,8 @@
 //
 // This header is the contract between generated code and the runtime. Everything the dispatcher
 // knows about user types arrives through it: message types (`MessageTypeInfo`, `AnyMessage`),
-// receptors (`ReceptorInfo`), constructor dependencies (`ServiceRegistry`), cascades
+// receptors (`ReceptorInfo`), perspectives (`PerspectiveInfo`), constructor dependencies
+// (`ServiceRegistry`), cascades
 // (`CascadeSink`) and the per-target `Registry` that ties them together. No RTTI is used anywhere:
 // a message type is identified by the address of its `MessageTypeInfo`, a service type by an
 // `internal::TypeKey`.
@@ -43,6 +44,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -53,7 +55,7 @@
 #include "whizbang/internal/type_key.hpp"
 #include "whizbang/stage.hpp"
 
-#define WHIZBANG_REGISTRY_ABI_VERSION 1
+#define WHIZBANG_REGISTRY_ABI_VERSION 2
 
 namespace whizbang {
 
@@ -246,6 +248,57 @@ struct ReceptorInfo {
   const void* (*find_response)(const void* response, internal::TypeKey wanted) = nullptr;
 };
 
+// PerspectiveInfo: one perspective class (a read-model projection deriving from
+// whizbang::Perspective<Model>). Rows are generated; the thunks call the class directly.
+//
+// The model is type-erased: `new_model` makes a default-constructed one (the state of a stream
+// no event has touched), `model_to_json`/`model_from_json` are its JSON codec (same encoding as
+// message fields), and `apply` runs the `apply(Model&, const E&)` overload for the event's type.
+//
+//   const whizbang::PerspectiveInfo& p = *registry.perspectives_for(OrderCreatedInfo)[0];
+//   std::shared_ptr<void> model = p.new_model();
+//   absl::Status s = p.apply(instance.get(), model.get(), event);   // instance from create()
+//   std::string json = p.model_to_json(model.get());
+struct PerspectiveInfo {
+  // Stable qualified class name, e.g. "shop::OrderSummaryPerspective". Also the perspective
+  // name in the store (wh_perspective_events, wh_perspective_models) and in invocation records.
+  std::string_view name;
+  // The qualified model type.
+  std::string_view model_type;
+  // The event types it has an apply overload for, in wire-name order.
+  std::span<const MessageTypeInfo* const> events;
+  SourceLocation source;
+  // Position in Registry::perspectives() and in the set create_perspectives() builds.
+  std::uint32_t index = 0;
+
+  // Builds the perspective, resolving its constructor parameters from `services`.
+  absl::StatusOr<std::shared_ptr<void>> (*create)(const ServiceRegistry& services) = nullptr;
+  std::shared_ptr<void> (*new_model)() = nullptr;
+  std::string (*model_to_json)(const void* model) = nullptr;
+  // Decodes into `model` (made by new_model); InvalidArgument naming the JSON path.
+  absl::Status (*model_from_json)(std::string_view json, void* model) = nullptr;
+  // InvalidArgument when `event` is not one of `events`; otherwise what apply returned (OK for a
+  // void apply).
+  absl::Status (*apply)(void* perspective, void* model, const AnyMessage& event) = nullptr;
+
+  bool handles(const MessageTypeInfo& type) const {
+    return std::find(events.begin(), events.end(), &type) != events.end();
+  }
+};
+
+namespace internal {
+// Generated apply thunks: a void apply is OK, an absl::Status apply is passed on.
+template <class F>
+absl::Status call_apply(F&& apply) {
+  if constexpr (std::is_void_v<std::invoke_result_t<F>>) {
+    std::forward<F>(apply)();
+    return absl::OkStatus();
+  } else {
+    return std::forward<F>(apply)();
+  }
+}
+}  // namespace internal
+
 // DispatchVisitor: drives Registry::dispatch. It is the cascade sink for every receptor it lets
 // run, and decides per receptor whether it runs (stage filter, exactly-once guardrail).
 class DispatchVisitor : public CascadeSink {
@@ -264,7 +317,8 @@ class DispatchVisitor : public CascadeSink {
 };
 
 // ReceptorSet: one constructed instance per receptor of a registry, indexed like
-// Registry::receptors(). Built at start-up by Registry::create_receptors.
+// Registry::receptors(). Built at start-up by Registry::create_receptors. The same class holds
+// the perspectives built by Registry::create_perspectives (indexed like perspectives()).
 class ReceptorSet {
  public:
   ReceptorSet() = default;
@@ -288,6 +342,8 @@ struct MessageEntry {
   std::uint32_t receptor_count = 0;
   // default_routing of the first receptor (declaration order) of this type that carries one.
   std::optional<DispatchModes> receptor_default_routing;
+  // The perspectives with an apply overload for this type, in name order.
+  std::span<const PerspectiveInfo* const> perspectives;
 };
 
 // Registry: one generated target's message types and receptors.
@@ -298,8 +354,13 @@ class Registry {
                                       const ReceptorSet& receptors, DispatchVisitor& visitor);
 
   constexpr Registry(std::string_view name, std::span<const MessageEntry> messages,
-                     std::span<const ReceptorInfo> receptors, DispatchFn dispatch_fn)
-      : name_(name), messages_(messages), receptors_(receptors), dispatch_(dispatch_fn) {}
+                     std::span<const ReceptorInfo> receptors, DispatchFn dispatch_fn,
+                     std::span<const PerspectiveInfo> perspectives = {})
+      : name_(name),
+        messages_(messages),
+        receptors_(receptors),
+        perspectives_(perspectives),
+        dispatch_(dispatch_fn) {}
 
   // The target name given to whizbang_generate().
   std::string_view name() const { return name_; }
@@ -330,6 +391,19 @@ class Registry {
     const MessageEntry& entry = messages_[*index];
     return receptors_.subspan(entry.first_receptor, entry.receptor_count);
   }
+  // Every perspective, sorted by name.
+  std::span<const PerspectiveInfo> perspectives() const { return perspectives_; }
+  // The perspectives that apply events of `info`'s type (empty when none or unknown).
+  std::span<const PerspectiveInfo* const> perspectives_for(const MessageTypeInfo& info) const {
+    const std::optional<std::uint32_t> index = index_of(info);
+    return index ? messages_[*index].perspectives : std::span<const PerspectiveInfo* const>();
+  }
+  const PerspectiveInfo* find_perspective(std::string_view name) const {
+    for (const PerspectiveInfo& perspective : perspectives_) {
+      if (perspective.name == name) return &perspective;
+    }
+    return nullptr;
+  }
   const ReceptorInfo* find_receptor(std::string_view id) const {
     for (const ReceptorInfo& receptor : receptors_) {
       if (receptor.id == id) return &receptor;
@@ -348,6 +422,17 @@ class Registry {
     instances.reserve(receptors_.size());
     for (const ReceptorInfo& receptor : receptors_) {
       absl::StatusOr<std::shared_ptr<void>> instance = receptor.create(services);
+      if (!instance.ok()) return instance.status();
+      instances.push_back(*std::move(instance));
+    }
+    return ReceptorSet(std::move(instances));
+  }
+  // Builds every perspective (indexed like perspectives()). The first missing dependency fails.
+  absl::StatusOr<ReceptorSet> create_perspectives(const ServiceRegistry& services) const {
+    std::vector<std::shared_ptr<void>> instances;
+    instances.reserve(perspectives_.size());
+    for (const PerspectiveInfo& perspective : perspectives_) {
+      absl::StatusOr<std::shared_ptr<void>> instance = perspective.create(services);
       if (!instance.ok()) return instance.status();
       instances.push_back(*std::move(instance));
     }
@@ -394,6 +479,7 @@ class Registry {
   std::string_view name_;
   std::span<const MessageEntry> messages_;
   std::span<const ReceptorInfo> receptors_;
+  std::span<const PerspectiveInfo> perspectives_;
   DispatchFn dispatch_;
 };
 

@@ -13,6 +13,8 @@
 #include <whizbang/attributes.hpp>
 #include <whizbang/route.hpp>
 
+#include "absl/status/status.h"
+
 namespace cov {
 
 struct Ping : whizbang::Event {
@@ -122,6 +124,27 @@ class DependencyReceptor : public whizbang::Receptor<Audit> {
  public:
   DependencyReceptor(Clock& clock, const Config& config, Clock* maybe_clock, Config copy);
   void handle(const Audit& audit);
+
+ private:
+  Clock& clock_;
+};
+
+// Perspectives: a void and an absl::Status apply, a dependency, a model with a nested struct.
+struct Tally {
+  long count = 0;
+};
+struct PingStats {
+  long pings = 0;
+  long pongs = 0;
+  std::vector<int> seen;
+  Tally tally;
+};
+
+class PingStatsPerspective : public whizbang::Perspective<PingStats> {
+ public:
+  explicit PingStatsPerspective(Clock& clock);
+  void apply(PingStats& model, const Ping& ping);
+  absl::Status apply(PingStats& model, const Pong& pong);
 
  private:
   Clock& clock_;

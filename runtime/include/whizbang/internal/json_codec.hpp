@@ -294,6 +294,24 @@ absl::StatusOr<AnyMessage> message_from_json(std::string_view json) {
   return message_from_json_value<T>(static_cast<const JsonValue*>(&document));
 }
 
+// ---- PerspectiveInfo model entry points ----------------------------------------------------
+
+template <class T>
+std::shared_ptr<void> new_value() {
+  return std::make_shared<T>();
+}
+
+template <class T>
+absl::Status value_from_json(std::string_view json, void* out) {
+  rapidjson::Document document;
+  document.Parse(json.data(), json.size());
+  if (document.HasParseError()) {
+    return absl::InvalidArgumentError("malformed JSON at offset " +
+                                      std::to_string(document.GetErrorOffset()));
+  }
+  return read_value(static_cast<const JsonValue&>(document), *static_cast<T*>(out), "$");
+}
+
 template <class T>
 constexpr MessageTypeInfo make_message_type_info(std::string_view wire_name,
                                                  std::string_view cpp_name, MessageKind kind,

@@ -8,15 +8,15 @@
 #include <whizbang/registry.hpp>
 #include "coverage.hpp"
 
-static_assert(WHIZBANG_REGISTRY_ABI_VERSION == 1,
-              "whizbang-gen emits registry ABI 1 but whizbang/registry.hpp has another: build the "
+static_assert(WHIZBANG_REGISTRY_ABI_VERSION == 2,
+              "whizbang-gen emits registry ABI 2 but whizbang/registry.hpp has another: build the "
               "generator and the runtime from one Whizbang release");
 
 namespace whizbang {
 
 #ifndef WHIZBANG_GENERATED_CODEC_cov__Audit
 #define WHIZBANG_GENERATED_CODEC_cov__Audit
-// source: coverage.hpp:24
+// source: coverage.hpp:26
 template <>
 struct JsonCodec<::cov::Audit> {
   static void write(internal::JsonWriter& writer, const ::cov::Audit& value) {
@@ -33,19 +33,19 @@ struct JsonCodec<::cov::Audit> {
   }
 };
 
-// source: coverage.hpp:24
+// source: coverage.hpp:26
 template <>
 struct MessageTraits<::cov::Audit> {
   static constexpr MessageTypeInfo kInfo = internal::make_message_type_info<::cov::Audit>(
       "cov::Audit", "cov::Audit", MessageKind::Event, DispatchModes::LocalNoPersist,
-      SourceLocation{"coverage.hpp", 24});
+      SourceLocation{"coverage.hpp", 26});
   static const MessageTypeInfo& info() { return kInfo; }
 };
 #endif  // WHIZBANG_GENERATED_CODEC_cov__Audit
 
 #ifndef WHIZBANG_GENERATED_CODEC_cov__Ping
 #define WHIZBANG_GENERATED_CODEC_cov__Ping
-// source: coverage.hpp:18
+// source: coverage.hpp:20
 template <>
 struct JsonCodec<::cov::Ping> {
   static void write(internal::JsonWriter& writer, const ::cov::Ping& value) {
@@ -62,19 +62,19 @@ struct JsonCodec<::cov::Ping> {
   }
 };
 
-// source: coverage.hpp:18
+// source: coverage.hpp:20
 template <>
 struct MessageTraits<::cov::Ping> {
   static constexpr MessageTypeInfo kInfo = internal::make_message_type_info<::cov::Ping>(
       "cov::Ping", "cov::Ping", MessageKind::Event, std::nullopt,
-      SourceLocation{"coverage.hpp", 18});
+      SourceLocation{"coverage.hpp", 20});
   static const MessageTypeInfo& info() { return kInfo; }
 };
 #endif  // WHIZBANG_GENERATED_CODEC_cov__Ping
 
 #ifndef WHIZBANG_GENERATED_CODEC_cov__Pong
 #define WHIZBANG_GENERATED_CODEC_cov__Pong
-// source: coverage.hpp:21
+// source: coverage.hpp:23
 template <>
 struct JsonCodec<::cov::Pong> {
   static void write(internal::JsonWriter& writer, const ::cov::Pong& value) {
@@ -91,19 +91,19 @@ struct JsonCodec<::cov::Pong> {
   }
 };
 
-// source: coverage.hpp:21
+// source: coverage.hpp:23
 template <>
 struct MessageTraits<::cov::Pong> {
   static constexpr MessageTypeInfo kInfo = internal::make_message_type_info<::cov::Pong>(
       "cov::Pong", "cov::Pong", MessageKind::Event, std::nullopt,
-      SourceLocation{"coverage.hpp", 21});
+      SourceLocation{"coverage.hpp", 23});
   static const MessageTypeInfo& info() { return kInfo; }
 };
 #endif  // WHIZBANG_GENERATED_CODEC_cov__Pong
 
 #ifndef WHIZBANG_GENERATED_CODEC_cov__Start
 #define WHIZBANG_GENERATED_CODEC_cov__Start
-// source: coverage.hpp:28
+// source: coverage.hpp:30
 template <>
 struct JsonCodec<::cov::Start> {
   static void write(internal::JsonWriter& writer, const ::cov::Start& value) {
@@ -120,14 +120,68 @@ struct JsonCodec<::cov::Start> {
   }
 };
 
-// source: coverage.hpp:28
+// source: coverage.hpp:30
 template <>
 struct MessageTraits<::cov::Start> {
   static constexpr MessageTypeInfo kInfo = internal::make_message_type_info<::cov::Start>(
       "cov::Start", "cov::Start", MessageKind::Command, std::nullopt,
-      SourceLocation{"coverage.hpp", 28});
+      SourceLocation{"coverage.hpp", 30});
   static const MessageTypeInfo& info() { return kInfo; }
 };
 #endif  // WHIZBANG_GENERATED_CODEC_cov__Start
+
+#ifndef WHIZBANG_GENERATED_CODEC_cov__Tally
+#define WHIZBANG_GENERATED_CODEC_cov__Tally
+// source: coverage.hpp:133
+template <>
+struct JsonCodec<::cov::Tally> {
+  static void write(internal::JsonWriter& writer, const ::cov::Tally& value) {
+    writer.StartObject();
+    internal::write_member(writer, "count", value.count);
+    writer.EndObject();
+  }
+  static absl::Status read(const internal::JsonValue& json, ::cov::Tally& out,
+                           const std::string& path) {
+    if (absl::Status status = internal::read_member(json, "count", out.count, path); !status.ok()) {
+      return status;
+    }
+    return absl::OkStatus();
+  }
+};
+
+#endif  // WHIZBANG_GENERATED_CODEC_cov__Tally
+
+#ifndef WHIZBANG_GENERATED_CODEC_cov__PingStats
+#define WHIZBANG_GENERATED_CODEC_cov__PingStats
+// source: coverage.hpp:136
+template <>
+struct JsonCodec<::cov::PingStats> {
+  static void write(internal::JsonWriter& writer, const ::cov::PingStats& value) {
+    writer.StartObject();
+    internal::write_member(writer, "pings", value.pings);
+    internal::write_member(writer, "pongs", value.pongs);
+    internal::write_member(writer, "seen", value.seen);
+    internal::write_member(writer, "tally", value.tally);
+    writer.EndObject();
+  }
+  static absl::Status read(const internal::JsonValue& json, ::cov::PingStats& out,
+                           const std::string& path) {
+    if (absl::Status status = internal::read_member(json, "pings", out.pings, path); !status.ok()) {
+      return status;
+    }
+    if (absl::Status status = internal::read_member(json, "pongs", out.pongs, path); !status.ok()) {
+      return status;
+    }
+    if (absl::Status status = internal::read_member(json, "seen", out.seen, path); !status.ok()) {
+      return status;
+    }
+    if (absl::Status status = internal::read_member(json, "tally", out.tally, path); !status.ok()) {
+      return status;
+    }
+    return absl::OkStatus();
+  }
+};
+
+#endif  // WHIZBANG_GENERATED_CODEC_cov__PingStats
 
 }  // namespace whizbang

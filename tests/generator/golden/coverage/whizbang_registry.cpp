@@ -14,8 +14,8 @@
 
 #include "whizbang_messages.hpp"
 
-static_assert(WHIZBANG_REGISTRY_ABI_VERSION == 1,
-              "whizbang-gen emits registry ABI 1 but whizbang/registry.hpp has another: build the "
+static_assert(WHIZBANG_REGISTRY_ABI_VERSION == 2,
+              "whizbang-gen emits registry ABI 2 but whizbang/registry.hpp has another: build the "
               "generator and the runtime from one Whizbang release");
 
 namespace whizbang::generated::coverage {
@@ -36,7 +36,7 @@ using HandleResult = decltype(std::declval<Receptor&>().handle(std::declval<cons
       std::string("receptor ") + std::string(receptor) + " cannot handle " +
       (message.info() ? std::string(message.info()->wire_name) : std::string("an empty message")));
 }
-// ---- cov::OnceReceptor (source: coverage.hpp:110)
+// ---- cov::OnceReceptor (source: coverage.hpp:112)
 
 constexpr std::array<::whizbang::Stage, 2> kStages0 = {::whizbang::Stage::LocalImmediateDetached,
                                                        ::whizbang::Stage::PostInboxDetached};
@@ -55,7 +55,7 @@ absl::Status invoke_0(void* receptor, const ::whizbang::AnyMessage& message,
   if (response != nullptr) response->reset();
   return absl::OkStatus();
 }
-// ---- cov::DependencyReceptor (source: coverage.hpp:121)
+// ---- cov::DependencyReceptor (source: coverage.hpp:123)
 
 constexpr std::array<::whizbang::Stage, 2> kStages1 = {::whizbang::Stage::LocalImmediateDetached,
                                                        ::whizbang::Stage::PostInboxDetached};
@@ -83,7 +83,7 @@ absl::Status invoke_1(void* receptor, const ::whizbang::AnyMessage& message,
   if (response != nullptr) response->reset();
   return absl::OkStatus();
 }
-// ---- cov::VoidReceptor (source: coverage.hpp:42)
+// ---- cov::VoidReceptor (source: coverage.hpp:44)
 
 constexpr std::array<::whizbang::Stage, 2> kStages2 = {::whizbang::Stage::LocalImmediateDetached,
                                                        ::whizbang::Stage::PostInboxDetached};
@@ -102,7 +102,7 @@ absl::Status invoke_2(void* receptor, const ::whizbang::AnyMessage& message,
   if (response != nullptr) response->reset();
   return absl::OkStatus();
 }
-// ---- cov::ResultReceptor (source: coverage.hpp:47)
+// ---- cov::ResultReceptor (source: coverage.hpp:49)
 
 constexpr std::array<::whizbang::Stage, 2> kStages3 = {::whizbang::Stage::LocalImmediateDetached,
                                                        ::whizbang::Stage::PostInboxDetached};
@@ -133,7 +133,7 @@ const void* find_response_3(const void* response, ::whizbang::internal::TypeKey 
   return ::whizbang::internal::find_response(
       *static_cast<const HandleResult<::cov::ResultReceptor, ::cov::Ping>*>(response), wanted);
 }
-// ---- cov::TupleReceptor (source: coverage.hpp:52)
+// ---- cov::TupleReceptor (source: coverage.hpp:54)
 
 constexpr std::array<::whizbang::Stage, 2> kStages4 = {::whizbang::Stage::LocalImmediateDetached,
                                                        ::whizbang::Stage::PostInboxDetached};
@@ -167,7 +167,7 @@ const void* find_response_4(const void* response, ::whizbang::internal::TypeKey 
   return ::whizbang::internal::find_response(
       *static_cast<const HandleResult<::cov::TupleReceptor, ::cov::Ping>*>(response), wanted);
 }
-// ---- cov::NestedReceptor (source: coverage.hpp:57)
+// ---- cov::NestedReceptor (source: coverage.hpp:59)
 
 constexpr std::array<::whizbang::Stage, 2> kStages5 = {::whizbang::Stage::LocalImmediateDetached,
                                                        ::whizbang::Stage::PostInboxDetached};
@@ -204,7 +204,7 @@ const void* find_response_5(const void* response, ::whizbang::internal::TypeKey 
   return ::whizbang::internal::find_response(
       *static_cast<const HandleResult<::cov::NestedReceptor, ::cov::Ping>*>(response), wanted);
 }
-// ---- cov::VectorReceptor (source: coverage.hpp:63)
+// ---- cov::VectorReceptor (source: coverage.hpp:65)
 
 constexpr std::array<::whizbang::Stage, 2> kStages6 = {::whizbang::Stage::LocalImmediateDetached,
                                                        ::whizbang::Stage::PostInboxDetached};
@@ -237,7 +237,7 @@ const void* find_response_6(const void* response, ::whizbang::internal::TypeKey 
   return ::whizbang::internal::find_response(
       *static_cast<const HandleResult<::cov::VectorReceptor, ::cov::Ping>*>(response), wanted);
 }
-// ---- cov::RangesReceptor (source: coverage.hpp:68)
+// ---- cov::RangesReceptor (source: coverage.hpp:70)
 
 constexpr std::array<::whizbang::Stage, 2> kStages7 = {::whizbang::Stage::LocalImmediateDetached,
                                                        ::whizbang::Stage::PostInboxDetached};
@@ -281,7 +281,7 @@ const void* find_response_7(const void* response, ::whizbang::internal::TypeKey 
   return ::whizbang::internal::find_response(
       *static_cast<const HandleResult<::cov::RangesReceptor, ::cov::Ping>*>(response), wanted);
 }
-// ---- cov::RoutedReceptor (source: coverage.hpp:76)
+// ---- cov::RoutedReceptor (source: coverage.hpp:78)
 
 constexpr std::array<::whizbang::Stage, 2> kStages8 = {::whizbang::Stage::LocalImmediateDetached,
                                                        ::whizbang::Stage::PostInboxDetached};
@@ -329,7 +329,7 @@ const void* find_response_8(const void* response, ::whizbang::internal::TypeKey 
   return ::whizbang::internal::find_response(
       *static_cast<const HandleResult<::cov::RoutedReceptor, ::cov::Ping>*>(response), wanted);
 }
-// ---- cov::OptionalReceptor (source: coverage.hpp:86)
+// ---- cov::OptionalReceptor (source: coverage.hpp:88)
 
 constexpr std::array<::whizbang::Stage, 2> kStages9 = {::whizbang::Stage::LocalImmediateDetached,
                                                        ::whizbang::Stage::PostInboxDetached};
@@ -364,7 +364,7 @@ const void* find_response_9(const void* response, ::whizbang::internal::TypeKey 
   return ::whizbang::internal::find_response(
       *static_cast<const HandleResult<::cov::OptionalReceptor, ::cov::Ping>*>(response), wanted);
 }
-// ---- cov::FireAtReceptor (source: coverage.hpp:93)
+// ---- cov::FireAtReceptor (source: coverage.hpp:95)
 
 constexpr std::array<::whizbang::Stage, 2> kStages10 = {::whizbang::Stage::PostInboxInline,
                                                         ::whizbang::Stage::PreOutboxInline};
@@ -383,7 +383,7 @@ absl::Status invoke_10(void* receptor, const ::whizbang::AnyMessage& message,
   if (response != nullptr) response->reset();
   return absl::OkStatus();
 }
-// ---- cov::IdempotentReceptor (source: coverage.hpp:99)
+// ---- cov::IdempotentReceptor (source: coverage.hpp:101)
 
 constexpr std::array<::whizbang::Stage, 2> kStages11 = {::whizbang::Stage::LocalImmediateDetached,
                                                         ::whizbang::Stage::PostInboxDetached};
@@ -402,7 +402,7 @@ absl::Status invoke_11(void* receptor, const ::whizbang::AnyMessage& message,
   if (response != nullptr) response->reset();
   return absl::OkStatus();
 }
-// ---- cov::AlwaysFireReceptor (source: coverage.hpp:104)
+// ---- cov::AlwaysFireReceptor (source: coverage.hpp:106)
 
 constexpr std::array<::whizbang::Stage, 2> kStages12 = {::whizbang::Stage::LocalImmediateDetached,
                                                         ::whizbang::Stage::PostInboxDetached};
@@ -421,7 +421,7 @@ absl::Status invoke_12(void* receptor, const ::whizbang::AnyMessage& message,
   if (response != nullptr) response->reset();
   return absl::OkStatus();
 }
-// ---- cov::RoutingReceptor (source: coverage.hpp:115)
+// ---- cov::RoutingReceptor (source: coverage.hpp:117)
 
 constexpr std::array<::whizbang::Stage, 2> kStages13 = {::whizbang::Stage::LocalImmediateDetached,
                                                         ::whizbang::Stage::PostInboxDetached};
@@ -461,7 +461,7 @@ const void* find_response_13(const void* response, ::whizbang::internal::TypeKey
       *static_cast<const HandleResult<::cov::RoutingReceptor, ::cov::Start>*>(response), wanted);
 }
 constexpr std::array<::whizbang::ReceptorInfo, 14> kReceptors = {{
-    // source: coverage.hpp:110
+    // source: coverage.hpp:112
     ::whizbang::ReceptorInfo{
         .id = "cov::OnceReceptor",
         .message = &::whizbang::MessageTraits<::cov::Audit>::kInfo,
@@ -473,13 +473,13 @@ constexpr std::array<::whizbang::ReceptorInfo, 14> kReceptors = {{
         .default_routing = std::nullopt,
         .response_type = "",
         .response_key = nullptr,
-        .source = ::whizbang::SourceLocation{"coverage.hpp", 110},
+        .source = ::whizbang::SourceLocation{"coverage.hpp", 112},
         .index = 0,
         .create = &create_0,
         .invoke = &invoke_0,
         .find_response = nullptr,
     },
-    // source: coverage.hpp:121
+    // source: coverage.hpp:123
     ::whizbang::ReceptorInfo{
         .id = "cov::DependencyReceptor",
         .message = &::whizbang::MessageTraits<::cov::Audit>::kInfo,
@@ -491,13 +491,13 @@ constexpr std::array<::whizbang::ReceptorInfo, 14> kReceptors = {{
         .default_routing = std::nullopt,
         .response_type = "",
         .response_key = nullptr,
-        .source = ::whizbang::SourceLocation{"coverage.hpp", 121},
+        .source = ::whizbang::SourceLocation{"coverage.hpp", 123},
         .index = 1,
         .create = &create_1,
         .invoke = &invoke_1,
         .find_response = nullptr,
     },
-    // source: coverage.hpp:42
+    // source: coverage.hpp:44
     ::whizbang::ReceptorInfo{
         .id = "cov::VoidReceptor",
         .message = &::whizbang::MessageTraits<::cov::Ping>::kInfo,
@@ -509,13 +509,13 @@ constexpr std::array<::whizbang::ReceptorInfo, 14> kReceptors = {{
         .default_routing = std::nullopt,
         .response_type = "",
         .response_key = nullptr,
-        .source = ::whizbang::SourceLocation{"coverage.hpp", 42},
+        .source = ::whizbang::SourceLocation{"coverage.hpp", 44},
         .index = 2,
         .create = &create_2,
         .invoke = &invoke_2,
         .find_response = nullptr,
     },
-    // source: coverage.hpp:47
+    // source: coverage.hpp:49
     ::whizbang::ReceptorInfo{
         .id = "cov::ResultReceptor",
         .message = &::whizbang::MessageTraits<::cov::Ping>::kInfo,
@@ -528,13 +528,13 @@ constexpr std::array<::whizbang::ReceptorInfo, 14> kReceptors = {{
         .response_type = "cov::Pong",
         .response_key =
             ::whizbang::internal::type_key<HandleResult<::cov::ResultReceptor, ::cov::Ping>>(),
-        .source = ::whizbang::SourceLocation{"coverage.hpp", 47},
+        .source = ::whizbang::SourceLocation{"coverage.hpp", 49},
         .index = 3,
         .create = &create_3,
         .invoke = &invoke_3,
         .find_response = &find_response_3,
     },
-    // source: coverage.hpp:52
+    // source: coverage.hpp:54
     ::whizbang::ReceptorInfo{
         .id = "cov::TupleReceptor",
         .message = &::whizbang::MessageTraits<::cov::Ping>::kInfo,
@@ -547,13 +547,13 @@ constexpr std::array<::whizbang::ReceptorInfo, 14> kReceptors = {{
         .response_type = "std::tuple<cov::Plain, cov::Pong, cov::Audit>",
         .response_key =
             ::whizbang::internal::type_key<HandleResult<::cov::TupleReceptor, ::cov::Ping>>(),
-        .source = ::whizbang::SourceLocation{"coverage.hpp", 52},
+        .source = ::whizbang::SourceLocation{"coverage.hpp", 54},
         .index = 4,
         .create = &create_4,
         .invoke = &invoke_4,
         .find_response = &find_response_4,
     },
-    // source: coverage.hpp:57
+    // source: coverage.hpp:59
     ::whizbang::ReceptorInfo{
         .id = "cov::NestedReceptor",
         .message = &::whizbang::MessageTraits<::cov::Ping>::kInfo,
@@ -566,13 +566,13 @@ constexpr std::array<::whizbang::ReceptorInfo, 14> kReceptors = {{
         .response_type = "std::tuple<cov::Pong, std::tuple<cov::Audit, std::pair<cov::Pong, int>>>",
         .response_key =
             ::whizbang::internal::type_key<HandleResult<::cov::NestedReceptor, ::cov::Ping>>(),
-        .source = ::whizbang::SourceLocation{"coverage.hpp", 57},
+        .source = ::whizbang::SourceLocation{"coverage.hpp", 59},
         .index = 5,
         .create = &create_5,
         .invoke = &invoke_5,
         .find_response = &find_response_5,
     },
-    // source: coverage.hpp:63
+    // source: coverage.hpp:65
     ::whizbang::ReceptorInfo{
         .id = "cov::VectorReceptor",
         .message = &::whizbang::MessageTraits<::cov::Ping>::kInfo,
@@ -585,13 +585,13 @@ constexpr std::array<::whizbang::ReceptorInfo, 14> kReceptors = {{
         .response_type = "std::vector<cov::Pong>",
         .response_key =
             ::whizbang::internal::type_key<HandleResult<::cov::VectorReceptor, ::cov::Ping>>(),
-        .source = ::whizbang::SourceLocation{"coverage.hpp", 63},
+        .source = ::whizbang::SourceLocation{"coverage.hpp", 65},
         .index = 6,
         .create = &create_6,
         .invoke = &invoke_6,
         .find_response = &find_response_6,
     },
-    // source: coverage.hpp:68
+    // source: coverage.hpp:70
     ::whizbang::ReceptorInfo{
         .id = "cov::RangesReceptor",
         .message = &::whizbang::MessageTraits<::cov::Ping>::kInfo,
@@ -605,13 +605,13 @@ constexpr std::array<::whizbang::ReceptorInfo, 14> kReceptors = {{
                          "std::vector<std::tuple<cov::Pong, cov::Plain>>>",
         .response_key =
             ::whizbang::internal::type_key<HandleResult<::cov::RangesReceptor, ::cov::Ping>>(),
-        .source = ::whizbang::SourceLocation{"coverage.hpp", 68},
+        .source = ::whizbang::SourceLocation{"coverage.hpp", 70},
         .index = 7,
         .create = &create_7,
         .invoke = &invoke_7,
         .find_response = &find_response_7,
     },
-    // source: coverage.hpp:76
+    // source: coverage.hpp:78
     ::whizbang::ReceptorInfo{
         .id = "cov::RoutedReceptor",
         .message = &::whizbang::MessageTraits<::cov::Ping>::kInfo,
@@ -626,13 +626,13 @@ constexpr std::array<::whizbang::ReceptorInfo, 14> kReceptors = {{
             "whizbang::Routed<std::vector<cov::Pong>>, std::vector<whizbang::Routed<cov::Pong>>>",
         .response_key =
             ::whizbang::internal::type_key<HandleResult<::cov::RoutedReceptor, ::cov::Ping>>(),
-        .source = ::whizbang::SourceLocation{"coverage.hpp", 76},
+        .source = ::whizbang::SourceLocation{"coverage.hpp", 78},
         .index = 8,
         .create = &create_8,
         .invoke = &invoke_8,
         .find_response = &find_response_8,
     },
-    // source: coverage.hpp:86
+    // source: coverage.hpp:88
     ::whizbang::ReceptorInfo{
         .id = "cov::OptionalReceptor",
         .message = &::whizbang::MessageTraits<::cov::Ping>::kInfo,
@@ -645,13 +645,13 @@ constexpr std::array<::whizbang::ReceptorInfo, 14> kReceptors = {{
         .response_type = "std::tuple<std::optional<cov::Pong>, std::optional<cov::Plain>>",
         .response_key =
             ::whizbang::internal::type_key<HandleResult<::cov::OptionalReceptor, ::cov::Ping>>(),
-        .source = ::whizbang::SourceLocation{"coverage.hpp", 86},
+        .source = ::whizbang::SourceLocation{"coverage.hpp", 88},
         .index = 9,
         .create = &create_9,
         .invoke = &invoke_9,
         .find_response = &find_response_9,
     },
-    // source: coverage.hpp:93
+    // source: coverage.hpp:95
     ::whizbang::ReceptorInfo{
         .id = "cov::FireAtReceptor",
         .message = &::whizbang::MessageTraits<::cov::Pong>::kInfo,
@@ -663,13 +663,13 @@ constexpr std::array<::whizbang::ReceptorInfo, 14> kReceptors = {{
         .default_routing = std::nullopt,
         .response_type = "",
         .response_key = nullptr,
-        .source = ::whizbang::SourceLocation{"coverage.hpp", 93},
+        .source = ::whizbang::SourceLocation{"coverage.hpp", 95},
         .index = 10,
         .create = &create_10,
         .invoke = &invoke_10,
         .find_response = nullptr,
     },
-    // source: coverage.hpp:99
+    // source: coverage.hpp:101
     ::whizbang::ReceptorInfo{
         .id = "cov::IdempotentReceptor",
         .message = &::whizbang::MessageTraits<::cov::Pong>::kInfo,
@@ -681,13 +681,13 @@ constexpr std::array<::whizbang::ReceptorInfo, 14> kReceptors = {{
         .default_routing = std::nullopt,
         .response_type = "",
         .response_key = nullptr,
-        .source = ::whizbang::SourceLocation{"coverage.hpp", 99},
+        .source = ::whizbang::SourceLocation{"coverage.hpp", 101},
         .index = 11,
         .create = &create_11,
         .invoke = &invoke_11,
         .find_response = nullptr,
     },
-    // source: coverage.hpp:104
+    // source: coverage.hpp:106
     ::whizbang::ReceptorInfo{
         .id = "cov::AlwaysFireReceptor",
         .message = &::whizbang::MessageTraits<::cov::Pong>::kInfo,
@@ -699,13 +699,13 @@ constexpr std::array<::whizbang::ReceptorInfo, 14> kReceptors = {{
         .default_routing = std::nullopt,
         .response_type = "",
         .response_key = nullptr,
-        .source = ::whizbang::SourceLocation{"coverage.hpp", 104},
+        .source = ::whizbang::SourceLocation{"coverage.hpp", 106},
         .index = 12,
         .create = &create_12,
         .invoke = &invoke_12,
         .find_response = nullptr,
     },
-    // source: coverage.hpp:115
+    // source: coverage.hpp:117
     ::whizbang::ReceptorInfo{
         .id = "cov::RoutingReceptor",
         .message = &::whizbang::MessageTraits<::cov::Start>::kInfo,
@@ -718,7 +718,7 @@ constexpr std::array<::whizbang::ReceptorInfo, 14> kReceptors = {{
         .response_type = "std::tuple<cov::Ping, whizbang::Routed<cov::Pong>, cov::Audit>",
         .response_key =
             ::whizbang::internal::type_key<HandleResult<::cov::RoutingReceptor, ::cov::Start>>(),
-        .source = ::whizbang::SourceLocation{"coverage.hpp", 115},
+        .source = ::whizbang::SourceLocation{"coverage.hpp", 117},
         .index = 13,
         .create = &create_13,
         .invoke = &invoke_13,
@@ -832,38 +832,102 @@ absl::Status dispatch(std::uint32_t message_index, const ::whizbang::AnyMessage&
   }
 }
 
+// ---- perspective cov::PingStatsPerspective (source: coverage.hpp:143)
+
+constexpr std::array<const ::whizbang::MessageTypeInfo*, 2> kPerspectiveEvents0 = {
+    &::whizbang::MessageTraits<::cov::Ping>::kInfo, &::whizbang::MessageTraits<::cov::Pong>::kInfo};
+
+absl::StatusOr<std::shared_ptr<void>> create_perspective_0(
+    [[maybe_unused]] const ::whizbang::ServiceRegistry& services) {
+  auto* dependency0 = services.find<::cov::Clock>();
+  if (dependency0 == nullptr) {
+    return absl::FailedPreconditionError(
+        "perspective cov::PingStatsPerspective: missing dependency cov::Clock (add it with "
+        "ServiceRegistry::add<cov::Clock>)");
+  }
+  return std::shared_ptr<void>(std::make_shared<::cov::PingStatsPerspective>(*dependency0));
+}
+
+absl::Status apply_perspective_0(void* perspective, void* model,
+                                 const ::whizbang::AnyMessage& event) {
+  auto& typed = *static_cast<::cov::PingStatsPerspective*>(perspective);
+  auto& state = *static_cast<::cov::PingStats*>(model);
+  if (const auto* typed_event = event.get_if<::cov::Ping>()) {
+    return ::whizbang::internal::call_apply([&] { return typed.apply(state, *typed_event); });
+  }
+  if (const auto* typed_event = event.get_if<::cov::Pong>()) {
+    return ::whizbang::internal::call_apply([&] { return typed.apply(state, *typed_event); });
+  }
+  return absl::InvalidArgumentError(
+      std::string("perspective cov::PingStatsPerspective cannot apply ") +
+      (event.info() ? std::string(event.info()->wire_name) : std::string("an empty message")));
+}
+
+constexpr std::array<::whizbang::PerspectiveInfo, 1> kPerspectives = {{
+    // source: coverage.hpp:143
+    ::whizbang::PerspectiveInfo{
+        .name = "cov::PingStatsPerspective",
+        .model_type = "cov::PingStats",
+        .events = kPerspectiveEvents0,
+        .source = ::whizbang::SourceLocation{"coverage.hpp", 143},
+        .index = 0,
+        .create = &create_perspective_0,
+        .new_model = &::whizbang::internal::new_value<::cov::PingStats>,
+        .model_to_json = &::whizbang::internal::message_to_json<::cov::PingStats>,
+        .model_from_json = &::whizbang::internal::value_from_json<::cov::PingStats>,
+        .apply = &apply_perspective_0,
+    },
+}};
+
+// cov::Ping
+constexpr std::array<const ::whizbang::PerspectiveInfo*, 1> kMessagePerspectives1 = {
+    &kPerspectives[0]};
+
+// cov::Pong
+constexpr std::array<const ::whizbang::PerspectiveInfo*, 1> kMessagePerspectives2 = {
+    &kPerspectives[0]};
+
 constexpr std::array<::whizbang::MessageEntry, 4> kMessages = {{
-    // source: coverage.hpp:24
+    // source: coverage.hpp:26
     ::whizbang::MessageEntry{
         .info = &::whizbang::MessageTraits<::cov::Audit>::kInfo,
         .first_receptor = 0,
         .receptor_count = 2,
         .receptor_default_routing = std::nullopt,
+
+        .perspectives = {},
     },
-    // source: coverage.hpp:18
+    // source: coverage.hpp:20
     ::whizbang::MessageEntry{
         .info = &::whizbang::MessageTraits<::cov::Ping>::kInfo,
         .first_receptor = 2,
         .receptor_count = 8,
         .receptor_default_routing = std::nullopt,
+
+        .perspectives = kMessagePerspectives1,
     },
-    // source: coverage.hpp:21
+    // source: coverage.hpp:23
     ::whizbang::MessageEntry{
         .info = &::whizbang::MessageTraits<::cov::Pong>::kInfo,
         .first_receptor = 10,
         .receptor_count = 3,
         .receptor_default_routing = std::nullopt,
+
+        .perspectives = kMessagePerspectives2,
     },
-    // source: coverage.hpp:28
+    // source: coverage.hpp:30
     ::whizbang::MessageEntry{
         .info = &::whizbang::MessageTraits<::cov::Start>::kInfo,
         .first_receptor = 13,
         .receptor_count = 1,
         .receptor_default_routing = ::whizbang::DispatchModes::Outbox,
+
+        .perspectives = {},
     },
 }};
 
-constexpr ::whizbang::Registry kRegistry("coverage", kMessages, kReceptors, &dispatch);
+constexpr ::whizbang::Registry kRegistry("coverage", kMessages, kReceptors, &dispatch,
+                                         kPerspectives);
 
 }  // namespace
 

@@ -8,8 +8,8 @@
 #include <whizbang/registry.hpp>
 #include "orders.hpp"
 
-static_assert(WHIZBANG_REGISTRY_ABI_VERSION == 1,
-              "whizbang-gen emits registry ABI 1 but whizbang/registry.hpp has another: build the "
+static_assert(WHIZBANG_REGISTRY_ABI_VERSION == 2,
+              "whizbang-gen emits registry ABI 2 but whizbang/registry.hpp has another: build the "
               "generator and the runtime from one Whizbang release");
 
 namespace whizbang {

@@ -14,8 +14,8 @@
 
 #include "whizbang_messages.hpp"
 
-static_assert(WHIZBANG_REGISTRY_ABI_VERSION == 1,
-              "whizbang-gen emits registry ABI 1 but whizbang/registry.hpp has another: build the "
+static_assert(WHIZBANG_REGISTRY_ABI_VERSION == 2,
+              "whizbang-gen emits registry ABI 2 but whizbang/registry.hpp has another: build the "
               "generator and the runtime from one Whizbang release");
 
 namespace whizbang::generated::orders {
@@ -218,6 +218,8 @@ constexpr std::array<::whizbang::MessageEntry, 3> kMessages = {{
         .first_receptor = 0,
         .receptor_count = 1,
         .receptor_default_routing = std::nullopt,
+
+        .perspectives = {},
     },
     // source: orders.hpp:31
     ::whizbang::MessageEntry{
@@ -225,6 +227,8 @@ constexpr std::array<::whizbang::MessageEntry, 3> kMessages = {{
         .first_receptor = 1,
         .receptor_count = 1,
         .receptor_default_routing = std::nullopt,
+
+        .perspectives = {},
     },
     // source: orders.hpp:49
     ::whizbang::MessageEntry{
@@ -232,6 +236,8 @@ constexpr std::array<::whizbang::MessageEntry, 3> kMessages = {{
         .first_receptor = 2,
         .receptor_count = 1,
         .receptor_default_routing = std::nullopt,
+
+        .perspectives = {},
     },
 }};
 
