@@ -30,6 +30,7 @@ struct State {
   std::map<Uuid, std::map<std::int64_t, MessageId>> streams;
   std::map<std::tuple<Uuid, std::string, MessageId>, PerspectiveEventRow> perspective_events;
   std::multimap<std::string, std::string> perspective_associations;
+  std::map<std::pair<std::string, Uuid>, PerspectiveModelRow> perspective_models;
   std::map<std::tuple<MessageId, std::string, std::string, std::string>,
            std::pair<std::int64_t, ReceptorInvocationRecord>>
       invocations;
@@ -198,7 +199,7 @@ struct MemoryWorkStore::Impl final : store_internal::TransactionBackend {
       for (auto it = first; it != last; ++it) {
         PerspectiveEventRow event{
             MessageId::mint(),           stream_id, it->second, id, options.instance.instance_id,
-            at + options.lease_duration, 0};
+            at + options.lease_duration, 0,         0,          {}, std::nullopt};
         state.perspective_events.try_emplace({stream_id, it->second, id}, std::move(event));
       }
     }
@@ -380,6 +381,98 @@ absl::Status MemoryWorkStore::add_perspective_association(std::string_view messa
       if (it->second == perspective) return absl::OkStatus();
     }
     impl_->state.perspective_associations.emplace(message_type, perspective);
+    return absl::OkStatus();
+  });
+}
+
+absl::StatusOr<std::vector<PerspectiveWork>> MemoryWorkStore::claim_perspective_work(
+    std::size_t max_items) {
+  return impl_->gate.run([&]() -> absl::StatusOr<std::vector<PerspectiveWork>> {
+    const TimePoint at = impl_->now();
+    const Uuid& self = impl_->options.instance.instance_id;
+    std::vector<PerspectiveEventRow*> eligible;
+    for (auto& [key, row] : impl_->state.perspective_events) {
+      const bool free = !row.instance_id || !row.lease_expiry || *row.lease_expiry < at ||
+                        *row.instance_id == self;
+      if (free && (!row.scheduled_for || *row.scheduled_for <= at)) eligible.push_back(&row);
+    }
+    std::sort(eligible.begin(), eligible.end(), [](const auto* a, const auto* b) {
+      return std::tie(a->stream_id, a->event_id, a->perspective_name) <
+             std::tie(b->stream_id, b->event_id, b->perspective_name);
+    });
+    if (eligible.size() > max_items) eligible.resize(max_items);
+    std::vector<PerspectiveWork> work;
+    for (PerspectiveEventRow* row : eligible) {
+      row->instance_id = self;
+      row->lease_expiry = at + impl_->options.lease_duration;
+      const StoredEvent& event = impl_->state.events.at(row->event_id);
+      work.push_back({row->event_work_id, row->stream_id, row->perspective_name, row->event_id,
+                      event.event_type, event.event_data, event.metadata, event.version,
+                      row->attempts});
+    }
+    return work;
+  });
+}
+
+absl::StatusOr<PerspectiveCompletion> MemoryWorkStore::complete_perspective_work(
+    std::span<const MessageId> event_work_ids) {
+  return impl_->gate.run([&]() -> absl::StatusOr<PerspectiveCompletion> {
+    auto& rows = impl_->state.perspective_events;
+    std::vector<MessageId> touched;
+    for (const MessageId& work_id : event_work_ids) {
+      auto it = std::find_if(rows.begin(), rows.end(), [&](const auto& entry) {
+        return entry.second.event_work_id == work_id;
+      });
+      if (it == rows.end()) continue;
+      touched.push_back(it->second.event_id);
+      rows.erase(it);
+    }
+    PerspectiveCompletion completion;
+    for (const MessageId& event_id : touched) {
+      const bool remains = std::any_of(rows.begin(), rows.end(), [&](const auto& entry) {
+        return entry.second.event_id == event_id;
+      });
+      if (!remains &&
+          std::find(completion.events_completed.begin(), completion.events_completed.end(),
+                    event_id) == completion.events_completed.end()) {
+        completion.events_completed.push_back(event_id);
+      }
+    }
+    return completion;
+  });
+}
+
+absl::Status MemoryWorkStore::fail_perspective_work(const MessageId& event_work_id,
+                                                    std::string_view error) {
+  return impl_->gate.run([&]() -> absl::Status {
+    for (auto& [key, row] : impl_->state.perspective_events) {
+      if (row.event_work_id != event_work_id) continue;
+      row.scheduled_for = impl_->now() + failure_backoff(row.attempts);
+      row.attempts += 1;
+      row.error = std::string(error);
+      row.instance_id.reset();
+      row.lease_expiry.reset();
+    }
+    return absl::OkStatus();
+  });
+}
+
+absl::StatusOr<std::optional<PerspectiveModelRow>> MemoryWorkStore::load_perspective_model(
+    std::string_view perspective, const Uuid& stream_id) {
+  return impl_->gate.run([&]() -> absl::StatusOr<std::optional<PerspectiveModelRow>> {
+    auto it = impl_->state.perspective_models.find({std::string(perspective), stream_id});
+    if (it == impl_->state.perspective_models.end()) return std::optional<PerspectiveModelRow>();
+    return std::optional<PerspectiveModelRow>(it->second);
+  });
+}
+
+absl::Status MemoryWorkStore::save_perspective_model(std::string_view perspective,
+                                                     const Uuid& stream_id,
+                                                     std::string_view model_json,
+                                                     const MessageId& last_event_id) {
+  return impl_->gate.run([&]() -> absl::Status {
+    impl_->state.perspective_models[{std::string(perspective), stream_id}] =
+        PerspectiveModelRow{std::string(model_json), last_event_id, impl_->now()};
     return absl::OkStatus();
   });
 }

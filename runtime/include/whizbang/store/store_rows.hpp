@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "whizbang/envelope.hpp"
 #include "whizbang/store/outbox_message.hpp"
@@ -56,6 +57,37 @@ struct PerspectiveEventRow {
   std::optional<Uuid> instance_id;
   std::optional<TimePoint> lease_expiry;
   int status = 0;
+  int attempts = 0;
+  std::string error;
+  std::optional<TimePoint> scheduled_for;
+};
+
+// One perspective event handed to a perspective worker (leased to this instance), with the event
+// it applies as wh_event_store holds it.
+struct PerspectiveWork {
+  MessageId event_work_id;
+  Uuid stream_id;
+  std::string perspective_name;
+  MessageId event_id;
+  std::string event_type;
+  std::string event_data;  // the payload JSON
+  std::string metadata;    // {"MessageId":…,"Hops":[…]}
+  std::int64_t version = 0;
+  int attempts = 0;
+};
+
+// What complete_perspective_work did: the events whose last perspective event this call
+// removed (every perspective of the event has completed: the WhenAll gate opens once, here).
+struct PerspectiveCompletion {
+  std::vector<MessageId> events_completed;
+};
+
+// One wh_perspective_models row: a perspective's model for one stream.
+struct PerspectiveModelRow {
+  std::string model_json;
+  // The last event applied (models apply a stream's events in event-id order).
+  MessageId last_event_id;
+  TimePoint updated_at{};
 };
 
 }  // namespace whizbang

@@ -93,6 +93,28 @@ class WorkStore : public OutboxStore {
   virtual absl::Status add_perspective_association(std::string_view message_type,
                                                    std::string_view perspective) = 0;
 
+  // ---- perspectives -------------------------------------------------------------------------
+  // Perspective events to apply, in (stream, event id) order: rows unleased, leased to this
+  // instance, or whose lease lapsed, and not scheduled in the future. Each is leased to this
+  // instance.
+  virtual absl::StatusOr<std::vector<PerspectiveWork>> claim_perspective_work(
+      std::size_t max_items) = 0;
+  // Deletes the perspective events (applied). Reports the events none of whose perspective events
+  // remain: exactly one call ever reports an event, so PostAllPerspectives fires once.
+  virtual absl::StatusOr<PerspectiveCompletion> complete_perspective_work(
+      std::span<const MessageId> event_work_ids) = 0;
+  // Releases a perspective event whose apply failed: attempts + 1, error kept, retried after the
+  // store's backoff (failure_backoff).
+  virtual absl::Status fail_perspective_work(const MessageId& event_work_id,
+                                             std::string_view error) = 0;
+  // The stored model of `perspective` for `stream_id`; nullopt when no event was applied yet.
+  virtual absl::StatusOr<std::optional<PerspectiveModelRow>> load_perspective_model(
+      std::string_view perspective, const Uuid& stream_id) = 0;
+  // Inserts or replaces the model (upsert on (perspective, stream)).
+  virtual absl::Status save_perspective_model(std::string_view perspective, const Uuid& stream_id,
+                                              std::string_view model_json,
+                                              const MessageId& last_event_id) = 0;
+
   // ---- reads --------------------------------------------------------------------------------
   virtual absl::StatusOr<std::optional<OutboxRow>> find_outbox_row(const MessageId& id) = 0;
   virtual absl::StatusOr<std::optional<InboxRow>> find_inbox_row(const MessageId& id) = 0;

@@ -16,6 +16,38 @@ absl::StatusOr<std::unique_ptr<Connection>> Connection::open(const std::string& 
   return std::unique_ptr<Connection>(new Connection(db, path));
 }
 
+namespace {
+
+// `path` as an SQLite URI filename ("file:" + path with %, ? and # escaped).
+std::string file_uri(const std::string& path) {
+  std::string uri = "file:";
+  for (const char c : path) {
+    if (c == '%' || c == '?' || c == '#' || static_cast<unsigned char>(c) < 0x20) {
+      uri += fmt::format("%{:02X}", static_cast<unsigned char>(c));
+    } else {
+      uri += c;
+    }
+  }
+  return uri;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Connection>> Connection::open_read_only(const std::string& path,
+                                                                       bool immutable) {
+  sqlite3* db = nullptr;
+  const std::string name = file_uri(path) + (immutable ? "?mode=ro&immutable=1" : "?mode=ro");
+  const int code = sqlite3_open_v2(
+      name.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr);
+  if (code != SQLITE_OK) {
+    std::string message = db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(code);
+    sqlite3_close_v2(db);
+    return absl::UnavailableError(fmt::format("cannot open SQLite store '{}': {}", path, message));
+  }
+  sqlite3_extended_result_codes(db, 1);
+  return std::unique_ptr<Connection>(new Connection(db, path));
+}
+
 Connection::~Connection() {
   cache_.clear();  // finalize every statement before closing
   sqlite3_close_v2(db_);

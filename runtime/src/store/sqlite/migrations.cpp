@@ -123,10 +123,25 @@ CREATE TABLE wh_receptor_invocations (
 ) WITHOUT ROWID;
 )sql";
 
-constexpr std::array<Migration, 3> kMigrations{{
+// Perspective read models, one row per (perspective, stream), and the WhenAll check's index
+// ("does any perspective event of this event remain?").
+constexpr std::string_view kV4 = R"sql(
+CREATE TABLE wh_perspective_models (
+  perspective_name TEXT NOT NULL,
+  stream_id BLOB NOT NULL,
+  model_data TEXT NOT NULL,
+  last_event_id BLOB NOT NULL,
+  updated_at INTEGER NOT NULL,
+  PRIMARY KEY (perspective_name, stream_id)
+) WITHOUT ROWID;
+CREATE INDEX wh_perspective_events_event_id ON wh_perspective_events (event_id);
+)sql";
+
+constexpr std::array<Migration, 4> kMigrations{{
     {1, "core tables", kV1},
     {2, "inbox source_service_id", kV2},
     {3, "outbox tombstones, receptor invocations", kV3},
+    {4, "perspective models", kV4},
 }};
 
 absl::StatusOr<std::int64_t> scalar(Connection& connection, const std::string& sql) {

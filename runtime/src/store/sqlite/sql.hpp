@@ -128,6 +128,40 @@ inline const std::string kFindInvocations =
     "FROM wh_receptor_invocations WHERE message_id = ?1 AND receptor_id = ?2 "
     "ORDER BY completed_at, service_name, perspective";
 
+// ---- perspectives -----------------------------------------------------------------------------
+// ?1 now ?2 instance ?3 limit
+inline const std::string kClaimablePerspectiveWork =
+    "SELECT pe.event_work_id, pe.stream_id, pe.perspective_name, pe.event_id, es.event_type, "
+    "es.event_data, es.metadata, es.version, pe.attempts FROM wh_perspective_events pe "
+    "JOIN wh_event_store es ON es.event_id = pe.event_id "
+    "WHERE pe.processed_at IS NULL AND (pe.scheduled_for IS NULL OR pe.scheduled_for <= ?1) "
+    "AND (pe.instance_id IS NULL OR pe.lease_expiry < ?1 OR pe.instance_id = ?2) "
+    "ORDER BY pe.stream_id, pe.event_id, pe.perspective_name LIMIT ?3";
+// ?1 work id ?2 instance ?3 lease expiry ?4 now
+inline const std::string kLeasePerspectiveWork =
+    "UPDATE wh_perspective_events SET instance_id = ?2, lease_expiry = ?3, claimed_at = ?4 "
+    "WHERE event_work_id = ?1";
+inline const std::string kPerspectiveWorkEvent =
+    "SELECT event_id FROM wh_perspective_events WHERE event_work_id = ?1";
+inline const std::string kDeletePerspectiveWork =
+    "DELETE FROM wh_perspective_events WHERE event_work_id = ?1";
+inline const std::string kPerspectiveWorkRemaining =
+    "SELECT count(*) FROM wh_perspective_events WHERE event_id = ?1";
+// ?1 work id ?2 error ?3 now
+inline const std::string kFailPerspectiveWork =
+    "UPDATE wh_perspective_events SET error = ?2, "
+    "scheduled_for = ?3 + 30000000 * MIN(1 << MIN(attempts + 1, 10), 10), "
+    "attempts = attempts + 1, instance_id = NULL, lease_expiry = NULL WHERE event_work_id = ?1";
+inline const std::string kLoadPerspectiveModel =
+    "SELECT model_data, last_event_id, updated_at FROM wh_perspective_models "
+    "WHERE perspective_name = ?1 AND stream_id = ?2";
+// ?1 perspective ?2 stream ?3 model ?4 last event ?5 now
+inline const std::string kSavePerspectiveModel =
+    "INSERT INTO wh_perspective_models (perspective_name, stream_id, model_data, last_event_id, "
+    "updated_at) VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (perspective_name, stream_id) DO UPDATE "
+    "SET model_data = excluded.model_data, last_event_id = excluded.last_event_id, "
+    "updated_at = excluded.updated_at";
+
 // ---- reads ------------------------------------------------------------------------------------
 inline const std::string kFindOutbox =
     "SELECT destination, message_type, event_data, scope, stream_id, is_event, status, attempts, "
@@ -141,7 +175,8 @@ inline const std::string kReadStream =
     "SELECT event_id, event_type, event_data, metadata, version, created_at FROM wh_event_store "
     "WHERE stream_id = ?1 ORDER BY version";
 inline const std::string kPerspectiveEvents =
-    "SELECT event_work_id, perspective_name, event_id, instance_id, lease_expiry, status "
+    "SELECT event_work_id, perspective_name, event_id, instance_id, lease_expiry, status, "
+    "attempts, error, scheduled_for "
     "FROM wh_perspective_events WHERE stream_id = ?1 ORDER BY event_id, perspective_name";
 
 }  // namespace whizbang::sqlite::sql

@@ -345,6 +345,11 @@ absl::StatusOr<std::vector<PerspectiveEventRow>> SqliteWorkStore::perspective_ev
         event.lease_expiry = from_micros(*lease);
       }
       event.status = static_cast<int>(use.int64(5));
+      event.attempts = static_cast<int>(use.int64(6));
+      event.error = use.text(7);
+      if (std::optional<std::int64_t> scheduled = use.optional_int64(8)) {
+        event.scheduled_for = from_micros(*scheduled);
+      }
       rows.push_back(std::move(event));
     }
     return rows;

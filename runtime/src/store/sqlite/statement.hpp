@@ -46,6 +46,11 @@ class Connection {
  public:
   // Opens or creates `path`; ":memory:" for a private in-memory database.
   static absl::StatusOr<std::unique_ptr<Connection>> open(const std::string& path);
+  // Opens an existing `path` read-only: never creates or writes the file. `immutable` also
+  // skips locking and the -wal/-shm side files (which a read-only open of a WAL database
+  // otherwise creates and leaves behind): only for a file no connection is writing.
+  static absl::StatusOr<std::unique_ptr<Connection>> open_read_only(const std::string& path,
+                                                                    bool immutable);
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
   ~Connection();

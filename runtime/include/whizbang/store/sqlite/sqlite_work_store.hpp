@@ -61,6 +61,18 @@ class SqliteWorkStore final : public WorkStore {
   absl::Status add_perspective_association(std::string_view message_type,
                                            std::string_view perspective) override;
 
+  absl::StatusOr<std::vector<PerspectiveWork>> claim_perspective_work(
+      std::size_t max_items) override;
+  absl::StatusOr<PerspectiveCompletion> complete_perspective_work(
+      std::span<const MessageId> event_work_ids) override;
+  absl::Status fail_perspective_work(const MessageId& event_work_id,
+                                     std::string_view error) override;
+  absl::StatusOr<std::optional<PerspectiveModelRow>> load_perspective_model(
+      std::string_view perspective, const Uuid& stream_id) override;
+  absl::Status save_perspective_model(std::string_view perspective, const Uuid& stream_id,
+                                      std::string_view model_json,
+                                      const MessageId& last_event_id) override;
+
   absl::StatusOr<std::optional<OutboxRow>> find_outbox_row(const MessageId& id) override;
   absl::StatusOr<std::optional<InboxRow>> find_inbox_row(const MessageId& id) override;
   absl::StatusOr<std::vector<StoredEvent>> read_stream(const Uuid& stream_id) override;

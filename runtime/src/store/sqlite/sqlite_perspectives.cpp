@@ -1,0 +1,136 @@
+// SqliteWorkStore: perspective work (claim, complete with the WhenAll check, fail) and the
+// perspective models (wh_perspective_models, migration 4).
+#include <algorithm>
+
+#include "store/sqlite/sql.hpp"
+#include "store/sqlite/sqlite_store_impl.hpp"
+
+namespace whizbang {
+
+using sqlite::Use;
+using store_internal::from_micros;
+
+absl::StatusOr<std::vector<PerspectiveWork>> SqliteWorkStore::claim_perspective_work(
+    std::size_t max_items) {
+  return impl_->gate.run([&]() -> absl::StatusOr<std::vector<PerspectiveWork>> {
+    sqlite::Connection& db = *impl_->connection;
+    const std::int64_t now = impl_->now_micros();
+    const Uuid& self = impl_->options.instance.instance_id;
+    std::vector<PerspectiveWork> work;
+    {
+      WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, db.prepare(sqlite::sql::kClaimablePerspectiveWork));
+      Use use(db, stmt);
+      use.bind_int(1, now);
+      use.bind_uuid(2, self);
+      use.bind_int(3, static_cast<std::int64_t>(max_items));
+      while (true) {
+        WB_ASSIGN_OR_RETURN(bool row, use.step());
+        if (!row) break;
+        PerspectiveWork item;
+        item.event_work_id = MessageId::from_trusted(use.uuid(0));
+        item.stream_id = use.uuid(1);
+        item.perspective_name = use.text(2);
+        item.event_id = MessageId::from_trusted(use.uuid(3));
+        item.event_type = use.text(4);
+        item.event_data = use.text(5);
+        item.metadata = use.text(6);
+        item.version = use.int64(7);
+        item.attempts = static_cast<int>(use.int64(8));
+        work.push_back(std::move(item));
+      }
+    }
+    WB_ASSIGN_OR_RETURN(sqlite3_stmt * lease, db.prepare(sqlite::sql::kLeasePerspectiveWork));
+    for (const PerspectiveWork& item : work) {
+      Use use(db, lease);
+      use.bind_uuid(1, item.event_work_id.uuid());
+      use.bind_uuid(2, self);
+      use.bind_int(3, now + impl_->lease_micros());
+      use.bind_int(4, now);
+      WB_RETURN_IF_ERROR(use.run());
+    }
+    return work;
+  });
+}
+
+absl::StatusOr<PerspectiveCompletion> SqliteWorkStore::complete_perspective_work(
+    std::span<const MessageId> event_work_ids) {
+  return impl_->gate.run([&]() -> absl::StatusOr<PerspectiveCompletion> {
+    sqlite::Connection& db = *impl_->connection;
+    WB_ASSIGN_OR_RETURN(sqlite3_stmt * find, db.prepare(sqlite::sql::kPerspectiveWorkEvent));
+    WB_ASSIGN_OR_RETURN(sqlite3_stmt * erase, db.prepare(sqlite::sql::kDeletePerspectiveWork));
+    std::vector<MessageId> touched;
+    for (const MessageId& work_id : event_work_ids) {
+      {
+        Use use(db, find);
+        use.bind_uuid(1, work_id.uuid());
+        WB_ASSIGN_OR_RETURN(bool found, use.step());
+        if (!found) continue;  // already completed (by this or another worker)
+        touched.push_back(MessageId::from_trusted(use.uuid(0)));
+      }
+      Use use(db, erase);
+      use.bind_uuid(1, work_id.uuid());
+      WB_RETURN_IF_ERROR(use.run());
+    }
+    PerspectiveCompletion completion;
+    WB_ASSIGN_OR_RETURN(sqlite3_stmt * remaining,
+                        db.prepare(sqlite::sql::kPerspectiveWorkRemaining));
+    for (const MessageId& event_id : touched) {
+      if (std::find(completion.events_completed.begin(), completion.events_completed.end(),
+                    event_id) != completion.events_completed.end()) {
+        continue;
+      }
+      Use use(db, remaining);
+      use.bind_uuid(1, event_id.uuid());
+      WB_ASSIGN_OR_RETURN(bool row, use.step());
+      if (row && use.int64(0) == 0) completion.events_completed.push_back(event_id);
+    }
+    return completion;
+  });
+}
+
+absl::Status SqliteWorkStore::fail_perspective_work(const MessageId& event_work_id,
+                                                    std::string_view error) {
+  return impl_->gate.run([&]() -> absl::Status {
+    WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt,
+                        impl_->connection->prepare(sqlite::sql::kFailPerspectiveWork));
+    Use use(*impl_->connection, stmt);
+    use.bind_uuid(1, event_work_id.uuid());
+    use.bind_text(2, error);
+    use.bind_int(3, impl_->now_micros());
+    return use.run();
+  });
+}
+
+absl::StatusOr<std::optional<PerspectiveModelRow>> SqliteWorkStore::load_perspective_model(
+    std::string_view perspective, const Uuid& stream_id) {
+  return impl_->gate.run([&]() -> absl::StatusOr<std::optional<PerspectiveModelRow>> {
+    WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt,
+                        impl_->connection->prepare(sqlite::sql::kLoadPerspectiveModel));
+    Use use(*impl_->connection, stmt);
+    use.bind_text(1, perspective);
+    use.bind_uuid(2, stream_id);
+    WB_ASSIGN_OR_RETURN(bool found, use.step());
+    if (!found) return std::optional<PerspectiveModelRow>();
+    return std::optional<PerspectiveModelRow>(PerspectiveModelRow{
+        use.text(0), MessageId::from_trusted(use.uuid(1)), from_micros(use.int64(2))});
+  });
+}
+
+absl::Status SqliteWorkStore::save_perspective_model(std::string_view perspective,
+                                                     const Uuid& stream_id,
+                                                     std::string_view model_json,
+                                                     const MessageId& last_event_id) {
+  return impl_->gate.run([&]() -> absl::Status {
+    WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt,
+                        impl_->connection->prepare(sqlite::sql::kSavePerspectiveModel));
+    Use use(*impl_->connection, stmt);
+    use.bind_text(1, perspective);
+    use.bind_uuid(2, stream_id);
+    use.bind_text(3, model_json);
+    use.bind_uuid(4, last_event_id.uuid());
+    use.bind_int(5, impl_->now_micros());
+    return use.run();
+  });
+}
+
+}  // namespace whizbang

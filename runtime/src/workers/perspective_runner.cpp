@@ -1,0 +1,238 @@
+#include "whizbang/workers/perspective_runner.hpp"
+
+#include <condition_variable>
+#include <mutex>
+
+#include "fmt/format.h"
+#include "whizbang/logging.hpp"
+#include "whizbang/security_context.hpp"
+
+namespace whizbang {
+
+absl::StatusOr<std::unique_ptr<PerspectiveRunner>> PerspectiveRunner::create(
+    const Registry& registry, const ServiceRegistry& services, WorkStore& store,
+    ReceptorInvoker& invoker, PerspectiveRunnerOptions options) {
+  absl::StatusOr<ReceptorSet> instances = registry.create_perspectives(services);
+  if (!instances.ok()) return instances.status();
+  if (options.register_associations) {
+    for (const PerspectiveInfo& perspective : registry.perspectives()) {
+      for (const MessageTypeInfo* event : perspective.events) {
+        if (absl::Status status =
+                store.add_perspective_association(event->wire_name, perspective.name);
+            !status.ok()) {
+          return status;
+        }
+      }
+    }
+  }
+  return std::unique_ptr<PerspectiveRunner>(
+      new PerspectiveRunner(registry, *std::move(instances), store, invoker, std::move(options)));
+}
+
+PerspectiveRunner::PerspectiveRunner(const Registry& registry, ReceptorSet perspectives,
+                                     WorkStore& store, ReceptorInvoker& invoker,
+                                     PerspectiveRunnerOptions options)
+    : registry_(registry),
+      instances_(std::move(perspectives)),
+      store_(store),
+      invoker_(invoker),
+      options_(std::move(options)) {}
+
+std::span<const PerspectiveInfo* const> PerspectiveRunner::perspectives_for(
+    const Envelope& envelope) const {
+  if (!envelope.payload) return {};
+  return registry_.perspectives_for(*envelope.payload.info());
+}
+
+bool PerspectiveRunner::has_perspectives(const Envelope& envelope) const {
+  return !perspectives_for(envelope).empty();
+}
+
+absl::Status PerspectiveRunner::run_stages(Envelope& envelope, std::initializer_list<Stage> stages,
+                                           const LifecycleContext& context) {
+  for (Stage stage : stages) {
+    absl::StatusOr<InvokeReport> report = invoker_.invoke(envelope, stage, context);
+    if (!report.ok()) return report.status();
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<PerspectiveOutcome> PerspectiveRunner::apply(Envelope& envelope,
+                                                            const PerspectiveInfo& perspective,
+                                                            const LifecycleContext& context,
+                                                            const MessageId* event_work_id,
+                                                            bool* gate_opened) {
+  if (gate_opened != nullptr) *gate_opened = false;
+  void* instance = instances_.get(perspective.index);
+  if (instance == nullptr || !envelope.payload || !perspective.handles(*envelope.payload.info())) {
+    return absl::InvalidArgumentError(fmt::format(
+        "perspective {} does not apply {}", perspective.name,
+        envelope.payload ? envelope.payload.info()->wire_name : std::string_view("nothing")));
+  }
+  const Uuid stream = envelope.stream_id().value_or(Uuid());
+  LifecycleContext scoped = context;
+  scoped.perspective = std::string(perspective.name);
+
+  // Completes the perspective event row (when there is one) with whatever else `write` stores.
+  auto commit = [&](auto&& write) -> absl::Status {
+    Transaction tx(store_);
+    if (!tx.status().ok()) return tx.status();
+    if (absl::Status status = write(); !status.ok()) return status;
+    if (event_work_id != nullptr) {
+      absl::StatusOr<PerspectiveCompletion> done =
+          store_.complete_perspective_work(std::span<const MessageId>(event_work_id, 1));
+      if (!done.ok()) return done.status();
+      if (gate_opened != nullptr) *gate_opened = !done->events_completed.empty();
+    }
+    return tx.commit();
+  };
+
+  absl::StatusOr<std::optional<PerspectiveModelRow>> stored =
+      store_.load_perspective_model(perspective.name, stream);
+  if (!stored.ok()) return stored.status();
+  if (*stored && (*stored)->last_event_id == envelope.message_id) {
+    log(options_.logger, spdlog::level::debug, log_events::kPerspectiveAlreadyApplied,
+        "perspective {} already applied {} to stream {}", perspective.name, envelope.message_id,
+        stream);
+    if (absl::Status status = commit([] { return absl::OkStatus(); }); !status.ok()) return status;
+    return PerspectiveOutcome::AlreadyApplied;
+  }
+
+  if (absl::Status status = run_stages(
+          envelope, {Stage::PrePerspectiveDetached, Stage::PrePerspectiveInline}, scoped);
+      !status.ok()) {
+    return status;
+  }
+  std::shared_ptr<void> model = perspective.new_model();
+  if (*stored) {
+    if (absl::Status status = perspective.model_from_json((*stored)->model_json, model.get());
+        !status.ok()) {
+      return absl::DataLossError(fmt::format("stored model of perspective {} for stream {}: {}",
+                                             perspective.name, stream,
+                                             std::string(status.message())));
+    }
+  }
+  if (absl::Status status = perspective.apply(instance, model.get(), envelope.payload);
+      !status.ok()) {
+    return status;
+  }
+  const std::string json = perspective.model_to_json(model.get());
+  if (absl::Status status = commit([&] {
+        return store_.save_perspective_model(perspective.name, stream, json, envelope.message_id);
+      });
+      !status.ok()) {
+    return status;
+  }
+  if (absl::Status status = run_stages(
+          envelope, {Stage::PostPerspectiveDetached, Stage::PostPerspectiveInline}, scoped);
+      !status.ok()) {
+    return status;
+  }
+  return PerspectiveOutcome::Applied;
+}
+
+absl::Status PerspectiveRunner::finish(Envelope& envelope, const LifecycleContext& context,
+                                       bool had_perspectives) {
+  LifecycleContext message_scoped = context;
+  message_scoped.perspective.clear();
+  if (had_perspectives) {
+    if (absl::Status status = run_stages(
+            envelope, {Stage::PostAllPerspectivesDetached, Stage::PostAllPerspectivesInline},
+            message_scoped);
+        !status.ok()) {
+      return status;
+    }
+  }
+  return run_stages(envelope, {Stage::PostLifecycleDetached, Stage::PostLifecycleInline},
+                    message_scoped);
+}
+
+absl::Status PerspectiveRunner::process(Envelope& envelope, const LifecycleContext& context) {
+  LifecycleContext message_scoped = context;
+  message_scoped.perspective.clear();
+  const std::span<const PerspectiveInfo* const> perspectives = perspectives_for(envelope);
+  if (perspectives.empty()) return finish(envelope, message_scoped, /*had_perspectives=*/false);
+  if (options_.executor != nullptr && perspectives.size() > 1) {
+    return process_concurrently(envelope, message_scoped, perspectives);
+  }
+  // Every perspective runs even when one fails (independent read models); the gate stays shut.
+  absl::Status first_error;
+  bool any_applied = false;
+  for (const PerspectiveInfo* perspective : perspectives) {
+    absl::StatusOr<PerspectiveOutcome> outcome = apply(envelope, *perspective, message_scoped);
+    if (!outcome.ok() && first_error.ok()) first_error = outcome.status();
+    any_applied = any_applied || (outcome.ok() && *outcome == PerspectiveOutcome::Applied);
+  }
+  if (!first_error.ok()) return first_error;
+  if (!any_applied) return absl::OkStatus();  // a redelivery: the gate passed the first time
+  return finish(envelope, message_scoped, /*had_perspectives=*/true);
+}
+
+absl::Status PerspectiveRunner::process_concurrently(
+    Envelope& envelope, const LifecycleContext& context,
+    std::span<const PerspectiveInfo* const> perspectives) {
+  // Each perspective works on its own copy of the envelope; the last finisher merges their
+  // records into `envelope` and alone passes the WhenAll gate.
+  struct Gate {
+    std::mutex mutex;
+    std::condition_variable done;
+    std::size_t remaining = 0;
+    absl::Status first_error;
+    std::vector<ReceptorInvocationRecord> records;
+    bool any_applied = false;
+    bool finished = false;
+    absl::Status result;
+  };
+  auto gate = std::make_shared<Gate>();
+  gate->remaining = perspectives.size();
+  const std::size_t known_records = envelope.receptor_invocations.size();
+  std::optional<SecurityContext> security;
+  if (const SecurityContext* current = SecurityContext::current()) security = *current;
+
+  for (const PerspectiveInfo* perspective : perspectives) {
+    options_.executor->submit([this, gate, perspective, copy = envelope, &envelope, context,
+                               known_records, security]() mutable {
+      ScopedSecurityContext scope(security);
+      absl::Status status;
+      bool applied = false;
+      try {
+        absl::StatusOr<PerspectiveOutcome> outcome = apply(copy, *perspective, context);
+        status = outcome.status();
+        applied = outcome.ok() && *outcome == PerspectiveOutcome::Applied;
+      } catch (const std::exception& error) {
+        status = absl::InternalError(error.what());
+      }
+      bool last = false;
+      {
+        std::lock_guard lock(gate->mutex);
+        if (!status.ok() && gate->first_error.ok()) gate->first_error = status;
+        gate->any_applied = gate->any_applied || applied;
+        gate->records.insert(
+            gate->records.end(),
+            copy.receptor_invocations.begin() + static_cast<std::ptrdiff_t>(known_records),
+            copy.receptor_invocations.end());
+        last = --gate->remaining == 0;
+      }
+      if (!last) return;
+      absl::Status result = gate->first_error;  // no other finisher writes it any more
+      if (result.ok() && gate->any_applied) {
+        envelope.receptor_invocations.insert(envelope.receptor_invocations.end(),
+                                             gate->records.begin(), gate->records.end());
+        try {
+          result = finish(envelope, context, /*had_perspectives=*/true);
+        } catch (const std::exception& error) {
+          result = absl::InternalError(error.what());
+        }
+      }
+      std::lock_guard lock(gate->mutex);
+      gate->result = result;
+      gate->finished = true;
+      gate->done.notify_all();
+    });
+  }
+  std::unique_lock lock(gate->mutex);
+  gate->done.wait(lock, [&] { return gate->finished; });
+  return gate->result;
+}
+
+}  // namespace whizbang

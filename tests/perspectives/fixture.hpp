@@ -1,0 +1,132 @@
+// A dispatcher, receptor invoker and perspective runner over the generated test registry, on a
+// memory or SQLite store, with captured log lines.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <spdlog/sinks/ringbuffer_sink.h>
+#include <whizbang/dispatcher.hpp>
+#include <whizbang/receptor_invoker.hpp>
+#include <whizbang/store/memory_work_store.hpp>
+#include <whizbang/store/sqlite/sqlite_work_store.hpp>
+#include <whizbang/workers/perspective_runner.hpp>
+
+#include "read_models.hpp"
+#include "whizbang_messages.hpp"
+#include "whizbang_registry.hpp"
+
+namespace persp {
+
+enum class Backend { Memory, Sqlite };
+
+inline const whizbang::Registry& test_registry() {
+  return whizbang::generated::whizbang_perspective_tests::registry();
+}
+
+class PerspectiveFixture {
+ public:
+  explicit PerspectiveFixture(Backend backend = Backend::Memory,
+                              whizbang::Executor* perspective_executor = nullptr) {
+    services_.add<Journal>(journal).add<Behaviour>(behaviour);
+    log_sink_ = std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(2000);
+    logger_ = std::make_shared<spdlog::logger>("perspective-test", log_sink_);
+    logger_->set_level(spdlog::level::debug);
+
+    whizbang::StoreOptions store_options;
+    store_options.instance = self_;
+    store_options.now = [this] { return now; };
+    if (backend == Backend::Memory) {
+      store = std::make_unique<whizbang::MemoryWorkStore>(store_options);
+    } else {
+      const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+      std::string name = std::string(info->test_suite_name()) + "." + info->name();
+      for (char& c : name) c = c == '/' ? '_' : c;
+      dir_ = std::filesystem::temp_directory_path() / "whizbang-perspective-tests" / name;
+      std::filesystem::remove_all(dir_);
+      std::filesystem::create_directories(dir_);
+      auto sqlite = whizbang::SqliteWorkStore::open((dir_ / "store.db").string(), store_options);
+      EXPECT_TRUE(sqlite.ok()) << sqlite.status();
+      store = *std::move(sqlite);
+    }
+
+    whizbang::DispatcherOptions options;
+    options.self = self_;
+    options.store = store.get();
+    options.logger = logger_;
+    auto created = whizbang::Dispatcher::create(test_registry(), services_, std::move(options));
+    EXPECT_TRUE(created.ok()) << created.status();
+    dispatcher = *std::move(created);
+
+    whizbang::ReceptorInvokerOptions invoker_options;
+    invoker_options.logger = logger_;
+    invoker = std::make_unique<whizbang::ReceptorInvoker>(*dispatcher, invoker_options);
+
+    whizbang::PerspectiveRunnerOptions runner_options;
+    runner_options.executor = perspective_executor;
+    runner_options.logger = logger_;
+    auto made = whizbang::PerspectiveRunner::create(test_registry(), services_, *store, *invoker,
+                                                    runner_options);
+    EXPECT_TRUE(made.ok()) << made.status();
+    runner = *std::move(made);
+  }
+  ~PerspectiveFixture() {
+    runner.reset();
+    store.reset();
+    if (!dir_.empty()) std::filesystem::remove_all(dir_);
+  }
+
+  // An envelope for `event` on `stream`, as the inbox would hand it over.
+  template <class Event>
+  whizbang::Envelope envelope(Event event, const whizbang::Uuid& stream) const {
+    whizbang::Envelope envelope =
+        whizbang::Envelope::create(whizbang::AnyMessage::make(std::move(event)), self_);
+    envelope.hops.front().stream_id = stream;
+    return envelope;
+  }
+
+  template <class Model>
+  Model model(std::string_view perspective, const whizbang::Uuid& stream) {
+    Model out;
+    auto row = store->load_perspective_model(perspective, stream);
+    EXPECT_TRUE(row.ok()) << row.status();
+    if (!row.ok() || !row->has_value()) {
+      ADD_FAILURE() << "no model of " << perspective;
+      return out;
+    }
+    const whizbang::PerspectiveInfo* info = test_registry().find_perspective(perspective);
+    EXPECT_NE(info, nullptr);
+    EXPECT_TRUE(info->model_from_json((*row)->model_json, &out).ok());
+    return out;
+  }
+
+  int log_count(std::string_view text) const {
+    int n = 0;
+    for (const auto& line : log_sink_->last_formatted()) n += line.find(text) != std::string::npos;
+    return n;
+  }
+
+  Journal journal;
+  Behaviour behaviour;
+  whizbang::TimePoint now = whizbang::TimePoint(std::chrono::seconds(1'750'000'000));
+  std::unique_ptr<whizbang::WorkStore> store;
+  std::unique_ptr<whizbang::Dispatcher> dispatcher;
+  std::unique_ptr<whizbang::ReceptorInvoker> invoker;
+  std::unique_ptr<whizbang::PerspectiveRunner> runner;
+
+ private:
+  whizbang::ServiceInstance self_{"orders", whizbang::MessageId::mint().uuid(), "test-host", 7};
+  whizbang::ServiceRegistry services_;
+  std::filesystem::path dir_;
+  std::shared_ptr<spdlog::sinks::ringbuffer_sink_mt> log_sink_;
+  std::shared_ptr<spdlog::logger> logger_;
+};
+
+inline constexpr std::string_view kSummary = "persp::SummaryPerspective";
+inline constexpr std::string_view kCount = "persp::CountPerspective";
+
+}  // namespace persp

@@ -1,0 +1,115 @@
+// The durable path: events stored through the work coordinator get perspective events, which the
+// PerspectiveWorker applies; the store's completion opens the WhenAll gate exactly once, also
+// across a failure and its retry.
+#include <gtest/gtest.h>
+
+#include <whizbang/envelope_json.hpp>
+#include <whizbang/workers/perspective_worker.hpp>
+
+#include "fixture.hpp"
+
+namespace persp {
+namespace {
+
+using whizbang::MessageId;
+
+class PerspectiveWorkerTests : public ::testing::TestWithParam<Backend> {
+ protected:
+  // Stores `envelope` as an event-store-only outbox row and runs the coordinator once.
+  static void store_event(PerspectiveFixture& f, const whizbang::Envelope& envelope) {
+    whizbang::OutboxMessage row;
+    row.message_id = envelope.message_id;
+    row.message_type = std::string(envelope.payload.info()->wire_name);
+    row.envelope_json = whizbang::serialize_envelope(envelope);
+    row.stream_id = envelope.stream_id();
+    row.is_event = true;
+    whizbang::WorkBatchRequest request;
+    request.new_outbox.push_back(row);
+    ASSERT_TRUE(f.store->process_work_batch(request).ok());
+  }
+};
+
+TEST_P(PerspectiveWorkerTests, AppliesStoredEventsAndFiresTheGateOncePerEvent) {
+  PerspectiveFixture f(GetParam());
+  const whizbang::Uuid stream = MessageId::mint().uuid();
+  store_event(f, f.envelope(OrderCreated{{}, "o-1", 2}, stream));
+  store_event(f, f.envelope(OrderShipped{{}, "o-1"}, stream));
+  whizbang::PerspectiveWorker worker(*f.store, *f.runner);
+
+  auto cycle = worker.run_once();
+  ASSERT_TRUE(cycle.ok()) << cycle.status();
+  EXPECT_EQ(cycle->applied, 3u);  // Count + Summary for OrderCreated, Summary for OrderShipped
+  EXPECT_EQ(cycle->events_completed, 2u);
+  EXPECT_EQ(f.journal.count("PostPerspectiveInline"), 2);  // OrderCreated's two perspectives
+  EXPECT_EQ(f.journal.count("PostAllPerspectivesInline"), 1);
+  EXPECT_EQ(f.journal.count("PostLifecycleInline"), 1);
+
+  const OrderSummary summary = f.model<OrderSummary>(kSummary, stream);
+  EXPECT_EQ(summary.items, 2);
+  EXPECT_TRUE(summary.shipped);
+  EXPECT_EQ(f.model<OrderCount>(kCount, stream).created, 1);
+  auto rows = f.store->perspective_events(stream);
+  ASSERT_TRUE(rows.ok());
+  EXPECT_TRUE(rows->empty());
+
+  auto idle = worker.run_once();
+  ASSERT_TRUE(idle.ok());
+  EXPECT_EQ(idle->applied, 0u);
+  EXPECT_EQ(f.journal.count("PostAllPerspectivesInline"), 1);
+}
+
+TEST_P(PerspectiveWorkerTests, FailedPerspective_GateOpensOnceWhenTheRetrySucceeds) {
+  PerspectiveFixture f(GetParam());
+  const whizbang::Uuid stream = MessageId::mint().uuid();
+  store_event(f, f.envelope(OrderCreated{{}, "o-1", 1}, stream));
+  whizbang::PerspectiveWorker worker(*f.store, *f.runner);
+
+  f.behaviour.fail_count = true;
+  auto first = worker.run_once();
+  ASSERT_TRUE(first.ok());
+  EXPECT_EQ(first->applied, 1u);
+  EXPECT_EQ(first->failed, 1u);
+  EXPECT_EQ(f.journal.count("PostAllPerspectivesInline"), 0) << "Count has not completed";
+  EXPECT_EQ(f.journal.count("PostLifecycleInline"), 0);
+
+  f.behaviour.fail_count = false;
+  auto early = worker.run_once();
+  ASSERT_TRUE(early.ok());
+  EXPECT_EQ(early->applied, 0u) << "the failed row waits for its backoff";
+
+  f.now += whizbang::failure_backoff(0) + std::chrono::seconds(1);
+  auto retry = worker.run_once();
+  ASSERT_TRUE(retry.ok());
+  EXPECT_EQ(retry->applied, 1u);
+  EXPECT_EQ(retry->events_completed, 1u);
+  EXPECT_EQ(f.journal.count("apply:Summary"), 1) << "Summary is not applied again";
+  EXPECT_EQ(f.journal.count("PostAllPerspectivesInline"), 1);
+  EXPECT_EQ(f.journal.count("PostLifecycleInline"), 1);
+  EXPECT_EQ(f.model<OrderCount>(kCount, stream).created, 1);
+}
+
+TEST_P(PerspectiveWorkerTests, EnvelopeRebuiltFromTheEventStoreKeepsIdAndHops) {
+  PerspectiveFixture f(GetParam());
+  const whizbang::Uuid stream = MessageId::mint().uuid();
+  const whizbang::Envelope original = f.envelope(OrderCreated{{}, "o-9", 4}, stream);
+  store_event(f, original);
+  auto work = f.store->claim_perspective_work(10);
+  ASSERT_TRUE(work.ok() && !work->empty());
+  auto rebuilt = whizbang::envelope_from_stored_event(work->front(), test_registry());
+  ASSERT_TRUE(rebuilt.ok()) << rebuilt.status();
+  EXPECT_EQ(rebuilt->message_id, original.message_id);
+  ASSERT_EQ(rebuilt->hops.size(), original.hops.size());
+  EXPECT_EQ(rebuilt->hops.front().service_instance, original.hops.front().service_instance);
+  EXPECT_EQ(rebuilt->stream_id(), stream);
+  ASSERT_NE(rebuilt->payload.get_if<OrderCreated>(), nullptr);
+  EXPECT_EQ(rebuilt->payload.get_if<OrderCreated>()->items, 4);
+}
+
+INSTANTIATE_TEST_SUITE_P(Stores, PerspectiveWorkerTests,
+                         ::testing::Values(Backend::Memory, Backend::Sqlite),
+                         [](const ::testing::TestParamInfo<Backend>& param) {
+                           return param.param == Backend::Memory ? "Memory" : "Sqlite";
+                         });
+
+}  // namespace
+}  // namespace persp

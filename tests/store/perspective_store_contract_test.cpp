@@ -1,0 +1,202 @@
+// The perspective part of the WorkStore contract, run against memory and SQLite: models per
+// (perspective, stream), claiming perspective events, completion with the WhenAll check, failure
+// backoff.
+#include <gtest/gtest.h>
+
+#include "store_test_support.hpp"
+#include "whizbang/store/memory_work_store.hpp"
+#include "whizbang/store/sqlite/sqlite_work_store.hpp"
+
+namespace store_test {
+namespace {
+
+using namespace whizbang;
+using namespace std::chrono_literals;
+
+struct MemoryBackend {
+  static std::unique_ptr<WorkStore> open(StoreOptions options, const TempDir&) {
+    return std::make_unique<MemoryWorkStore>(std::move(options));
+  }
+};
+struct SqliteBackend {
+  static std::unique_ptr<WorkStore> open(StoreOptions options, const TempDir& dir) {
+    auto store = SqliteWorkStore::open(dir.file("store.db"), std::move(options));
+    EXPECT_TRUE(store.ok()) << store.status();
+    return *std::move(store);
+  }
+};
+
+template <class Backend>
+class PerspectiveStoreContractTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    options_.instance = instance("orders");
+    options_.now = clock_.fn();
+    store_ = Backend::open(options_, dir_);
+    ASSERT_NE(store_, nullptr);
+    ASSERT_TRUE(store_->add_perspective_association("store_test::OrderCreated", "A").ok());
+    ASSERT_TRUE(store_->add_perspective_association("store_test::OrderCreated", "B").ok());
+  }
+
+  // Stores an OrderCreated event on `stream` through a work batch (event store + perspective
+  // events), completing the outbox row.
+  MessageId store_event(const Uuid& stream, std::string order_id) {
+    WorkBatchRequest request;
+    request.new_outbox.push_back(
+        outbox_message(OrderCreated{std::move(order_id), 1}, std::nullopt, stream));
+    const MessageId id = request.new_outbox.back().message_id;
+    auto items = store_->process_work_batch(request);
+    EXPECT_TRUE(items.ok()) << items.status();
+    return id;
+  }
+  std::vector<PerspectiveWork> claim(std::size_t max = 100) {
+    auto work = store_->claim_perspective_work(max);
+    EXPECT_TRUE(work.ok()) << work.status();
+    return work.ok() ? *work : std::vector<PerspectiveWork>{};
+  }
+  std::vector<MessageId> complete(std::vector<MessageId> ids) {
+    auto done = store_->complete_perspective_work(ids);
+    EXPECT_TRUE(done.ok()) << done.status();
+    return done.ok() ? done->events_completed : std::vector<MessageId>{};
+  }
+
+  TempDir dir_;
+  ManualClock clock_;
+  StoreOptions options_;
+  std::unique_ptr<WorkStore> store_;
+};
+
+using Backends = ::testing::Types<MemoryBackend, SqliteBackend>;
+class BackendNames {
+ public:
+  template <class T>
+  static std::string GetName(int) {
+    return std::is_same_v<T, MemoryBackend> ? "Memory" : "Sqlite";
+  }
+};
+TYPED_TEST_SUITE(PerspectiveStoreContractTest, Backends, BackendNames);
+
+TYPED_TEST(PerspectiveStoreContractTest, Model_AbsentUntilSaved_ThenUpsertedPerStream) {
+  const Uuid stream = MessageId::mint().uuid();
+  const Uuid other = MessageId::mint().uuid();
+  auto missing = this->store_->load_perspective_model("A", stream);
+  ASSERT_TRUE(missing.ok()) << missing.status();
+  EXPECT_FALSE(missing->has_value());
+
+  const MessageId first = MessageId::mint();
+  const MessageId second = MessageId::mint();
+  ASSERT_TRUE(this->store_->save_perspective_model("A", stream, R"({"n":1})", first).ok());
+  ASSERT_TRUE(this->store_->save_perspective_model("A", stream, R"({"n":2})", second).ok());
+  ASSERT_TRUE(this->store_->save_perspective_model("B", stream, R"({"b":true})", first).ok());
+
+  auto a = this->store_->load_perspective_model("A", stream);
+  ASSERT_TRUE(a.ok() && a->has_value());
+  EXPECT_EQ((*a)->model_json, R"({"n":2})");
+  EXPECT_EQ((*a)->last_event_id, second);
+  EXPECT_EQ((*a)->updated_at, this->clock_.now());
+  auto b = this->store_->load_perspective_model("B", stream);
+  ASSERT_TRUE(b.ok() && b->has_value());
+  EXPECT_EQ((*b)->model_json, R"({"b":true})");
+  auto elsewhere = this->store_->load_perspective_model("A", other);
+  ASSERT_TRUE(elsewhere.ok());
+  EXPECT_FALSE(elsewhere->has_value());
+}
+
+TYPED_TEST(PerspectiveStoreContractTest, Model_SaveRolledBackWithItsTransaction) {
+  const Uuid stream = MessageId::mint().uuid();
+  {
+    Transaction tx(*this->store_);
+    ASSERT_TRUE(this->store_->save_perspective_model("A", stream, "{}", MessageId::mint()).ok());
+  }  // rolled back
+  auto model = this->store_->load_perspective_model("A", stream);
+  ASSERT_TRUE(model.ok());
+  EXPECT_FALSE(model->has_value());
+}
+
+TYPED_TEST(PerspectiveStoreContractTest, Claim_ReturnsEachPerspectiveEventWithItsEvent) {
+  const Uuid stream = MessageId::mint().uuid();
+  const MessageId first = this->store_event(stream, "o-1");
+  const MessageId second = this->store_event(stream, "o-2");
+  const std::vector<PerspectiveWork> work = this->claim();
+  ASSERT_EQ(work.size(), 4u);
+  // Stream order (event id), then perspective name.
+  EXPECT_EQ(work[0].event_id, first);
+  EXPECT_EQ(work[0].perspective_name, "A");
+  EXPECT_EQ(work[1].event_id, first);
+  EXPECT_EQ(work[1].perspective_name, "B");
+  EXPECT_EQ(work[2].event_id, second);
+  EXPECT_EQ(work[0].stream_id, stream);
+  EXPECT_EQ(work[0].event_type, "store_test::OrderCreated");
+  EXPECT_EQ(work[0].event_data, R"({"order_id":"o-1","amount":1})");
+  EXPECT_NE(work[0].metadata.find("\"Hops\""), std::string::npos);
+  EXPECT_EQ(work[0].version, 1);
+  EXPECT_EQ(work[2].version, 2);
+  EXPECT_EQ(this->claim(1).size(), 1u) << "this instance's own leases are offered again";
+}
+
+TYPED_TEST(PerspectiveStoreContractTest, Claim_LeasedToAnotherInstance_NotOfferedUntilLeaseLapses) {
+  const Uuid stream = MessageId::mint().uuid();
+  this->store_event(stream, "o-1");
+  StoreOptions other_options = this->options_;
+  other_options.instance = instance("orders");
+  if constexpr (std::is_same_v<TypeParam, MemoryBackend>) {
+    GTEST_SKIP() << "a memory store is one instance's";
+  } else {
+    auto other = TypeParam::open(other_options, this->dir_);
+    auto none = other->claim_perspective_work(10);
+    ASSERT_TRUE(none.ok());
+    EXPECT_TRUE(none->empty());
+    this->clock_.advance(301s);
+    auto lapsed = other->claim_perspective_work(10);
+    ASSERT_TRUE(lapsed.ok());
+    EXPECT_EQ(lapsed->size(), 2u);
+  }
+}
+
+TYPED_TEST(PerspectiveStoreContractTest,
+           Complete_ReportsTheEventOnlyWhenItsLastPerspectiveCompletes) {
+  const Uuid stream = MessageId::mint().uuid();
+  const MessageId event = this->store_event(stream, "o-1");
+  const std::vector<PerspectiveWork> work = this->claim();
+  ASSERT_EQ(work.size(), 2u);
+  EXPECT_TRUE(this->complete({work[0].event_work_id}).empty());
+  EXPECT_EQ(this->complete({work[1].event_work_id}), std::vector<MessageId>{event});
+  EXPECT_TRUE(this->complete({work[1].event_work_id}).empty()) << "a completed row reports nothing";
+  auto rows = this->store_->perspective_events(stream);
+  ASSERT_TRUE(rows.ok());
+  EXPECT_TRUE(rows->empty());
+  EXPECT_TRUE(this->claim().empty());
+}
+
+TYPED_TEST(PerspectiveStoreContractTest, Complete_BothInOneCall_ReportsTheEventOnce) {
+  const MessageId event = this->store_event(MessageId::mint().uuid(), "o-1");
+  const std::vector<PerspectiveWork> work = this->claim();
+  ASSERT_EQ(work.size(), 2u);
+  EXPECT_EQ(this->complete({work[0].event_work_id, work[1].event_work_id}),
+            std::vector<MessageId>{event});
+}
+
+TYPED_TEST(PerspectiveStoreContractTest, Fail_BacksOffThenOffersAgain) {
+  const Uuid stream = MessageId::mint().uuid();
+  this->store_event(stream, "o-1");
+  std::vector<PerspectiveWork> work = this->claim();
+  ASSERT_EQ(work.size(), 2u);
+  ASSERT_TRUE(this->store_->fail_perspective_work(work[0].event_work_id, "boom").ok());
+  ASSERT_EQ(this->claim().size(), 1u) << "the failed row waits for its backoff";
+  auto rows = this->store_->perspective_events(stream);
+  ASSERT_TRUE(rows.ok());
+  ASSERT_EQ(rows->size(), 2u);
+  const auto failed = std::find_if(rows->begin(), rows->end(), [&](const auto& row) {
+    return row.event_work_id == work[0].event_work_id;
+  });
+  ASSERT_NE(failed, rows->end());
+  EXPECT_EQ(failed->attempts, 1);
+  EXPECT_EQ(failed->error, "boom");
+  this->clock_.advance(failure_backoff(0) + 1s);
+  work = this->claim();
+  ASSERT_EQ(work.size(), 2u);
+  EXPECT_EQ(work[0].attempts, 1);
+}
+
+}  // namespace
+}  // namespace store_test
