@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "whizbang/envelope.hpp"
 
 namespace whizbang::cli {
 
@@ -46,6 +47,13 @@ class Args {
 // Prints "whizbang: <message>" on one line and returns kExitUsage.
 int usage_error(const Io& io, std::string_view message);
 int usage_error(const Io& io, const absl::Status& status);
+
+// One line for a failed operation: exit 2 when the status says the input was bad (NotFound,
+// InvalidArgument, DataLoss: not the expected kind of file, FailedPrecondition), else 1.
+int status_error(const Io& io, const absl::Status& status);
+
+// "2024-07-01T12:34:56.123456Z" (UTC, microseconds).
+std::string format_time(TimePoint time);
 
 // JSON string literal with escapes, for the --json outputs.
 std::string json_quote(std::string_view text);

@@ -12,6 +12,10 @@ namespace whizbang::cli {
 int run_id_command(const std::vector<std::string>& args, const Io& io);
 // whizbang demo: a short tour of ids and derived identity.
 int run_demo_command(const std::vector<std::string>& args, const Io& io);
+// whizbang store inspect|stream ...: read-only views of a SQLite work store.
+int run_store_command(const std::vector<std::string>& args, const Io& io);
+// whizbang gen explain ...: the tables whizbang-gen generated for a target.
+int run_gen_command(const std::vector<std::string>& args, const Io& io);
 // whizbang <command> ...: the entry point main() calls.
 int run_cli(const std::vector<std::string>& args, const Io& io);
 

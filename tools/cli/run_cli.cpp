@@ -12,6 +12,9 @@ constexpr std::string_view kHelp =
 
 commands:
   id      mint, derive and inspect message ids (whizbang id --help)
+  store   read-only views of a SQLite store: counts, recent rows, one stream's events
+          (whizbang store --help)
+  gen     the receptor and message tables whizbang-gen generated (whizbang gen --help)
   demo    a short tour: minted ids, derived emission ids, a retry re-deriving the same ids
 
 Every command accepts --help. Bad input prints one line on stderr and exits 2.
@@ -31,6 +34,8 @@ int run_cli(const std::vector<std::string>& args, const Io& io) {
     return kExitOk;
   }
   if (command == "id") return run_id_command(rest, io);
+  if (command == "store") return run_store_command(rest, io);
+  if (command == "gen") return run_gen_command(rest, io);
   if (command == "demo") return run_demo_command(rest, io);
   return usage_error(io, absl::StrCat("unknown command '", command, "' (try: whizbang --help)"));
 }
