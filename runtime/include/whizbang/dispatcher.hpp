@@ -33,7 +33,9 @@
 #include "spdlog/logger.h"
 #include "whizbang/delivery_receipt.hpp"
 #include "whizbang/envelope.hpp"
+#include "whizbang/guardrails.hpp"
 #include "whizbang/outbox_routing.hpp"
+#include "whizbang/receptor_dedup_store.hpp"
 #include "whizbang/registry.hpp"
 #include "whizbang/route.hpp"
 #include "whizbang/store/outbox_store.hpp"
@@ -53,6 +55,11 @@ struct DispatcherOptions {
   // Serializes envelopes for outbox rows. Defaults to the envelope JSON codec.
   std::function<std::string(const Envelope&)> serialize;
   DestinationResolver destination = default_destination;
+  // Exactly-once: the local path of a cascade or publish records one LocalImmediateInline
+  // invocation per receptor it ran onto the envelope it stores, so the same receptor does not
+  // fire again for the message in this service. Tracking Off or no dedup store: no records.
+  GuardrailOptions guardrails;
+  std::shared_ptr<ReceptorDedupStore> dedup_store;
   std::shared_ptr<spdlog::logger> logger;
 };
 
@@ -153,7 +160,11 @@ class Dispatcher {
                                std::shared_ptr<void>* response);
   absl::StatusOr<CascadeRecord> cascade(const AnyMessage& message, const EmissionSource* source,
                                         DispatchModes mode);
-  absl::Status publish_local(const Envelope& envelope);
+  // Runs the default-stage receptors of the envelope's message. With `records` set, appends a
+  // LocalImmediateInline record per receptor that ran.
+  absl::Status publish_local(const Envelope& envelope,
+                             std::vector<ReceptorInvocationRecord>* records);
+  bool records_local_invocations() const;
   absl::Status write_outbox(const Envelope& envelope, std::optional<std::string> destination);
   MessageId emission_id(const MessageTypeInfo& type, const EmissionSource* source);
   Envelope child_envelope(const AnyMessage& message, const MessageId& id,

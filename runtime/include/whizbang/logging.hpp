@@ -16,6 +16,19 @@
 #include "whizbang/message_id.hpp"
 #include "whizbang/uuid.hpp"
 
+#include "absl/strings/string_view.h"
+
+#ifndef ABSL_USES_STD_STRING_VIEW
+// Debian's Abseil has its own string_view (Status::message() returns one): format it as text.
+template <>
+struct fmt::formatter<absl::string_view> : fmt::formatter<std::string_view> {
+  auto format(absl::string_view text, fmt::format_context& ctx) const {
+    return fmt::formatter<std::string_view>::format(std::string_view(text.data(), text.size()),
+                                                    ctx);
+  }
+};
+#endif
+
 // Ids format as their hyphenated text in log lines and fmt::format.
 template <>
 struct fmt::formatter<whizbang::Uuid> : fmt::formatter<std::string_view> {
@@ -53,6 +66,11 @@ inline constexpr LogEvent kNoReceptorsAtStage{15, "NoReceptorsAtStage"};
 inline constexpr LogEvent kSourceServiceIdEmptyAtStartup{50, "SourceServiceIdEmptyAtStartup"};
 inline constexpr LogEvent kSourceServiceIdResolved{51, "SourceServiceIdResolved"};
 inline constexpr LogEvent kSourceServiceIdRetry{52, "SourceServiceIdRetry"};
+// The start-up lookup of the local service id threw (the reference's existing start-up warning).
+inline constexpr LogEvent kSourceServiceIdLookupFailedAtStartup{
+    53, "SourceServiceIdLookupFailedAtStartup"};
+// A worker cycle failed as a whole (store unavailable); the next cycle retries.
+inline constexpr LogEvent kWorkerCycleFailed{54, "WorkerCycleFailed"};
 // Cascade and store (no EventId in the reference; numbered here, outside the reference's ranges).
 inline constexpr LogEvent kEmissionIdDerived{100, "EmissionIdDerived"};
 inline constexpr LogEvent kCascadeNonMessageIgnored{101, "CascadeNonMessageIgnored"};
@@ -60,6 +78,10 @@ inline constexpr LogEvent kCascadeNothingExtracted{102, "CascadeNothingExtracted
 inline constexpr LogEvent kOutboxRowDropped{103, "OutboxRowDropped"};
 inline constexpr LogEvent kOutboxEmissionDeduplicated{110, "OutboxEmissionDeduplicated"};
 inline constexpr LogEvent kStoredRowQuarantined{111, "StoredRowQuarantined"};
+// Perspectives (read models).
+inline constexpr LogEvent kPerspectiveAlreadyApplied{120, "PerspectiveAlreadyApplied"};
+inline constexpr LogEvent kPerspectiveApplyFailed{121, "PerspectiveApplyFailed"};
+inline constexpr LogEvent kPerspectiveEventQuarantined{122, "PerspectiveEventQuarantined"};
 }  // namespace log_events
 
 template <class... Args>

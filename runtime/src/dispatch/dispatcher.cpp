@@ -2,9 +2,11 @@
 #include "whizbang/dispatcher.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <utility>
 
 #include "whizbang/derived_identity.hpp"
+#include "whizbang/envelope_json.hpp"
 #include "whizbang/logging.hpp"
 #include "whizbang/security_context.hpp"
 
@@ -89,6 +91,9 @@ absl::StatusOr<std::unique_ptr<Dispatcher>> Dispatcher::create(const Registry& r
 
 Dispatcher::Dispatcher(const Registry& registry, ReceptorSet receptors, DispatcherOptions options)
     : registry_(registry), receptors_(std::move(receptors)), options_(std::move(options)) {
+  if (!options_.serialize) {
+    options_.serialize = [](const Envelope& envelope) { return serialize_envelope(envelope); };
+  }
   for (const MessageEntry& message : registry_.messages()) {
     auto entry = std::make_unique<Entry>();
     for (const ReceptorInfo& receptor :
@@ -208,9 +213,23 @@ absl::StatusOr<CascadeRecord> Dispatcher::cascade(const AnyMessage& message,
   if (mode == DispatchModes::None) return CascadeRecord{message, MessageId(), mode};
   const MessageTypeInfo& type = *message.info();
   const MessageId id = emission_id(type, source);
-  const Envelope envelope = child_envelope(message, id, source);
+  Envelope envelope = child_envelope(message, id, source);
+  const bool stored =
+      has_flag(mode, DispatchModes::Outbox) ||
+      (type.kind == MessageKind::Event && has_flag(mode, DispatchModes::EventStore));
   if (has_flag(mode, DispatchModes::LocalDispatch)) {
-    if (absl::Status status = publish_local(envelope); !status.ok()) return status;
+    std::vector<ReceptorInvocationRecord> records;
+    const bool record = stored && records_local_invocations();
+    if (absl::Status status = publish_local(envelope, record ? &records : nullptr); !status.ok()) {
+      return status;
+    }
+    for (ReceptorInvocationRecord& r : records) {
+      if (absl::Status status = options_.dedup_store->record_invocation(envelope, r);
+          !status.ok()) {
+        return status;
+      }
+      envelope.receptor_invocations.push_back(std::move(r));
+    }
   }
   const bool is_event = type.kind == MessageKind::Event;
   if (is_event && has_flag(mode, DispatchModes::EventStore) &&
@@ -233,7 +252,13 @@ absl::StatusOr<CascadeRecord> Dispatcher::cascade_message(const AnyMessage& mess
   return cascade(message, &emission_source, mode);
 }
 
-absl::Status Dispatcher::publish_local(const Envelope& envelope) {
+bool Dispatcher::records_local_invocations() const {
+  return options_.dedup_store != nullptr &&
+         options_.guardrails.tracking != ReceptorInvocationTracking::Off;
+}
+
+absl::Status Dispatcher::publish_local(const Envelope& envelope,
+                                       std::vector<ReceptorInvocationRecord>* records) {
   const Entry* entry = entry_for(*envelope.payload.info());
   if (entry == nullptr) return absl::OkStatus();
   for (const ReceptorInfo* receptor : entry->default_stage) {
@@ -242,8 +267,19 @@ absl::Status Dispatcher::publish_local(const Envelope& envelope) {
     Envelope handling = envelope;
     handling.dispatch_context.handler_name = std::string(receptor->id);
     handling.dispatch_context.is_default_dispatch = true;
+    const auto started = std::chrono::steady_clock::now();
     if (absl::Status status = run_and_cascade(*receptor, handling, nullptr); !status.ok()) {
       return status;
+    }
+    if (records != nullptr) {
+      ReceptorInvocationRecord record;
+      record.receptor_id = std::string(receptor->id);
+      record.stage = Stage::LocalImmediateInline;
+      record.completed_at = Clock::now();
+      record.duration = std::chrono::duration_cast<std::chrono::microseconds>(
+          std::chrono::steady_clock::now() - started);
+      record.service_name = options_.self.service_name;
+      records->push_back(std::move(record));
     }
   }
   return absl::OkStatus();

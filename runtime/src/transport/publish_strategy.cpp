@@ -72,9 +72,10 @@ std::optional<TransportDestination> publish_destination(const WorkItem& item,
                                                         std::string_view shared_inbox_topic) {
   if (!item.destination || item.destination->empty()) return std::nullopt;
   TransportDestination destination;
-  destination.address = detect_wire_kind(item.message_type) == WireKind::Command
-                            ? std::string(shared_inbox_topic)
-                            : *item.destination;
+  // A row that is not an event is a command (our rows know their kind); names that say
+  // "Command" are commands too, as in the reference.
+  const bool command = !item.is_event || detect_wire_kind(item.message_type) == WireKind::Command;
+  destination.address = command ? std::string(shared_inbox_topic) : *item.destination;
   destination.routing_key = routing_key_for(item.message_type);
   if (item.stream_id) destination.metadata["StreamId"] = item.stream_id->to_string();
   return destination;

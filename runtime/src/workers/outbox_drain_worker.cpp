@@ -14,6 +14,7 @@ struct Group {
   TransportDestination destination;
   std::optional<Uuid> stream_id;
   std::vector<TransportMessage> messages;
+  std::vector<Envelope> envelopes;  // parallel to messages, for the PostOutbox stages
 };
 
 // The lookup's answer, or the reason it has none.
@@ -147,24 +148,51 @@ absl::StatusOr<DrainCycleResult> OutboxDrainWorker::run_once() {
     }
     TransportMessage message{item.message_id, item.message_type, item.envelope_json, item.stream_id,
                              item.is_event};
+    bool reserialize = false;
     if (envelope->source_service_id.is_nil() && !source_id.is_nil()) {
       envelope->source_service_id = source_id;
-      message.envelope_json = serialize_envelope(*envelope);
+      reserialize = true;
     }
+    if (options_.lifecycle) {
+      // PreOutbox receptors run before the message leaves; their records leave with it.
+      const std::size_t records_before = envelope->receptor_invocations.size();
+      absl::Status status = options_.lifecycle(*envelope, Stage::PreOutboxDetached);
+      if (status.ok()) status = options_.lifecycle(*envelope, Stage::PreOutboxInline);
+      if (!status.ok()) {
+        failures.push_back({WorkSource::Outbox, item.message_id, MessageStatus::None,
+                            std::string(status.message()), FailureReason::Unknown});
+        ++result.failed;
+        continue;
+      }
+      reserialize = reserialize || envelope->receptor_invocations.size() != records_before;
+    }
+    if (reserialize) message.envelope_json = serialize_envelope(*envelope);
     auto group = std::find_if(groups.begin(), groups.end(), [&](const Group& g) {
       return g.destination.address == destination->address &&
              g.destination.routing_key == destination->routing_key && g.stream_id == item.stream_id;
     });
     if (group == groups.end()) {
-      groups.push_back({*std::move(destination), item.stream_id, {}});
+      groups.push_back({*std::move(destination), item.stream_id, {}, {}});
       group = groups.end() - 1;
     }
     group->messages.push_back(std::move(message));
+    group->envelopes.push_back(*std::move(envelope));
   }
 
-  for (const Group& group : groups) {
+  for (Group& group : groups) {
     if (!transport_.is_ready()) break;  // rows stay leased to us; the next cycle retries
     const absl::Status status = transport_.publish(group.destination, group.messages);
+    if (status.ok() && options_.lifecycle) {
+      for (Envelope& published : group.envelopes) {
+        for (Stage stage : {Stage::PostOutboxDetached, Stage::PostOutboxInline}) {
+          if (absl::Status post = options_.lifecycle(published, stage); !post.ok()) {
+            log(options_.logger, spdlog::level::warn, log_events::kWorkerCycleFailed,
+                "{} at {} for {} failed after publishing: {}", published.payload.info()->wire_name,
+                to_string(stage), published.message_id, std::string(post.message()));
+          }
+        }
+      }
+    }
     for (const TransportMessage& message : group.messages) {
       if (status.ok()) {
         completions.push_back({WorkSource::Outbox, message.message_id, MessageStatus::Published});

@@ -41,14 +41,6 @@
 
 namespace whizbang {
 
-namespace log_events {
-// The start-up lookup of the local service id threw (the reference's existing start-up warning).
-inline constexpr LogEvent kSourceServiceIdLookupFailedAtStartup{
-    53, "SourceServiceIdLookupFailedAtStartup"};
-// A worker cycle failed as a whole (store unavailable); the next cycle retries.
-inline constexpr LogEvent kWorkerCycleFailed{54, "WorkerCycleFailed"};
-}  // namespace log_events
-
 struct OutboxDrainWorkerOptions {
   // Where commands go (upstream's shared inbox topic).
   std::string shared_inbox_topic = "inbox";
@@ -60,6 +52,10 @@ struct OutboxDrainWorkerOptions {
   // This service's id. May throw or return a nil id while the id is not yet known; unset means
   // "no id to stamp" (envelopes leave without "ss").
   std::function<Uuid()> local_service_id_lookup;
+  // Runs the PreOutbox stages (Detached, then Inline) before a row is published and the
+  // PostOutbox stages after; typically ReceptorInvoker::invoke. A PreOutbox error fails the row
+  // (backoff); records appended by PreOutbox receptors leave with the message.
+  std::function<absl::Status(Envelope& envelope, Stage stage)> lifecycle;
   std::shared_ptr<spdlog::logger> logger;
 };
 

@@ -1,0 +1,105 @@
+// ServiceHost: one service, assembled — dispatcher, lifecycle invoker, outbox drain worker and
+// inbox worker over a store and a transport.
+//
+//   whizbang::ServiceRegistry services;
+//   services.add<shop::Mailer>(mailer);
+//   whizbang::HostOptions options;
+//   options.service_name = "orders";
+//   options.store = store.get();          // e.g. SqliteWorkStore::open("orders.db", ...)
+//   options.transport = &transport;       // InProcessTransport today, RabbitMQ next
+//   auto host = whizbang::ServiceHost::create(whizbang::generated::orders::registry(), services,
+//                                             std::move(options));
+//   (*host)->start();                                   // or run_once() from a test
+//   (*host)->dispatcher().send(shop::CreateOrder{...});
+//
+// Exactly-once: every receptor the host runs is guarded by its dedup store. Replace the store by
+// setting HostOptions::dedup_store before create(); by default it is the envelope store, or the
+// database store when guardrails.persist is Database.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "spdlog/logger.h"
+#include "whizbang/deferred_outbox_channel.hpp"
+#include "whizbang/dispatcher.hpp"
+#include "whizbang/executor.hpp"
+#include "whizbang/lifecycle.hpp"
+#include "whizbang/receptor_invoker.hpp"
+#include "whizbang/store/work_store.hpp"
+#include "whizbang/transport/transport.hpp"
+#include "whizbang/workers/inbox_worker.hpp"
+#include "whizbang/workers/outbox_drain_worker.hpp"
+
+namespace whizbang {
+
+struct HostOptions {
+  std::string service_name;
+  // This service's id (stamped on published envelopes). Nil: derived from the service name.
+  Uuid service_id;
+  WorkStore* store = nullptr;      // required
+  Transport* transport = nullptr;  // null: nothing is published or received
+  GuardrailOptions guardrails;
+  std::shared_ptr<ReceptorDedupStore> dedup_store;  // null: chosen from guardrails.persist
+  std::vector<std::string> owned_domains;
+  // Detached stages run here; null: the host runs them inline.
+  Executor* executor = nullptr;
+  std::string shared_inbox_topic = "inbox";
+  std::chrono::milliseconds poll_interval{1000};
+  // false: the handling's writes and the inbox completion commit separately (the reference's
+  // shape; only for demonstrating and testing emission deduplication).
+  bool atomic_inbox_completion = true;
+  // Fault injection: called before an inbox completion commits; non-OK acts as a crash there.
+  std::function<absl::Status(const WorkItem&)> before_inbox_completion;
+  std::shared_ptr<spdlog::logger> logger;
+};
+
+struct HostCycle {
+  DrainCycleResult outbox;
+  InboxCycleResult inbox;
+};
+
+class ServiceHost {
+ public:
+  static absl::StatusOr<std::unique_ptr<ServiceHost>> create(const Registry& registry,
+                                                             const ServiceRegistry& services,
+                                                             HostOptions options);
+  ~ServiceHost();
+  ServiceHost(const ServiceHost&) = delete;
+  ServiceHost& operator=(const ServiceHost&) = delete;
+
+  Dispatcher& dispatcher() { return *dispatcher_; }
+  ReceptorInvoker& invoker() { return *invoker_; }
+  Lifecycle& lifecycle() { return *lifecycle_; }
+  WorkStore& store() { return *options_.store; }
+  const HostOptions& options() const { return options_; }
+  const std::vector<TransportBinding>& bindings() const { return bindings_; }
+
+  // One outbox cycle, then one inbox cycle (deterministic tests and demos).
+  absl::StatusOr<HostCycle> run_once();
+  // Subscribes to the transport and starts both workers on their threads.
+  absl::Status start();
+  void stop();
+
+ private:
+  ServiceHost(const Registry& registry, HostOptions options);
+
+  const Registry& registry_;
+  HostOptions options_;
+  std::vector<TransportBinding> bindings_;
+  DeferredOutboxChannel deferred_;
+  std::unique_ptr<Dispatcher> dispatcher_;
+  std::unique_ptr<ReceptorInvoker> invoker_;
+  std::unique_ptr<Lifecycle> lifecycle_;
+  std::unique_ptr<OutboxDrainWorker> outbox_;
+  std::unique_ptr<InboxWorker> inbox_;
+  std::unique_ptr<TransportSubscription> subscription_;
+};
+
+// A stable id for a service name (UUIDv7-shaped, derived like a composite child of the nil id's
+// namespace), so a service keeps its id across restarts without configuration.
+Uuid service_id_for(std::string_view service_name);
+
+}  // namespace whizbang

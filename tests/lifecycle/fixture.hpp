@@ -1,0 +1,88 @@
+// One service's dispatcher and invoker over the generated lifecycle test registry, with a fire
+// log and captured log lines.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include <spdlog/sinks/ringbuffer_sink.h>
+#include <whizbang/receptor_invoker.hpp>
+
+#include "lifecycle_receptors.hpp"
+#include "whizbang_registry.hpp"
+
+namespace lifecycle_test {
+
+inline const whizbang::Registry& test_registry() {
+  return whizbang::generated::whizbang_lifecycle_tests::registry();
+}
+
+// Captures formatted log lines for EventId assertions.
+struct LogCapture {
+  LogCapture()
+      : sink(std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(2000)),
+        logger(std::make_shared<spdlog::logger>("lifecycle-test", sink)) {
+    logger->set_level(spdlog::level::debug);
+  }
+  int count(std::string_view text) const {
+    int n = 0;
+    for (const auto& line : sink->last_formatted()) n += line.find(text) != std::string::npos;
+    return n;
+  }
+  std::shared_ptr<spdlog::sinks::ringbuffer_sink_mt> sink;
+  std::shared_ptr<spdlog::logger> logger;
+};
+
+// A dispatcher + invoker for one service name.
+class ServiceUnderTest {
+ public:
+  ServiceUnderTest(FireLog& log, std::string service_name,
+                   whizbang::ReceptorInvokerOptions invoker_options = {},
+                   std::shared_ptr<spdlog::logger> logger = nullptr)
+      : recorder_(log, service_name) {
+    services_.add<Recorder>(recorder_);
+    whizbang::DispatcherOptions options;
+    options.self.service_name = std::move(service_name);
+    options.logger = logger;
+    auto dispatcher = whizbang::Dispatcher::create(test_registry(), services_, std::move(options));
+    EXPECT_TRUE(dispatcher.ok()) << dispatcher.status();
+    dispatcher_ = *std::move(dispatcher);
+    if (!invoker_options.logger) invoker_options.logger = logger;
+    invoker_ = std::make_unique<whizbang::ReceptorInvoker>(*dispatcher_, invoker_options);
+  }
+
+  whizbang::Dispatcher& dispatcher() { return *dispatcher_; }
+  whizbang::ReceptorInvoker& invoker() { return *invoker_; }
+
+  absl::StatusOr<whizbang::InvokeReport> invoke(whizbang::Envelope& envelope, whizbang::Stage stage,
+                                                const whizbang::LifecycleContext& context = {}) {
+    return invoker_->invoke(envelope, stage, context);
+  }
+
+ private:
+  Recorder recorder_;
+  whizbang::ServiceRegistry services_;
+  std::unique_ptr<whizbang::Dispatcher> dispatcher_;
+  std::unique_ptr<whizbang::ReceptorInvoker> invoker_;
+};
+
+// An envelope for `message` whose last hop came from `from_service`.
+template <class Message>
+whizbang::Envelope envelope_from(const Message& message, std::string from_service) {
+  whizbang::ServiceInstance origin;
+  origin.service_name = std::move(from_service);
+  return whizbang::Envelope::create(whizbang::AnyMessage::make(message), origin);
+}
+
+inline whizbang::ReceptorInvocationRecord record_of(std::string receptor, std::string service,
+                                                    whizbang::Stage stage) {
+  whizbang::ReceptorInvocationRecord record;
+  record.receptor_id = std::move(receptor);
+  record.service_name = std::move(service);
+  record.stage = stage;
+  return record;
+}
+
+}  // namespace lifecycle_test

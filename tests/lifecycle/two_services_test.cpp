@@ -1,0 +1,182 @@
+// DispatcherLocalDispatchRecordTests and the two-service lifecycle through the in-process
+// transport (exactly-once-receptor-firing.md, "Once per service", "How records flow").
+#include <whizbang/envelope_json.hpp>
+#include <whizbang/service_host.hpp>
+#include <whizbang/store/memory_work_store.hpp>
+#include <whizbang/store/sqlite/sqlite_work_store.hpp>
+#include <whizbang/transport/in_process_transport.hpp>
+
+#include <filesystem>
+
+#include "fixture.hpp"
+
+namespace lifecycle_test {
+namespace {
+
+using whizbang::Stage;
+
+// One service: its store, its receptors' recorder and its host.
+struct Service {
+  Service(FireLog& log, whizbang::Transport& transport, std::string name,
+          whizbang::GuardrailOptions guardrails = {},
+          std::unique_ptr<whizbang::WorkStore> store_override = nullptr)
+      : recorder(log, name) {
+    whizbang::StoreOptions store_options;
+    store_options.instance.service_name = name;
+    store = store_override ? std::move(store_override)
+                           : std::make_unique<whizbang::MemoryWorkStore>(store_options);
+    services.add<Recorder>(recorder);
+    whizbang::HostOptions options;
+    options.service_name = name;
+    options.store = store.get();
+    options.transport = &transport;
+    options.guardrails = guardrails;
+    auto created = whizbang::ServiceHost::create(test_registry(), services, std::move(options));
+    EXPECT_TRUE(created.ok()) << created.status();
+    host = *std::move(created);
+    auto subscribed = host->start();  // subscribes; threads are stopped again for stepping
+    EXPECT_TRUE(subscribed.ok()) << subscribed;
+    host->stop();
+  }
+
+  Recorder recorder;
+  whizbang::ServiceRegistry services;
+  std::unique_ptr<whizbang::WorkStore> store;
+  std::unique_ptr<whizbang::ServiceHost> host;
+};
+
+// Steps both hosts until nothing moves.
+void settle(Service& a, Service& b) {
+  for (int i = 0; i < 10; ++i) {
+    auto x = a.host->run_once();
+    auto y = b.host->run_once();
+    ASSERT_TRUE(x.ok()) << x.status();
+    ASSERT_TRUE(y.ok()) << y.status();
+  }
+}
+
+OrderPlaced placed(std::string id) {
+  OrderPlaced event;
+  event.order_id = std::move(id);
+  return event;
+}
+
+class DispatcherLocalDispatchRecordTests : public ::testing::Test {
+ protected:
+  FireLog log_;
+  whizbang::InProcessTransport transport_;
+};
+
+TEST_F(DispatcherLocalDispatchRecordTests, SharedReceptor_InTwoServices_RunsInBoth) {
+  Service orders(log_, transport_, "orders");
+  Service notifications(log_, transport_, "notifications");
+  ASSERT_TRUE(orders.host->dispatcher().publish(placed("o-1")).ok());
+  settle(orders, notifications);
+  EXPECT_EQ(log_.count("SharedProjection", "orders"), 1);
+  EXPECT_EQ(log_.count("SharedProjection", "notifications"), 1);
+}
+
+TEST_F(DispatcherLocalDispatchRecordTests, OnceAcrossServicesReceptor_InTwoServices_RunsOnce) {
+  Service orders(log_, transport_, "orders");
+  Service notifications(log_, transport_, "notifications");
+  ASSERT_TRUE(orders.host->dispatcher().publish(placed("o-2")).ok());
+  settle(orders, notifications);
+  EXPECT_EQ(log_.count("ConfirmationEmail"), 1);
+  EXPECT_EQ(log_.count("ConfirmationEmail", "orders"), 1);
+}
+
+TEST_F(DispatcherLocalDispatchRecordTests,
+       Publish_RecordsOneLocalImmediateInlineRecordPerDefaultStageReceptor) {
+  Service orders(log_, transport_, "orders");
+  auto receipt = orders.host->dispatcher().publish(placed("o-3"));
+  ASSERT_TRUE(receipt.ok());
+  auto row = orders.store->find_outbox_row(receipt->message_id);
+  ASSERT_TRUE(row.ok() && row->has_value());
+  auto envelope = whizbang::deserialize_envelope(
+      (*row)->message.envelope_json,
+      [](std::string_view name) { return test_registry().find_message(name); });
+  ASSERT_TRUE(envelope.ok()) << envelope.status();
+  ASSERT_EQ(envelope->receptor_invocations.size(), 3u);
+  for (const auto& record : envelope->receptor_invocations) {
+    EXPECT_EQ(record.stage, Stage::LocalImmediateInline);
+    EXPECT_EQ(record.service_name, "orders");
+  }
+  EXPECT_EQ(envelope->receptor_invocations[0].receptor_id, "lifecycle_test::SharedProjection");
+}
+
+TEST_F(DispatcherLocalDispatchRecordTests, TrackingOff_RecordsNothing) {
+  whizbang::GuardrailOptions off;
+  off.tracking = whizbang::ReceptorInvocationTracking::Off;
+  Service orders(log_, transport_, "orders", off);
+  auto receipt = orders.host->dispatcher().publish(placed("o-4"));
+  ASSERT_TRUE(receipt.ok());
+  auto row = orders.store->find_outbox_row(receipt->message_id);
+  ASSERT_TRUE(row.ok() && row->has_value());
+  auto envelope = whizbang::deserialize_envelope(
+      (*row)->message.envelope_json,
+      [](std::string_view name) { return test_registry().find_message(name); });
+  ASSERT_TRUE(envelope.ok());
+  EXPECT_TRUE(envelope->receptor_invocations.empty());
+}
+
+TEST_F(DispatcherLocalDispatchRecordTests,
+       TwoServices_RedeliveredMessageFiresNothingTwice_IdempotentFiresEveryTime) {
+  Service orders(log_, transport_, "orders");
+  Service notifications(log_, transport_, "notifications");
+  ASSERT_TRUE(orders.host->dispatcher().publish(placed("o-5")).ok());
+  settle(orders, notifications);
+  ASSERT_EQ(transport_.published_count(), 1u);
+  // The transport delivers the same message again: the inbox drops the duplicate.
+  const auto published = transport_.published();
+  ASSERT_TRUE(transport_.publish(published[0].destination, {&published[0].message, 1}).ok());
+  settle(orders, notifications);
+  EXPECT_EQ(log_.count("SharedProjection", "notifications"), 1);
+  EXPECT_EQ(log_.count("ConfirmationEmail"), 1);
+  EXPECT_EQ(log_.count("ReadModelUpdater", "notifications"), 1);
+
+  // The same stored envelope handled again (records on it): the guardrail stops everyone but
+  // the idempotent receptor.
+  auto envelope = whizbang::deserialize_envelope(
+      published[0].message.envelope_json,
+      [](std::string_view name) { return test_registry().find_message(name); });
+  ASSERT_TRUE(envelope.ok());
+  ASSERT_TRUE(notifications.host->lifecycle().process_inbox(*envelope).ok());
+  ASSERT_TRUE(notifications.host->lifecycle().process_inbox(*envelope).ok());
+  EXPECT_EQ(log_.count("SharedProjection", "notifications"), 2);  // once more: no record yet
+  EXPECT_EQ(log_.count("ReadModelUpdater", "notifications"), 3);  // every time
+  EXPECT_EQ(log_.count("ConfirmationEmail"), 1);                  // never again anywhere
+}
+
+TEST_F(DispatcherLocalDispatchRecordTests,
+       PersistInvocationsDatabase_StopsARedeliveryThatLostItsRecords) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("whizbang-lifecycle-" + whizbang::MessageId::mint().to_string());
+  std::filesystem::create_directories(dir);
+  whizbang::StoreOptions store_options;
+  store_options.instance.service_name = "notifications";
+  auto sqlite = whizbang::SqliteWorkStore::open((dir / "notifications.db").string(), store_options);
+  ASSERT_TRUE(sqlite.ok()) << sqlite.status();
+  whizbang::GuardrailOptions database;
+  database.persist = whizbang::PersistInvocations::Database;
+  Service notifications(log_, transport_, "notifications", database, *std::move(sqlite));
+
+  whizbang::Envelope envelope = envelope_from(placed("o-6"), "orders");
+  ASSERT_TRUE(notifications.host->lifecycle().process_inbox(envelope).ok());
+  auto rows = notifications.store->find_receptor_invocations(envelope.message_id,
+                                                             "lifecycle_test::SharedProjection");
+  ASSERT_TRUE(rows.ok());
+  ASSERT_EQ(rows->size(), 1u);
+  EXPECT_EQ((*rows)[0].service_name, "notifications");
+
+  // A copy of the message without the records (e.g. redelivered from upstream) is still stopped.
+  envelope.receptor_invocations.clear();
+  ASSERT_TRUE(notifications.host->lifecycle().process_inbox(envelope).ok());
+  EXPECT_EQ(log_.count("SharedProjection", "notifications"), 1);
+  EXPECT_EQ(log_.count("ReadModelUpdater", "notifications"), 2);
+  notifications.host.reset();
+  notifications.store.reset();
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace lifecycle_test
