@@ -40,6 +40,9 @@ bool has_perspectives(const Model& model, const std::string& message);
 // Shared helpers.
 std::string banner(const Model& model);
 std::string cpp_string(const std::string& text);  // a C++ string literal
+// `type` spelled for use inside the generated namespace: class types get a leading "::" so a
+// user's name can never be captured by a whizbang name; fundamental types stay as they are.
+std::string global_type(const std::string& type);
 std::string source_comment(const Location& location);
 std::string abi_guard();
 

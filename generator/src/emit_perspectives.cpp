@@ -20,13 +20,13 @@ void emit_create(const PerspectiveModel& perspective, std::size_t i, Printer& p)
     const Dependency& dep = perspective.dependencies[d];
     const std::string var = "dependency" + std::to_string(d);
     p.print(R"cc(
-              auto* $var$ = services.find<::$type$>();
+              auto* $var$ = services.find<$type$>();
               if ($var$ == nullptr) {
                 return absl::FailedPreconditionError($message$);
               }
             )cc",
             {{"var", var},
-             {"type", dep.type},
+             {"type", global_type(dep.type)},
              {"message",
               cpp_string("perspective " + perspective.id + ": missing dependency " + dep.type +
                          " (add it with ServiceRegistry::add<" + dep.type + ">)")}});

@@ -1,22 +1,40 @@
 #include <iostream>
 
 #include <whizbang/derived_identity.hpp>
-#include <whizbang/whizbang.hpp>
+#include <whizbang/dispatcher.hpp>
 
-namespace shop {
-struct OrderCreated : whizbang::Event {};
-}  // namespace shop
+#include "greetings.hpp"
+#include "whizbang_registry.hpp"
 
 int main() {
   const whizbang::MessageId inbound = whizbang::MessageId::mint();
-  const auto first = whizbang::EmissionIdentity::derive(inbound.uuid(), "orders", "", "shop::OrderCreated", 0);
-  const auto again = whizbang::EmissionIdentity::derive(inbound.uuid(), "orders", "", "shop::OrderCreated", 0);
+  const auto first =
+      whizbang::EmissionIdentity::derive(inbound.uuid(), "orders", "", "greetings::Greeted", 0);
+  const auto again =
+      whizbang::EmissionIdentity::derive(inbound.uuid(), "orders", "", "greetings::Greeted", 0);
   if (!first.ok() || !again.ok() || *first != *again) {
     std::cerr << "consumer: derived ids differ\n";
     return 1;
   }
-  const auto routed = whizbang::Route::Both(shop::OrderCreated{});
-  if (routed.mode != whizbang::DispatchModes::Both) return 1;
-  std::cout << "consumer: ok " << first->to_string() << "\n";
+
+  int greeted = 0;
+  whizbang::ServiceRegistry services;
+  services.add<int>(greeted);
+  whizbang::DispatcherOptions options;
+  options.self.service_name = "consumer";
+  auto dispatcher = whizbang::Dispatcher::create(whizbang::generated::consumer::registry(),
+                                                 services, std::move(options));
+  if (!dispatcher.ok()) {
+    std::cerr << "consumer: " << dispatcher.status() << "\n";
+    return 1;
+  }
+  greetings::Greet greet;
+  greet.name = "world";
+  auto reply = (*dispatcher)->local_invoke<greetings::Reply>(greet);
+  if (!reply.ok() || reply->text != "hello, world" || greeted != 1) {
+    std::cerr << "consumer: dispatch through the installed generator failed\n";
+    return 1;
+  }
+  std::cout << "consumer: ok " << reply->text << " " << first->to_string() << "\n";
   return 0;
 }
