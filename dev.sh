@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The project's entry script. Two commands (see README.md):
-#   ./dev.sh run    build and run the main job
+#   ./dev.sh run    build and run the main job: the e-commerce sample (two services)
 #   ./dev.sh test   configure, build and run every test through ctest
 # Both install missing Debian packages first (only when absent), so a fresh Debian 12 machine
 # needs nothing done by hand.
@@ -42,8 +42,8 @@ case "${1:-}" in
   run)
     ensure_packages
     configure
-    build --target whizbang
-    "$BUILD_DIR/tools/whizbang" demo
+    build --target ecommerce_sample whizbang
+    "$BUILD_DIR/samples/ecommerce/ecommerce_sample" "$BUILD_DIR/ecommerce-data"
     ;;
   test)
     ensure_packages

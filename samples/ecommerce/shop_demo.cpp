@@ -212,6 +212,14 @@ int ShopDemo::run() {
   check(stream.ok() && stream->size() == 7,
         "orders' event store holds the order's stream: OrderCreated, 2 x InventoryReserved, "
         "InvoiceSent, OrderAudited and the 2 CustomerNotified it received (7 events)");
+  auto summary = orders_->store->load_perspective_model("shop::OrderSummaryPerspective",
+                                                        inbound.uuid());
+  const std::string summary_json =
+      summary.ok() && summary->has_value() ? (*summary)->model_json : std::string("(none)");
+  check(summary_json.find("\"items_reserved\":2") != std::string::npos &&
+            summary_json.find("\"invoice_number\":\"INV-order-1001\"") != std::string::npos &&
+            summary_json.find("\"customer_notifications\":2") != std::string::npos,
+        "the OrderSummary perspective applied the order's events: " + summary_json);
   check(log_count("[CASCADE] Emission id derived from source " + inbound.to_string() +
                   " ordinal 0: " + order_created.to_string()) == 1,
         "the derivation was logged at Debug (EventId 100)");

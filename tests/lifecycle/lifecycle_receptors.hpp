@@ -70,6 +70,11 @@ struct ChargeCard : whizbang::Command {
   std::string order_id;
 };
 struct Explode : whizbang::Event {};
+// A local receptor of Poison throws: a dispatch that cascades one fails halfway.
+struct Poison : whizbang::Event {};
+struct Checkout : whizbang::Command {
+  std::string order_id;
+};
 
 // Default stages: LocalImmediateDetached + PostInboxDetached.
 class SharedProjection : public whizbang::Receptor<OrderPlaced> {
@@ -164,6 +169,21 @@ class [[whizbang::fire_at(whizbang::Stage::PostInboxInline)]] Exploder
 
  private:
   Recorder& recorder_;
+};
+
+// Emits an order (stored: Local) and then a Poison whose receptor throws.
+class CheckoutReceptor : public whizbang::Receptor<Checkout, std::tuple<OrderPlaced, Poison>> {
+ public:
+  std::tuple<OrderPlaced, Poison> handle(const Checkout& command) {
+    OrderPlaced placed;
+    placed.order_id = command.order_id;
+    return {placed, Poison{}};
+  }
+};
+
+class PoisonPill : public whizbang::Receptor<Poison> {
+ public:
+  void handle(const Poison&) { throw std::runtime_error("poison"); }
 };
 
 }  // namespace lifecycle_test

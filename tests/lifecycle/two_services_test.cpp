@@ -178,5 +178,22 @@ TEST_F(DispatcherLocalDispatchRecordTests,
   std::filesystem::remove_all(dir);
 }
 
+TEST_F(DispatcherLocalDispatchRecordTests, DispatchFailingHalfway_CommitsNoneOfItsRows) {
+  Service orders(log_, transport_, "orders");
+  Checkout command;
+  command.order_id = "o-7";
+  EXPECT_THROW((void)orders.host->dispatcher().send(command), std::runtime_error);
+  // OrderPlaced ran its local receptors, but its event-store row rolled back with the dispatch.
+  EXPECT_EQ(log_.count("SharedProjection", "orders"), 1);
+  auto cycle = orders.host->run_once();
+  ASSERT_TRUE(cycle.ok()) << cycle.status();
+  EXPECT_EQ(cycle->outbox.published + cycle->outbox.event_store_only, 0u);
+  // A dispatch that succeeds commits its rows.
+  ASSERT_TRUE(orders.host->dispatcher().publish(placed("o-8")).ok());
+  cycle = orders.host->run_once();
+  ASSERT_TRUE(cycle.ok());
+  EXPECT_EQ(cycle->outbox.published, 1u);
+}
+
 }  // namespace
 }  // namespace lifecycle_test

@@ -55,6 +55,10 @@ struct DispatcherOptions {
   // Serializes envelopes for outbox rows. Defaults to the envelope JSON codec.
   std::function<std::string(const Envelope&)> serialize;
   DestinationResolver destination = default_destination;
+  // Runs one top-level dispatch (send, local_invoke, publish, cascade_message) as a unit of work,
+  // e.g. in a store transaction that an already open one joins: the rows a dispatch writes commit
+  // together or not at all. Null: each row is written on its own. ServiceHost sets it.
+  std::function<absl::Status(const std::function<absl::Status()>& work)> unit_of_work;
   // Exactly-once: the local path of a cascade or publish records one LocalImmediateInline
   // invocation per receptor it ran onto the envelope it stores, so the same receptor does not
   // fire again for the message in this service. Tracking Off or no dedup store: no records.
@@ -151,9 +155,15 @@ class Dispatcher {
   Dispatcher(const Registry& registry, ReceptorSet receptors, DispatcherOptions options);
 
   const Entry* entry_for(const MessageTypeInfo& type) const;
+  // Runs `work` inside options_.unit_of_work when set.
+  template <class Result>
+  absl::StatusOr<Result> unit_of_work(const std::function<absl::StatusOr<Result>()>& work);
   template <class Message>
   static absl::StatusOr<AnyMessage> to_any(Message&& message, DispatchModes* mode);
 
+  absl::StatusOr<InvokeOutcome> invoke_any_now(const AnyMessage& message, bool want_response);
+  absl::StatusOr<DeliveryReceipt> send_any_now(const AnyMessage& message);
+  absl::StatusOr<DeliveryReceipt> publish_any_now(const AnyMessage& message, DispatchModes mode);
   absl::StatusOr<InvokeOutcome> invoke_receptor(const ReceptorInfo& receptor,
                                                 const AnyMessage& message, bool want_response);
   absl::Status run_and_cascade(const ReceptorInfo& receptor, const Envelope& envelope,
@@ -178,6 +188,21 @@ class Dispatcher {
 };
 
 // ---- implementation of the templates -------------------------------------------------------
+
+template <class Result>
+absl::StatusOr<Result> Dispatcher::unit_of_work(
+    const std::function<absl::StatusOr<Result>()>& work) {
+  if (!options_.unit_of_work) return work();
+  std::optional<absl::StatusOr<Result>> result;
+  absl::Status status = options_.unit_of_work([&]() -> absl::Status {
+    result = work();
+    return result->status();
+  });
+  if (!result) return status;  // the unit of work failed before running `work`
+  if (!result->ok()) return result->status();
+  if (!status.ok()) return status;  // e.g. the commit failed
+  return *std::move(result);
+}
 
 template <class Message>
 absl::StatusOr<AnyMessage> Dispatcher::to_any(Message&& message, DispatchModes* mode) {

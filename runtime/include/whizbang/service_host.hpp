@@ -12,6 +12,10 @@
 //   (*host)->start();                                   // or run_once() from a test
 //   (*host)->dispatcher().send(shop::CreateOrder{...});
 //
+// Events this service stores (its own, and those it receives) are applied to the registry's
+// perspectives by a perspective worker, which also fires PostAllPerspectives and PostLifecycle
+// for them once every perspective completed.
+//
 // Exactly-once: every receptor the host runs is guarded by its dedup store. Replace the store by
 // setting HostOptions::dedup_store before create(); by default it is the envelope store, or the
 // database store when guardrails.persist is Database.
@@ -32,6 +36,8 @@
 #include "whizbang/transport/transport.hpp"
 #include "whizbang/workers/inbox_worker.hpp"
 #include "whizbang/workers/outbox_drain_worker.hpp"
+#include "whizbang/workers/perspective_runner.hpp"
+#include "whizbang/workers/perspective_worker.hpp"
 
 namespace whizbang {
 
@@ -59,6 +65,7 @@ struct HostOptions {
 struct HostCycle {
   DrainCycleResult outbox;
   InboxCycleResult inbox;
+  PerspectiveCycleResult perspectives;
 };
 
 class ServiceHost {
@@ -77,7 +84,10 @@ class ServiceHost {
   const HostOptions& options() const { return options_; }
   const std::vector<TransportBinding>& bindings() const { return bindings_; }
 
-  // One outbox cycle, then one inbox cycle (deterministic tests and demos).
+  // The perspective runner; null when the registry declares no perspectives.
+  PerspectiveRunner* perspectives() { return perspective_runner_.get(); }
+
+  // One outbox cycle, one inbox cycle, then one perspective cycle (deterministic tests, demos).
   absl::StatusOr<HostCycle> run_once();
   // Subscribes to the transport and starts both workers on their threads.
   absl::Status start();
@@ -95,6 +105,8 @@ class ServiceHost {
   std::unique_ptr<Lifecycle> lifecycle_;
   std::unique_ptr<OutboxDrainWorker> outbox_;
   std::unique_ptr<InboxWorker> inbox_;
+  std::unique_ptr<PerspectiveRunner> perspective_runner_;
+  std::unique_ptr<PerspectiveWorker> perspective_worker_;
   std::unique_ptr<TransportSubscription> subscription_;
 };
 

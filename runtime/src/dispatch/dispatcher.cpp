@@ -247,9 +247,11 @@ absl::StatusOr<CascadeRecord> Dispatcher::cascade(const AnyMessage& message,
 absl::StatusOr<CascadeRecord> Dispatcher::cascade_message(const AnyMessage& message,
                                                           const Envelope* source,
                                                           DispatchModes mode) {
-  if (source == nullptr) return cascade(message, nullptr, mode);
-  const EmissionSource emission_source = EmissionSource::of(*source);
-  return cascade(message, &emission_source, mode);
+  return unit_of_work<CascadeRecord>([&]() -> absl::StatusOr<CascadeRecord> {
+    if (source == nullptr) return cascade(message, nullptr, mode);
+    const EmissionSource emission_source = EmissionSource::of(*source);
+    return cascade(message, &emission_source, mode);
+  });
 }
 
 bool Dispatcher::records_local_invocations() const {
@@ -318,6 +320,20 @@ absl::Status Dispatcher::write_outbox(const Envelope& envelope,
 
 absl::StatusOr<Dispatcher::InvokeOutcome> Dispatcher::invoke_any(const AnyMessage& message,
                                                                  bool want_response) {
+  return unit_of_work<InvokeOutcome>([&] { return invoke_any_now(message, want_response); });
+}
+
+absl::StatusOr<DeliveryReceipt> Dispatcher::send_any(const AnyMessage& message) {
+  return unit_of_work<DeliveryReceipt>([&] { return send_any_now(message); });
+}
+
+absl::StatusOr<DeliveryReceipt> Dispatcher::publish_any(const AnyMessage& message,
+                                                        DispatchModes mode) {
+  return unit_of_work<DeliveryReceipt>([&] { return publish_any_now(message, mode); });
+}
+
+absl::StatusOr<Dispatcher::InvokeOutcome> Dispatcher::invoke_any_now(const AnyMessage& message,
+                                                                     bool want_response) {
   if (!message) return absl::InvalidArgumentError("cannot invoke an empty AnyMessage");
   const Entry* entry = entry_for(*message.info());
   const ReceptorInfo* receptor = nullptr;
@@ -351,11 +367,11 @@ absl::StatusOr<Dispatcher::InvokeOutcome> Dispatcher::invoke_receptor(const Rece
   return outcome;
 }
 
-absl::StatusOr<DeliveryReceipt> Dispatcher::send_any(const AnyMessage& message) {
+absl::StatusOr<DeliveryReceipt> Dispatcher::send_any_now(const AnyMessage& message) {
   if (!message) return absl::InvalidArgumentError("cannot send an empty AnyMessage");
   const Entry* entry = entry_for(*message.info());
   if (entry != nullptr && !entry->all.empty()) {
-    absl::StatusOr<InvokeOutcome> outcome = invoke_any(message, /*want_response=*/false);
+    absl::StatusOr<InvokeOutcome> outcome = invoke_any_now(message, /*want_response=*/false);
     if (!outcome.ok()) return outcome.status();
     return DeliveryReceipt{
         outcome->message_id,     DeliveryStatus::Delivered, std::string(outcome->receptor->id),
@@ -374,8 +390,8 @@ absl::StatusOr<DeliveryReceipt> Dispatcher::send_any(const AnyMessage& message) 
                          envelope.causation_id(), envelope.stream_id()};
 }
 
-absl::StatusOr<DeliveryReceipt> Dispatcher::publish_any(const AnyMessage& message,
-                                                        DispatchModes mode) {
+absl::StatusOr<DeliveryReceipt> Dispatcher::publish_any_now(const AnyMessage& message,
+                                                            DispatchModes mode) {
   if (!message) return absl::InvalidArgumentError("cannot publish an empty AnyMessage");
   const absl::StatusOr<CascadeRecord> record = cascade(message, nullptr, mode);
   if (!record.ok()) return record.status();

@@ -55,6 +55,12 @@ absl::StatusOr<std::unique_ptr<ServiceHost>> ServiceHost::create(const Registry&
   dispatcher_options.self = {o.service_name, MessageId::mint().uuid(), host_name(),
                              static_cast<std::int64_t>(getpid())};
   dispatcher_options.store = o.store;
+  dispatcher_options.unit_of_work = [store = o.store](const std::function<absl::Status()>& work) {
+    Transaction transaction(*store);  // joins the handling's transaction when one is open
+    if (!transaction.status().ok()) return transaction.status();
+    if (absl::Status status = work(); !status.ok()) return status;  // rolls back
+    return transaction.commit();
+  };
   dispatcher_options.guardrails = o.guardrails;
   dispatcher_options.dedup_store = o.dedup_store;
   dispatcher_options.logger = o.logger;
@@ -70,7 +76,25 @@ absl::StatusOr<std::unique_ptr<ServiceHost>> ServiceHost::create(const Registry&
   invoker_options.executor = o.executor;
   invoker_options.logger = o.logger;
   host->invoker_ = std::make_unique<ReceptorInvoker>(*host->dispatcher_, invoker_options);
-  host->lifecycle_ = std::make_unique<Lifecycle>(*host->invoker_);
+  if (!registry.perspectives().empty()) {
+    PerspectiveRunnerOptions runner_options;
+    runner_options.logger = o.logger;
+    absl::StatusOr<std::unique_ptr<PerspectiveRunner>> runner = PerspectiveRunner::create(
+        registry, services, *o.store, *host->invoker_, runner_options);
+    if (!runner.ok()) return runner.status();
+    host->perspective_runner_ = *std::move(runner);
+    PerspectiveWorkerOptions worker_options;
+    worker_options.poll_interval = o.poll_interval;
+    worker_options.logger = o.logger;
+    host->perspective_worker_ = std::make_unique<PerspectiveWorker>(
+        *o.store, *host->perspective_runner_, worker_options);
+  }
+  PerspectiveRunner* runner = host->perspective_runner_.get();
+  host->lifecycle_ = std::make_unique<Lifecycle>(
+      *host->invoker_, [runner](const Envelope& envelope) {
+        // The perspective worker then owns PostAllPerspectives and PostLifecycle.
+        return runner != nullptr && runner->has_perspectives(envelope);
+      });
 
   // Bind what this service handles: events on their topic, commands on the shared inbox.
   for (const MessageEntry& entry : registry.messages()) {
@@ -122,6 +146,11 @@ absl::StatusOr<HostCycle> ServiceHost::run_once() {
   absl::StatusOr<InboxCycleResult> inbox = inbox_->run_once();
   if (!inbox.ok()) return inbox.status();
   cycle.inbox = *inbox;
+  if (perspective_worker_) {
+    absl::StatusOr<PerspectiveCycleResult> perspectives = perspective_worker_->run_once();
+    if (!perspectives.ok()) return perspectives.status();
+    cycle.perspectives = *perspectives;
+  }
   return cycle;
 }
 
@@ -134,12 +163,14 @@ absl::Status ServiceHost::start() {
   }
   if (outbox_) outbox_->start();
   inbox_->start();
+  if (perspective_worker_) perspective_worker_->start();
   return absl::OkStatus();
 }
 
 void ServiceHost::stop() {
   if (outbox_) outbox_->stop();
   if (inbox_) inbox_->stop();
+  if (perspective_worker_) perspective_worker_->stop();
   if (options_.executor != nullptr) options_.executor->drain();
 }
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "shop/messages.hpp"
+#include "shop/order_summary.hpp"
 #include "shop/services.hpp"
 #include "shop/shared_receptors.hpp"
 
