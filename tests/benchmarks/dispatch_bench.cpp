@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include <whizbang/dispatcher.hpp>
+#include <whizbang/receptor_invoker.hpp>
 
 #include "alloc_counter.hpp"
 #include "dispatch_bench_messages.hpp"
@@ -102,6 +103,34 @@ void BM_GeneratedCascadeExtraction_TwoEventTuple(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_GeneratedCascadeExtraction_TwoEventTuple);
+
+// The exactly-once guardrail per invocation: TrackAndEnforce (dedup lookup + record) vs Off, for
+// a trivial receptor at PostInboxInline. Each iteration invokes a fresh copy of one envelope.
+void invoke_with_tracking(benchmark::State& state, whizbang::ReceptorInvocationTracking tracking) {
+  Fixture fixture;
+  whizbang::ReceptorInvokerOptions options;
+  options.guardrails.tracking = tracking;
+  whizbang::ReceptorInvoker invoker(*fixture.dispatcher, options);
+  bench::Ping ping;
+  ping.n = 1;
+  whizbang::ServiceInstance elsewhere;
+  elsewhere.service_name = "elsewhere";
+  const whizbang::Envelope prototype =
+      whizbang::Envelope::create(whizbang::AnyMessage::make(ping), elsewhere);
+  for (auto _ : state) {
+    whizbang::Envelope envelope = prototype;
+    auto report = invoker.invoke(envelope, whizbang::Stage::PostInboxInline);
+    benchmark::DoNotOptimize(report);
+  }
+}
+void BM_Guardrail_Off(benchmark::State& state) {
+  invoke_with_tracking(state, whizbang::ReceptorInvocationTracking::Off);
+}
+void BM_Guardrail_TrackAndEnforce(benchmark::State& state) {
+  invoke_with_tracking(state, whizbang::ReceptorInvocationTracking::TrackAndEnforce);
+}
+BENCHMARK(BM_Guardrail_Off);
+BENCHMARK(BM_Guardrail_TrackAndEnforce);
 
 }  // namespace
 

@@ -40,6 +40,17 @@ class PongReceptor : public whizbang::Receptor<Pong> {
   Counter& counter_;
 };
 
+// A trivial receptor at a lifecycle stage: what the guardrail benchmark invokes.
+class [[whizbang::fire_at(whizbang::Stage::PostInboxInline)]] PingAtInbox
+    : public whizbang::Receptor<Ping> {
+ public:
+  explicit PingAtInbox(Counter& counter) : counter_(counter) {}
+  void handle(const Ping& ping) { counter_.value += ping.n; }
+
+ private:
+  Counter& counter_;
+};
+
 // Returns two events routed locally without persistence: the cascade under measurement.
 class ServeReceptor
     : public whizbang::Receptor<Serve, std::tuple<whizbang::Routed<Ping>, whizbang::Routed<Pong>>> {

@@ -384,4 +384,191 @@ class SendInvoiceReceptor : public whizbang::Receptor<SendInvoice> {
   Journal& journal_;
 };
 
+// ---- CascadeScenarioTests (upstream-behavior.md §9 scenarios 1-45), one command per shape -----
+
+struct SingleEvent : whizbang::Command {};  // scenarios 2, 31
+class SingleEventReceptor : public whizbang::Receptor<SingleEvent, OrderShipped> {
+ public:
+  OrderShipped handle(const SingleEvent&) {
+    OrderShipped shipped;
+    shipped.order_id = "single";
+    return shipped;
+  }
+};
+
+struct AnswerInt : whizbang::Command {};  // scenario 3: an int is not a message
+class AnswerIntReceptor : public whizbang::Receptor<AnswerInt, int> {
+ public:
+  int handle(const AnswerInt&) { return 42; }
+};
+
+struct AnswerText : whizbang::Command {};  // scenario 3: a string is not a message
+class AnswerTextReceptor : public whizbang::Receptor<AnswerText, std::string> {
+ public:
+  std::string handle(const AnswerText&) { return "hello"; }
+};
+
+struct EventIntEvent : whizbang::Command {};  // scenario 4
+class EventIntEventReceptor
+    : public whizbang::Receptor<EventIntEvent, std::tuple<OrderCreated, int, OrderCreated>> {
+ public:
+  std::tuple<OrderCreated, int, OrderCreated> handle(const EventIntEvent&) {
+    OrderCreated first;
+    first.order_id = "first";
+    OrderCreated second;
+    second.order_id = "second";
+    return {first, 42, second};
+  }
+};
+
+struct SparseBatch : whizbang::Command {};  // scenario 7: empty optionals stand in for nulls
+class SparseBatchReceptor
+    : public whizbang::Receptor<SparseBatch, std::vector<std::optional<OrderCreated>>> {
+ public:
+  std::vector<std::optional<OrderCreated>> handle(const SparseBatch&) {
+    OrderCreated e1;
+    e1.order_id = "E1";
+    OrderCreated e2;
+    e2.order_id = "E2";
+    return {e1, std::nullopt, e2, std::nullopt};
+  }
+};
+
+struct EventCommandEvent : whizbang::Command {};  // scenario 8
+class EventCommandEventReceptor
+    : public whizbang::Receptor<EventCommandEvent,
+                                std::tuple<OrderCreated, SendInvoice, OrderShipped>> {
+ public:
+  std::tuple<OrderCreated, SendInvoice, OrderShipped> handle(const EventCommandEvent&) {
+    OrderCreated created;
+    created.order_id = "ece";
+    SendInvoice invoice;
+    invoice.order_id = "ece";
+    OrderShipped shipped;
+    shipped.order_id = "ece";
+    return {created, invoice, shipped};
+  }
+};
+
+struct EventAndInt : whizbang::Command {};  // scenario 9
+class EventAndIntReceptor : public whizbang::Receptor<EventAndInt, std::pair<OrderShipped, int>> {
+ public:
+  std::pair<OrderShipped, int> handle(const EventAndInt&) {
+    OrderShipped shipped;
+    shipped.order_id = "with-int";
+    return {shipped, 42};
+  }
+};
+
+struct LocalBatch : whizbang::Command {};  // scenario 11: collection wrapper
+class LocalBatchReceptor
+    : public whizbang::Receptor<LocalBatch, Routed<std::vector<OrderCreated>>> {
+ public:
+  Routed<std::vector<OrderCreated>> handle(const LocalBatch&) {
+    std::vector<OrderCreated> batch(2);
+    batch[0].order_id = "L1";
+    batch[1].order_id = "L2";
+    return Route::Local(batch);
+  }
+};
+
+struct LocalAroundOutbox : whizbang::Command {};  // scenario 12: Local{A, Outbox(B)}
+class LocalAroundOutboxReceptor
+    : public whizbang::Receptor<LocalAroundOutbox,
+                                Routed<std::tuple<OrderCreated, Routed<ExternalNoticed>>>> {
+ public:
+  Routed<std::tuple<OrderCreated, Routed<ExternalNoticed>>> handle(const LocalAroundOutbox&) {
+    OrderCreated a;
+    a.order_id = "A";
+    ExternalNoticed b;
+    b.note = "B";
+    return Route::Local(std::tuple{a, Route::Outbox(b)});
+  }
+};
+
+struct LocalDefault : whizbang::Command {};  // scenario 13
+class [[whizbang::default_routing(whizbang::DispatchModes::Local)]] LocalDefaultReceptor
+    : public whizbang::Receptor<LocalDefault, Routed<OrderCreated>> {
+ public:
+  Routed<OrderCreated> handle(const LocalDefault&) {
+    OrderCreated created;
+    created.order_id = "receptor-local";
+    return Route::Outbox(created);  // the receptor's default (Local) beats the wrapper
+  }
+};
+
+struct BothDefaultCache : whizbang::Command {};  // scenario 14
+class [[whizbang::default_routing(whizbang::DispatchModes::Both)]] BothDefaultCacheReceptor
+    : public whizbang::Receptor<BothDefaultCache, Routed<CacheWarmed>> {
+ public:
+  Routed<CacheWarmed> handle(const BothDefaultCache&) {
+    CacheWarmed warmed;
+    warmed.key = "type-wins";
+    return Route::Outbox(warmed);  // CacheWarmed's own LocalNoPersist beats receptor and wrapper
+  }
+};
+
+struct NothingToDo : whizbang::Command {};  // scenario 15
+class NothingToDoReceptor : public whizbang::Receptor<NothingToDo, RoutedNone> {
+ public:
+  RoutedNone handle(const NothingToDo&) { return Route::None(); }
+};
+
+struct NoneModes : whizbang::Command {};  // scenario 16
+class NoneModesReceptor
+    : public whizbang::Receptor<NoneModes, std::tuple<Routed<OrderCreated>, Routed<OrderShipped>>> {
+ public:
+  std::tuple<Routed<OrderCreated>, Routed<OrderShipped>> handle(const NoneModes&) {
+    OrderShipped shipped;
+    shipped.order_id = "explicit-none";
+    return {Routed<OrderCreated>{}, Routed<OrderShipped>{shipped, whizbang::DispatchModes::None}};
+  }
+};
+
+struct RoutedList : whizbang::Command {};  // scenario 17: {e1, None, e2, None}
+class RoutedListReceptor
+    : public whizbang::Receptor<RoutedList, std::vector<Routed<OrderCreated>>> {
+ public:
+  std::vector<Routed<OrderCreated>> handle(const RoutedList&) {
+    OrderCreated e1;
+    e1.order_id = "e1";
+    OrderCreated e2;
+    e2.order_id = "e2";
+    return {Route::Local(e1), Routed<OrderCreated>{}, Route::Local(e2),
+            Routed<OrderCreated>{e2, whizbang::DispatchModes::None}};
+  }
+};
+
+struct EachNoPersist : whizbang::Command {};  // scenario 19: per-item wrappers
+class EachNoPersistReceptor
+    : public whizbang::Receptor<EachNoPersist, std::vector<Routed<OrderShipped>>> {
+ public:
+  std::vector<Routed<OrderShipped>> handle(const EachNoPersist&) {
+    std::vector<OrderShipped> items(3);
+    for (int i = 0; i < 3; ++i) items[static_cast<std::size_t>(i)].order_id = std::to_string(i);
+    return Route::LocalNoPersistEach(items);
+  }
+};
+
+struct OutboxOnlyEvent : whizbang::Command {};  // scenario 32: an event with a local receptor
+class OutboxOnlyEventReceptor : public whizbang::Receptor<OutboxOnlyEvent, Routed<OrderCreated>> {
+ public:
+  Routed<OrderCreated> handle(const OutboxOnlyEvent&) {
+    OrderCreated created;
+    created.order_id = "outbox-only";
+    return Route::Outbox(created);
+  }
+};
+
+struct OutboxCommand : whizbang::Command {};  // scenario 36: a command with a local receptor
+class OutboxCommandReceptor
+    : public whizbang::Receptor<OutboxCommand, std::tuple<OrderResult, Routed<SendInvoice>>> {
+ public:
+  std::tuple<OrderResult, Routed<SendInvoice>> handle(const OutboxCommand&) {
+    SendInvoice invoice;
+    invoice.order_id = "via-outbox";
+    return {OrderResult{"queued"}, Route::Outbox(invoice)};
+  }
+};
+
 }  // namespace dispatch_test

@@ -75,6 +75,9 @@ struct Poison : whizbang::Event {};
 struct Checkout : whizbang::Command {
   std::string order_id;
 };
+struct PlaceOrder : whizbang::Command {
+  std::string order_id;
+};
 
 // Default stages: LocalImmediateDetached + PostInboxDetached.
 class SharedProjection : public whizbang::Receptor<OrderPlaced> {
@@ -178,6 +181,15 @@ class CheckoutReceptor : public whizbang::Receptor<Checkout, std::tuple<OrderPla
     OrderPlaced placed;
     placed.order_id = command.order_id;
     return {placed, Poison{}};
+  }
+};
+
+class PlaceOrderReceptor : public whizbang::Receptor<PlaceOrder, OrderPlaced> {
+ public:
+  OrderPlaced handle(const PlaceOrder& command) {
+    OrderPlaced placed;
+    placed.order_id = command.order_id;
+    return placed;
   }
 };
 

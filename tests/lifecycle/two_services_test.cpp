@@ -195,5 +195,22 @@ TEST_F(DispatcherLocalDispatchRecordTests, DispatchFailingHalfway_CommitsNoneOfI
   EXPECT_EQ(cycle->outbox.published, 1u);
 }
 
+TEST_F(DispatcherLocalDispatchRecordTests, LocalInvokeAskingForAnAbsentType_ErrsAndCommitsNoRows) {
+  Service orders(log_, transport_, "orders");
+  PlaceOrder command;
+  command.order_id = "o-9";
+  auto answer = orders.host->dispatcher().local_invoke<PaymentCaptured>(command);
+  ASSERT_FALSE(answer.ok());
+  EXPECT_EQ(answer.status().code(), absl::StatusCode::kInvalidArgument);
+  auto cycle = orders.host->run_once();
+  ASSERT_TRUE(cycle.ok());
+  EXPECT_EQ(cycle->outbox.published + cycle->outbox.event_store_only, 0u);
+  // Asking for what the receptor returns commits the cascade.
+  ASSERT_TRUE(orders.host->dispatcher().local_invoke<OrderPlaced>(command).ok());
+  cycle = orders.host->run_once();
+  ASSERT_TRUE(cycle.ok());
+  EXPECT_EQ(cycle->outbox.event_store_only, 1u);
+}
+
 }  // namespace
 }  // namespace lifecycle_test

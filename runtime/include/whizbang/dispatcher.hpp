@@ -227,24 +227,28 @@ template <class Result, class Message>
 absl::StatusOr<Result> Dispatcher::local_invoke(Message&& message) {
   absl::StatusOr<AnyMessage> any = to_any(std::forward<Message>(message), nullptr);
   if (!any.ok()) return any.status();
-  absl::StatusOr<InvokeOutcome> outcome = invoke_any(*any, /*want_response=*/true);
-  if (!outcome.ok()) return outcome.status();
-  const ReceptorInfo& receptor = *outcome->receptor;
-  if (receptor.response_key == internal::type_key<Result>()) {
-    return std::move(*static_cast<Result*>(outcome->response.get()));
-  }
-  if (receptor.response_key == internal::type_key<Routed<Result>>()) {
-    return std::move(static_cast<Routed<Result>*>(outcome->response.get())->value);
-  }
-  if (receptor.find_response != nullptr) {
-    if (const void* found =
-            receptor.find_response(outcome->response.get(), internal::type_key<Result>())) {
-      return *static_cast<const Result*>(found);
+  // The answer is taken inside the unit of work: when the result holds no Result, the error
+  // rolls back the rows the handling wrote.
+  return unit_of_work<Result>([&]() -> absl::StatusOr<Result> {
+    absl::StatusOr<InvokeOutcome> outcome = invoke_any_now(*any, /*want_response=*/true);
+    if (!outcome.ok()) return outcome.status();
+    const ReceptorInfo& receptor = *outcome->receptor;
+    if (receptor.response_key == internal::type_key<Result>()) {
+      return std::move(*static_cast<Result*>(outcome->response.get()));
     }
-  }
-  return absl::InvalidArgumentError(
-      fmt::format("receptor {} returns {}, which holds no value of the requested type", receptor.id,
-                  receptor.response_type.empty() ? "void" : receptor.response_type));
+    if (receptor.response_key == internal::type_key<Routed<Result>>()) {
+      return std::move(static_cast<Routed<Result>*>(outcome->response.get())->value);
+    }
+    if (receptor.find_response != nullptr) {
+      if (const void* found =
+              receptor.find_response(outcome->response.get(), internal::type_key<Result>())) {
+        return *static_cast<const Result*>(found);
+      }
+    }
+    return absl::InvalidArgumentError(
+        fmt::format("receptor {} returns {}, which holds no value of the requested type",
+                    receptor.id, receptor.response_type.empty() ? "void" : receptor.response_type));
+  });
 }
 
 template <class Message>
