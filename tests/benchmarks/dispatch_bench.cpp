@@ -104,6 +104,28 @@ void BM_GeneratedCascadeExtraction_TwoEventTuple(benchmark::State& state) {
 }
 BENCHMARK(BM_GeneratedCascadeExtraction_TwoEventTuple);
 
+// The generated dispatch switch alone (what the std::function table does, with the event already
+// type-erased): message index lookup, switch, direct handle() call.
+class PassVisitor final : public whizbang::DispatchVisitor {
+ public:
+  void emit(whizbang::AnyMessage, whizbang::DispatchModes) override {}
+};
+
+void BM_GeneratedDispatchSwitch_Publish(benchmark::State& state) {
+  Fixture fixture;
+  const whizbang::Registry& registry = fixture.dispatcher->registry();
+  auto receptors = *registry.create_receptors(fixture.services);
+  bench::Ping ping;
+  ping.n = 1;
+  const whizbang::AnyMessage message = whizbang::AnyMessage::make(ping);
+  PassVisitor visitor;
+  for (auto _ : state) {
+    auto status = registry.dispatch(message, receptors, visitor);
+    benchmark::DoNotOptimize(status);
+  }
+}
+BENCHMARK(BM_GeneratedDispatchSwitch_Publish);
+
 // The exactly-once guardrail per invocation: TrackAndEnforce (dedup lookup + record) vs Off, for
 // a trivial receptor at PostInboxInline. Each iteration invokes a fresh copy of one envelope.
 void invoke_with_tracking(benchmark::State& state, whizbang::ReceptorInvocationTracking tracking) {

@@ -11,7 +11,7 @@
 //
 // A cascaded message's id is derived from the handling that emitted it (EmissionIdentity), so a
 // retried handling emits the same ids and the store drops the duplicates. See
-// docs/emission-identity.md.
+// docs/guide/05-emission-identity.md.
 //
 //   auto dispatcher = whizbang::Dispatcher::create(whizbang::generated::orders::registry(),
 //                                                  services, {.self = {.service_name = "orders"}});
@@ -155,9 +155,10 @@ class Dispatcher {
   Dispatcher(const Registry& registry, ReceptorSet receptors, DispatcherOptions options);
 
   const Entry* entry_for(const MessageTypeInfo& type) const;
-  // Runs `work` inside options_.unit_of_work when set.
-  template <class Result>
-  absl::StatusOr<Result> unit_of_work(const std::function<absl::StatusOr<Result>()>& work);
+  // Runs `work` inside options_.unit_of_work when set (and directly, with no wrapping cost,
+  // when not).
+  template <class Result, class Work>
+  absl::StatusOr<Result> unit_of_work(Work&& work);
   template <class Message>
   static absl::StatusOr<AnyMessage> to_any(Message&& message, DispatchModes* mode);
 
@@ -189,9 +190,8 @@ class Dispatcher {
 
 // ---- implementation of the templates -------------------------------------------------------
 
-template <class Result>
-absl::StatusOr<Result> Dispatcher::unit_of_work(
-    const std::function<absl::StatusOr<Result>()>& work) {
+template <class Result, class Work>
+absl::StatusOr<Result> Dispatcher::unit_of_work(Work&& work) {
   if (!options_.unit_of_work) return work();
   std::optional<absl::StatusOr<Result>> result;
   absl::Status status = options_.unit_of_work([&]() -> absl::Status {

@@ -128,7 +128,8 @@ class Envelope {
   Uuid source_service_id;
 
   // In process only (never serialized):
-  // What nested emissions derive from instead of message_id (see docs/emission-identity.md).
+  // What nested emissions derive from instead of message_id (see
+  // docs/guide/05-emission-identity.md).
   std::optional<MessageId> emission_anchor;
 
   // Ordinals for the messages this handling emits: 0, 1, 2, ... per envelope instance.

@@ -5,8 +5,8 @@
 //
 // A wrapper around a message sets that message's *individual* mode; a wrapper around anything
 // else (a tuple, a vector, another wrapper) sets the *collection* mode of what it contains.
-// Resolution priority is documented in docs/routing.md (message attribute, receptor attribute,
-// individual wrapper, collection wrapper, then Local).
+// Resolution priority is documented in docs/guide/03-routing.md (message attribute, receptor
+// attribute, individual wrapper, collection wrapper, then Local).
 //
 // The factory names keep the cascade page's spelling (Route::Local, Route::Outbox, ...).
 #pragma once

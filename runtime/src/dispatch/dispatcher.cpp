@@ -164,7 +164,7 @@ Envelope Dispatcher::child_envelope(const AnyMessage& message, const MessageId& 
     hop.stream_id = parent->stream_id();
     if (!hop.stream_id) hop.stream_id = parent->message_id.uuid();
   } else {
-    hop.correlation_id = MessageId::mint();
+    hop.correlation_id = id;  // a root message starts its own conversation
     hop.stream_id = id.uuid();
   }
   hop.scope = outgoing_scope(parent);
@@ -264,14 +264,22 @@ absl::Status Dispatcher::publish_local(const Envelope& envelope,
   const Entry* entry = entry_for(*envelope.payload.info());
   if (entry == nullptr) return absl::OkStatus();
   for (const ReceptorInfo* receptor : entry->default_stage) {
-    // Each receptor is its own handling: its own handler name and emission sequence, so one
-    // receptor's emissions never shift another's ordinals.
-    Envelope handling = envelope;
-    handling.dispatch_context.handler_name = std::string(receptor->id);
-    handling.dispatch_context.is_default_dispatch = true;
-    const auto started = std::chrono::steady_clock::now();
-    if (absl::Status status = run_and_cascade(*receptor, handling, nullptr); !status.ok()) {
-      return status;
+    const auto started = records != nullptr ? std::chrono::steady_clock::now()
+                                            : std::chrono::steady_clock::time_point();
+    if (receptor->response_key == nullptr) {
+      // A void receptor emits nothing: it needs the envelope's context, not a handling of its own.
+      if (absl::Status status = run_and_cascade(*receptor, envelope, nullptr); !status.ok()) {
+        return status;
+      }
+    } else {
+      // Each emitting receptor is its own handling: its own handler name and emission sequence,
+      // so one receptor's emissions never shift another's ordinals.
+      Envelope handling = envelope;
+      handling.dispatch_context.handler_name = std::string(receptor->id);
+      handling.dispatch_context.is_default_dispatch = true;
+      if (absl::Status status = run_and_cascade(*receptor, handling, nullptr); !status.ok()) {
+        return status;
+      }
     }
     if (records != nullptr) {
       ReceptorInvocationRecord record;
