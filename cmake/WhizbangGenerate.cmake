@@ -87,7 +87,9 @@ function(whizbang_generate target)
               "${out}/whizbang_registry.cpp")
 
   # Response file: one Clang argument per line, from the target's usage requirements.
-  set(includes "$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>")
+  # Implicit system directories are left to Clang's own search order: an explicit -I/usr/include
+  # would move it ahead of libstdc++'s headers and break their #include_next.
+  set(includes "$<REMOVE_DUPLICATES:$<FILTER:$<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>,EXCLUDE,^/usr(/local)?/include/?$>>")
   set(definitions "$<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>")
   set(flags_file "${out}/whizbang_flags$<$<BOOL:$<CONFIG>>:_$<CONFIG>>.txt")
   file(GENERATE OUTPUT "${flags_file}" CONTENT
