@@ -1,19 +1,10 @@
 #include "whizbang/receptor_dedup_store.hpp"
 
-#include <algorithm>
-#include <cctype>
+#include "internal/text.hpp"
 
 namespace whizbang {
-namespace {
 
-bool equals_ignoring_case(std::string_view a, std::string_view b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](unsigned char x, unsigned char y) {
-           return std::tolower(x) == std::tolower(y);
-         });
-}
-
-}  // namespace
+using internal::equals_ignoring_case;
 
 bool record_counts_for(const ReceptorInvocationRecord& record,
                        std::optional<std::string_view> service_name) {

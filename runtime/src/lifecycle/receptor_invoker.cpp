@@ -1,21 +1,17 @@
 #include "whizbang/receptor_invoker.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 
+#include "internal/text.hpp"
 #include "whizbang/logging.hpp"
 #include "whizbang/security_context.hpp"
 
 namespace whizbang {
-namespace {
 
-bool equals_ignoring_case(std::string_view a, std::string_view b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](unsigned char x, unsigned char y) {
-           return std::tolower(x) == std::tolower(y);
-         });
-}
+using internal::equals_ignoring_case;
+
+namespace {
 
 bool is_post_inbox(Stage stage) {
   return stage == Stage::PostInboxInline || stage == Stage::PostInboxDetached;
