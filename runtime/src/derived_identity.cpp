@@ -1,7 +1,7 @@
 #include "whizbang/derived_identity.hpp"
 
 #include <algorithm>
-#include <iterator>
+#include <charconv>
 #include <string>
 
 #include "absl/status/status.h"
@@ -22,6 +22,12 @@ std::string& canonical_buffer() {
   return buffer;
 }
 
+void append_number(std::string& out, std::int64_t value) {
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof(digits), value).ptr;
+  out.append(digits, end);
+}
+
 void append_line(std::string& out, std::string_view text) {
   out.append(text);
   out.push_back('\n');
@@ -36,14 +42,16 @@ void append_emission(std::string& out, const Uuid& source, std::string_view serv
   append_line(out, service);
   append_line(out, handler);
   append_line(out, emitted_type);
-  fmt::format_to(std::back_inserter(out), "{}", ordinal);
+  append_number(out, ordinal);
 }
 
 void append_composite_child(std::string& out, const Uuid& composite, std::int64_t ordinal,
                             std::string_view child_type) {
   append_line(out, CompositeChildIdentity::kCanonicalPrefix);
   composite.append_n_string(out);
-  fmt::format_to(std::back_inserter(out), "\n{}\n", ordinal);
+  out.push_back('\n');
+  append_number(out, ordinal);
+  out.push_back('\n');
   out.append(child_type);
 }
 
