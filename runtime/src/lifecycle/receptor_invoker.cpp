@@ -152,9 +152,10 @@ absl::Status ReceptorInvoker::fire(Envelope& envelope, const ReceptorInfo& recep
   if (is_detached(stage) && options_.executor != nullptr) {
     // Recorded when scheduled: a later stage in this process must already see it.
     if (track) {
-      ReceptorInvocationRecord record = make_record(receptor, stage, context, {});
-      envelope.receptor_invocations.push_back(record);
-      if (auto status = options_.dedup_store->record_invocation(envelope, record); !status.ok()) {
+      envelope.receptor_invocations.push_back(make_record(receptor, stage, context, {}));
+      if (auto status = options_.dedup_store->record_invocation(
+              envelope, envelope.receptor_invocations.back());
+          !status.ok()) {
         return status;
       }
     }
@@ -179,9 +180,8 @@ absl::Status ReceptorInvoker::fire(Envelope& envelope, const ReceptorInfo& recep
   auto [status, duration] = run(handling);
   if (!status.ok()) return status;
   if (track) {
-    ReceptorInvocationRecord record = make_record(receptor, stage, context, duration);
-    envelope.receptor_invocations.push_back(record);
-    return options_.dedup_store->record_invocation(envelope, record);
+    envelope.receptor_invocations.push_back(make_record(receptor, stage, context, duration));
+    return options_.dedup_store->record_invocation(envelope, envelope.receptor_invocations.back());
   }
   return absl::OkStatus();
 }
