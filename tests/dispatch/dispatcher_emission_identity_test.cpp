@@ -74,6 +74,10 @@ TEST_F(DispatcherEmissionIdentityTests, CascadeMessage_SourceWithoutMessageId_Mi
   const MessageId second = cascade_id(*dispatcher_, noticed("a"), &again);
   EXPECT_NE(first, second);
   EXPECT_LT(first, second);
+  // With no source id to inherit, each row is its own stream (never the nil stream).
+  ASSERT_EQ(store_.rows.size(), 2u);
+  EXPECT_EQ(store_.rows[0].stream_id, first.uuid());
+  EXPECT_EQ(store_.rows[1].stream_id, second.uuid());
 }
 
 TEST_F(DispatcherEmissionIdentityTests,

@@ -162,7 +162,9 @@ Envelope Dispatcher::child_envelope(const AnyMessage& message, const MessageId& 
     if (parent->payload) hop.causation_type = std::string(parent->payload.info()->wire_name);
     // Events caused by one handling share the source's stream.
     hop.stream_id = parent->stream_id();
-    if (!hop.stream_id) hop.stream_id = parent->message_id.uuid();
+    if (!hop.stream_id) {
+      hop.stream_id = parent->message_id.is_nil() ? id.uuid() : parent->message_id.uuid();
+    }
   } else {
     hop.correlation_id = id;  // a root message starts its own conversation
     hop.stream_id = id.uuid();
