@@ -134,11 +134,6 @@ class Dispatcher {
   // The receptors of `type` registered at `stage`, in declaration order.
   std::vector<const ReceptorInfo*> receptors_at(const MessageTypeInfo& type, Stage stage) const;
 
-  // Handles an envelope that arrived from elsewhere (inbox): runs `handler` (a receptor id) or,
-  // when empty, every default-stage receptor of the payload's type, cascading with the envelope
-  // as the source. The envelope's emission sequence numbers the emissions.
-  absl::Status handle_envelope(const Envelope& envelope);
-
   // Explicit security for the next dispatch (see secured_dispatcher.hpp):
   //   dispatcher.as_system().for_tenant("t").send(cmd);
   TenantChoice as_system();

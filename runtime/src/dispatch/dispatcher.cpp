@@ -410,20 +410,4 @@ absl::StatusOr<DeliveryReceipt> Dispatcher::publish_any_now(const AnyMessage& me
       std::nullopt, record->id.uuid()};
 }
 
-absl::Status Dispatcher::handle_envelope(const Envelope& envelope) {
-  if (!envelope.payload) return absl::InvalidArgumentError("envelope carries no payload");
-  const Entry* entry = entry_for(*envelope.payload.info());
-  if (entry == nullptr) return absl::OkStatus();
-  const std::string& handler = envelope.dispatch_context.handler_name;
-  for (const ReceptorInfo* receptor : handler.empty() ? entry->default_stage : entry->all) {
-    if (!handler.empty() && receptor->id != handler) continue;
-    Envelope handling = envelope;
-    handling.dispatch_context.handler_name = std::string(receptor->id);
-    if (absl::Status status = run_and_cascade(*receptor, handling, nullptr); !status.ok()) {
-      return status;
-    }
-  }
-  return absl::OkStatus();
-}
-
 }  // namespace whizbang
