@@ -222,65 +222,43 @@ struct MemoryWorkStore::Impl final : store_internal::TransactionBackend {
     }
 
     std::vector<WorkItem> items;
-    if (request.claim_outbox) {
+    // Claims up to max_items claimable rows of one source (outbox or inbox) into `items`.
+    auto claim = [&](auto& rows, WorkSource source, const auto& newly_stored, const char* table) {
       std::size_t taken = 0;
-      for (auto& [id, row] : state.outbox) {
+      for (auto& [id, row] : rows) {
         if (taken == request.max_items) break;
         if (!claimable(row.state, at)) continue;
         const bool orphaned = lease(row.state, at);
         if (row.message.is_event && row.message.stream_id &&
             !append_event(id, row.message.message_type, *row.message.stream_id,
-                          row.message.envelope_json, row.state, "wh_outbox")) {
+                          row.message.envelope_json, row.state, table)) {
           continue;
         }
         ++taken;
         WorkItem item;
-        item.source = WorkSource::Outbox;
+        item.source = source;
         item.message_id = id;
-        item.destination = row.message.destination;
+        if constexpr (requires { row.message.destination; }) {
+          item.destination = row.message.destination;
+        } else {
+          item.handler_name = row.message.handler_name;
+          item.source_service_id = row.message.source_service_id;
+        }
         item.message_type = row.message.message_type;
         item.envelope_json = row.message.envelope_json;
         item.stream_id = row.message.stream_id;
         item.is_event = row.message.is_event;
         item.status = row.state.status;
         item.attempts = row.state.attempts;
-        item.is_newly_stored = new_outbox.contains(id);
+        item.is_newly_stored = newly_stored.contains(id);
         item.is_orphaned = orphaned;
         item.error = row.state.error;
         item.lease_expiry = *row.state.lease_expiry;
         items.push_back(std::move(item));
       }
-    }
-    if (request.claim_inbox) {
-      std::size_t taken = 0;
-      for (auto& [id, row] : state.inbox) {
-        if (taken == request.max_items) break;
-        if (!claimable(row.state, at)) continue;
-        const bool orphaned = lease(row.state, at);
-        if (row.message.is_event && row.message.stream_id &&
-            !append_event(id, row.message.message_type, *row.message.stream_id,
-                          row.message.envelope_json, row.state, "wh_inbox")) {
-          continue;
-        }
-        ++taken;
-        WorkItem item;
-        item.source = WorkSource::Inbox;
-        item.message_id = id;
-        item.handler_name = row.message.handler_name;
-        item.message_type = row.message.message_type;
-        item.envelope_json = row.message.envelope_json;
-        item.stream_id = row.message.stream_id;
-        item.is_event = row.message.is_event;
-        item.status = row.state.status;
-        item.attempts = row.state.attempts;
-        item.is_newly_stored = new_inbox.contains(id);
-        item.is_orphaned = orphaned;
-        item.error = row.state.error;
-        item.source_service_id = row.message.source_service_id;
-        item.lease_expiry = *row.state.lease_expiry;
-        items.push_back(std::move(item));
-      }
-    }
+    };
+    if (request.claim_outbox) claim(state.outbox, WorkSource::Outbox, new_outbox, "wh_outbox");
+    if (request.claim_inbox) claim(state.inbox, WorkSource::Inbox, new_inbox, "wh_inbox");
     for (const WorkLease& renewal : request.renewals) {
       RowState* row = find_state(renewal.source, renewal.message_id);
       if (row != nullptr && row->instance_id == options.instance.instance_id) {
