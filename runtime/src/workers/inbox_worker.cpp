@@ -42,7 +42,7 @@ InboxWorker::InboxWorker(WorkStore& store, MessageTypeResolver resolver, InboxHa
       options_(std::move(options)) {
   if (!options_.handler_name) options_.handler_name = default_handler_name;
   commit_listener_ = store_.add_commit_listener([this](const CommitInfo& info) {
-    if (info.inbox_written) wake_.notify();
+    if (info.inbox_written) loop_.notify();
   });
 }
 
@@ -150,24 +150,10 @@ absl::Status InboxWorker::handle(const WorkItem& item, Envelope& envelope,
 }
 
 void InboxWorker::start() {
-  if (running_.exchange(true)) return;
-  thread_ = std::thread([this] {
-    while (running_.load()) {
-      absl::StatusOr<InboxCycleResult> cycle = run_once();
-      if (!cycle.ok()) {
-        log(options_.logger, spdlog::level::warn, log_events::kWorkerCycleFailed,
-            "inbox cycle failed: {}", std::string(cycle.status().message()));
-      }
-      if (!running_.load()) break;
-      wake_.wait_for(options_.poll_interval);
-    }
-  });
+  loop_.start([this] { return run_once().status(); }, "inbox", options_.poll_interval,
+              options_.logger);
 }
 
-void InboxWorker::stop() {
-  if (!running_.exchange(false)) return;
-  wake_.notify();
-  if (thread_.joinable()) thread_.join();
-}
+void InboxWorker::stop() { loop_.stop(); }
 
 }  // namespace whizbang

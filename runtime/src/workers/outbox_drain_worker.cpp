@@ -44,9 +44,9 @@ OutboxDrainWorker::OutboxDrainWorker(WorkStore& store, Transport& transport,
       options_(std::move(options)),
       channel_(channel) {
   resolve_at_startup();
-  if (channel_ != nullptr) channel_->set_wake([this] { wake_.notify(); });
+  if (channel_ != nullptr) channel_->set_wake([this] { loop_.notify(); });
   commit_listener_ = store_.add_commit_listener([this](const CommitInfo& info) {
-    if (info.outbox_written) wake_.notify();
+    if (info.outbox_written) loop_.notify();
   });
 }
 
@@ -211,24 +211,10 @@ absl::StatusOr<DrainCycleResult> OutboxDrainWorker::run_once() {
 }
 
 void OutboxDrainWorker::start() {
-  if (running_.exchange(true)) return;
-  thread_ = std::thread([this] {
-    while (running_.load()) {
-      absl::StatusOr<DrainCycleResult> cycle = run_once();
-      if (!cycle.ok()) {
-        log(options_.logger, spdlog::level::warn, log_events::kWorkerCycleFailed,
-            "outbox drain cycle failed: {}", std::string(cycle.status().message()));
-      }
-      if (!running_.load()) break;
-      wake_.wait_for(options_.poll_interval);
-    }
-  });
+  loop_.start([this] { return run_once().status(); }, "outbox drain", options_.poll_interval,
+              options_.logger);
 }
 
-void OutboxDrainWorker::stop() {
-  if (!running_.exchange(false)) return;
-  wake_.notify();
-  if (thread_.joinable()) thread_.join();
-}
+void OutboxDrainWorker::stop() { loop_.stop(); }
 
 }  // namespace whizbang

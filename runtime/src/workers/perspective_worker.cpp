@@ -113,24 +113,10 @@ absl::StatusOr<PerspectiveCycleResult> PerspectiveWorker::run_once() {
 }
 
 void PerspectiveWorker::start() {
-  if (running_.exchange(true)) return;
-  thread_ = std::thread([this] {
-    while (running_.load()) {
-      absl::StatusOr<PerspectiveCycleResult> cycle = run_once();
-      if (!cycle.ok()) {
-        log(options_.logger, spdlog::level::warn, log_events::kWorkerCycleFailed,
-            "perspective cycle failed: {}", std::string(cycle.status().message()));
-      }
-      if (!running_.load()) break;
-      wake_.wait_for(options_.poll_interval);
-    }
-  });
+  loop_.start([this] { return run_once().status(); }, "perspective", options_.poll_interval,
+              options_.logger);
 }
 
-void PerspectiveWorker::stop() {
-  if (!running_.exchange(false)) return;
-  wake_.notify();
-  if (thread_.joinable()) thread_.join();
-}
+void PerspectiveWorker::stop() { loop_.stop(); }
 
 }  // namespace whizbang

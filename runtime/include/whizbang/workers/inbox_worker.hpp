@@ -27,7 +27,7 @@
 #include "whizbang/envelope_json.hpp"
 #include "whizbang/store/work_store.hpp"
 #include "whizbang/transport/transport.hpp"
-#include "whizbang/wake_signal.hpp"
+#include "whizbang/workers/worker_loop.hpp"
 
 namespace whizbang {
 
@@ -84,7 +84,7 @@ class InboxWorker {
   absl::StatusOr<InboxCycleResult> run_once();
   void start();
   void stop();
-  void notify() { wake_.notify(); }
+  void notify() { loop_.notify(); }
 
  private:
   absl::Status handle(const WorkItem& item, Envelope& envelope, InboxCycleResult& result);
@@ -94,9 +94,7 @@ class InboxWorker {
   InboxHandler handler_;
   InboxWorkerOptions options_;
   int commit_listener_ = 0;
-  WakeSignal wake_;
-  std::atomic<bool> running_{false};
-  std::thread thread_;
+  WorkerLoop loop_;
 };
 
 }  // namespace whizbang

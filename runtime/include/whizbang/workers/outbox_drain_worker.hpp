@@ -37,7 +37,7 @@
 #include "whizbang/logging.hpp"
 #include "whizbang/store/work_store.hpp"
 #include "whizbang/transport/transport.hpp"
-#include "whizbang/wake_signal.hpp"
+#include "whizbang/workers/worker_loop.hpp"
 
 namespace whizbang {
 
@@ -85,7 +85,7 @@ class OutboxDrainWorker {
   void start();
   void stop();
   // Wakes the thread for a cycle now.
-  void notify() { wake_.notify(); }
+  void notify() { loop_.notify(); }
 
   // Nil while unresolved.
   Uuid source_service_id() const;
@@ -105,9 +105,7 @@ class OutboxDrainWorker {
   Uuid source_service_id_;
   int lookup_attempts_ = 0;
 
-  WakeSignal wake_;
-  std::atomic<bool> running_{false};
-  std::thread thread_;
+  WorkerLoop loop_;
 };
 
 }  // namespace whizbang

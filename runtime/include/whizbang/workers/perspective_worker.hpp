@@ -20,8 +20,8 @@
 #include "absl/status/statusor.h"
 #include "spdlog/logger.h"
 #include "whizbang/store/work_store.hpp"
-#include "whizbang/wake_signal.hpp"
 #include "whizbang/workers/perspective_runner.hpp"
+#include "whizbang/workers/worker_loop.hpp"
 
 namespace whizbang {
 
@@ -51,15 +51,13 @@ class PerspectiveWorker {
   absl::StatusOr<PerspectiveCycleResult> run_once();
   void start();
   void stop();
-  void notify() { wake_.notify(); }
+  void notify() { loop_.notify(); }
 
  private:
   WorkStore& store_;
   PerspectiveRunner& runner_;
   PerspectiveWorkerOptions options_;
-  WakeSignal wake_;
-  std::atomic<bool> running_{false};
-  std::thread thread_;
+  WorkerLoop loop_;
 };
 
 // The envelope of a stored event as the event store keeps it (id, payload, hops); InvalidArgument

@@ -1,0 +1,63 @@
+// WorkerLoop: the thread every worker runs its cycles on.
+//
+// start() runs `cycle` repeatedly on a new thread; between cycles it sleeps until notify() or the
+// poll interval, whichever comes first. stop() wakes the thread and joins it. A failed cycle is
+// logged (EventId 54) and the next one retries.
+//
+//   loop_.start([this] { return run_once().status(); }, "inbox", options_.poll_interval, logger);
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "absl/status/status.h"
+#include "spdlog/logger.h"
+#include "whizbang/logging.hpp"
+#include "whizbang/wake_signal.hpp"
+
+namespace whizbang {
+
+class WorkerLoop {
+ public:
+  WorkerLoop() = default;
+  ~WorkerLoop() { stop(); }
+  WorkerLoop(const WorkerLoop&) = delete;
+  WorkerLoop& operator=(const WorkerLoop&) = delete;
+
+  // Does nothing when already running.
+  void start(std::function<absl::Status()> cycle, std::string name,
+             std::chrono::milliseconds poll_interval, std::shared_ptr<spdlog::logger> logger) {
+    if (running_.exchange(true)) return;
+    thread_ = std::thread([this, cycle = std::move(cycle), name = std::move(name), poll_interval,
+                           logger = std::move(logger)] {
+      while (running_.load()) {
+        if (absl::Status status = cycle(); !status.ok()) {
+          log(logger, spdlog::level::warn, log_events::kWorkerCycleFailed, "{} cycle failed: {}",
+              name, std::string(status.message()));
+        }
+        if (!running_.load()) break;
+        wake_.wait_for(poll_interval);
+      }
+    });
+  }
+
+  void stop() {
+    if (!running_.exchange(false)) return;
+    wake_.notify();
+    if (thread_.joinable()) thread_.join();
+  }
+
+  // Wakes the thread for a cycle now (or makes the next wait return at once).
+  void notify() { wake_.notify(); }
+
+ private:
+  WakeSignal wake_;
+  std::atomic<bool> running_{false};
+  std::thread thread_;
+};
+
+}  // namespace whizbang
