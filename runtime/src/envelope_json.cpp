@@ -239,7 +239,9 @@ absl::Status read_hop(const Value& json, MessageHop& hop, const std::string& pat
 absl::Status read_record(const Value& json, ReceptorInvocationRecord& record,
                          const std::string& path) {
   if (!json.IsObject()) return shape_error(path, "an object");
-  WHIZBANG_RETURN_IF_ERROR(read_string(json, "r", record.receptor_id, path));
+  std::string receptor_id;
+  WHIZBANG_RETURN_IF_ERROR(read_string(json, "r", receptor_id, path));
+  record.receptor_id = std::move(receptor_id);
   std::int64_t stage = 0;
   WHIZBANG_RETURN_IF_ERROR(read_int64(json, "s", stage, path, /*required=*/true));
   if (stage < -1 || stage > static_cast<int>(Stage::PostLifecycleInline)) {

@@ -139,11 +139,15 @@ void invoke_with_tracking(benchmark::State& state, whizbang::ReceptorInvocationT
   elsewhere.service_name = "elsewhere";
   const whizbang::Envelope prototype =
       whizbang::Envelope::create(whizbang::AnyMessage::make(ping), elsewhere);
+  const std::int64_t before = bench::allocations();
   for (auto _ : state) {
     whizbang::Envelope envelope = prototype;
     auto report = invoker.invoke(envelope, whizbang::Stage::PostInboxInline);
     benchmark::DoNotOptimize(report);
   }
+  // Includes the envelope copy and the report; the guardrail's share is the difference.
+  state.counters["allocs_per_invocation"] = benchmark::Counter(
+      static_cast<double>(bench::allocations() - before), benchmark::Counter::kAvgIterations);
 }
 void BM_Guardrail_Off(benchmark::State& state) {
   invoke_with_tracking(state, whizbang::ReceptorInvocationTracking::Off);

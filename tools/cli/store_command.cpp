@@ -288,7 +288,7 @@ void print_inspect_text(const Io& io, const SqliteStoreInspector& store, const S
   TextTable invocations(
       {"MESSAGE ID", "RECEPTOR", "SERVICE", "PERSPECTIVE", "STAGE", "COMPLETED AT", "DURATION"});
   for (const StoredReceptorInvocation& row : s.invocations) {
-    invocations.add({row.message_id.to_string(), row.record.receptor_id,
+    invocations.add({row.message_id.to_string(), row.record.receptor_id.str(),
                      or_dash(row.record.service_name), or_dash(row.record.perspective),
                      std::string(to_string(row.record.stage)), format_time(row.record.completed_at),
                      fmt::format("{} us", row.record.duration.count())});

@@ -24,6 +24,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <type_traits>
 #include <vector>
@@ -125,14 +126,16 @@ class Dispatcher {
   absl::StatusOr<DeliveryReceipt> publish_any(const AnyMessage& message, DispatchModes mode);
 
   // Runs one receptor for `handling` (an envelope whose dispatch_context.handler_name names the
-  // handling) and cascades its result with `handling` as the source. The lifecycle invoker's
-  // entry point.
-  absl::Status run_receptor(const ReceptorInfo& receptor, const Envelope& handling) {
-    return run_and_cascade(receptor, handling, nullptr);
-  }
+  // handling) and cascades its result with `handling` as the source.
+  absl::Status run_receptor(const ReceptorInfo& receptor, const Envelope& handling);
+  // The same for a handling named `handler` with its own emission sequence, without copying the
+  // envelope: the lifecycle invoker's entry point.
+  absl::Status run_receptor(const ReceptorInfo& receptor, const Envelope& envelope,
+                            std::string_view handler);
 
-  // The receptors of `type` registered at `stage`, in declaration order.
-  std::vector<const ReceptorInfo*> receptors_at(const MessageTypeInfo& type, Stage stage) const;
+  // The receptors of `type` registered at `stage`, in declaration order. The span lives as long
+  // as the dispatcher.
+  std::span<const ReceptorInfo* const> receptors_at(const MessageTypeInfo& type, Stage stage) const;
 
   // Explicit security for the next dispatch (see secured_dispatcher.hpp):
   //   dispatcher.as_system().for_tenant("t").send(cmd);
@@ -162,7 +165,7 @@ class Dispatcher {
   absl::StatusOr<DeliveryReceipt> publish_any_now(const AnyMessage& message, DispatchModes mode);
   absl::StatusOr<InvokeOutcome> invoke_receptor(const ReceptorInfo& receptor,
                                                 const AnyMessage& message, bool want_response);
-  absl::Status run_and_cascade(const ReceptorInfo& receptor, const Envelope& envelope,
+  absl::Status run_and_cascade(const ReceptorInfo& receptor, const EmissionSource& source,
                                std::shared_ptr<void>* response);
   absl::StatusOr<CascadeRecord> cascade(const AnyMessage& message, const EmissionSource* source,
                                         DispatchModes mode);

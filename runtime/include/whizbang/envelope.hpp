@@ -19,11 +19,14 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
+
 #include "whizbang/dispatch_modes.hpp"
 #include "whizbang/emission_sequence.hpp"
 #include "whizbang/message_id.hpp"
 #include "whizbang/registry.hpp"
 #include "whizbang/stage.hpp"
+#include "whizbang/static_or_owned_string.hpp"
 #include "whizbang/uuid.hpp"
 
 namespace whizbang {
@@ -76,7 +79,8 @@ struct MessageHop {
 
 // Proof that a receptor fired for the message, written after every successful invocation.
 struct ReceptorInvocationRecord {
-  std::string receptor_id;
+  // Borrowed from the registry when recorded here, owned when decoded.
+  StaticOrOwnedString receptor_id;
   Stage stage = Stage::LocalImmediateInline;
   TimePoint completed_at{};
   std::chrono::microseconds duration{0};
@@ -122,7 +126,8 @@ class Envelope {
   MessageId message_id;
   AnyMessage payload;
   std::vector<MessageHop> hops;
-  std::vector<ReceptorInvocationRecord> receptor_invocations;
+  // Inline room for the usual one or two records: recording a fire allocates nothing.
+  absl::InlinedVector<ReceptorInvocationRecord, 2> receptor_invocations;
   DispatchContext dispatch_context;
   // The publishing service's id, stamped by the outbox drain worker. Nil = unknown.
   Uuid source_service_id;

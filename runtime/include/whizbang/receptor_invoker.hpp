@@ -83,9 +83,13 @@ class ReceptorInvoker {
                             const LifecycleContext& context) const;
   absl::Status fire(Envelope& envelope, const ReceptorInfo& receptor, Stage stage,
                     const LifecycleContext& context);
-  ReceptorInvocationRecord make_record(const ReceptorInfo& receptor, Stage stage,
-                                       const LifecycleContext& context,
-                                       std::chrono::microseconds duration) const;
+  // Runs the receptor's own handling of `envelope`, logging EventIds 16 and 17.
+  absl::Status run(const ReceptorInfo& receptor, Stage stage, const Envelope& envelope);
+  // Appends the record of a successful invocation to the envelope and returns it.
+  const ReceptorInvocationRecord& append_record(Envelope& envelope, const ReceptorInfo& receptor,
+                                                Stage stage, const LifecycleContext& context,
+                                                TimePoint completed_at,
+                                                std::chrono::microseconds duration) const;
 
   Dispatcher& dispatcher_;
   ReceptorInvokerOptions options_;

@@ -214,7 +214,8 @@ class CascadeSink {
 
 // ReceptorInfo: one receptor class. Rows are generated; the thunks call the class directly.
 struct ReceptorInfo {
-  // Stable qualified class name, e.g. "shop::CreateOrderReceptor".
+  // Stable qualified class name, e.g. "shop::CreateOrderReceptor". Static storage (a string
+  // literal in generated code): invocation records borrow it instead of copying.
   std::string_view id;
   const MessageTypeInfo* message = nullptr;
   // [[whizbang::fire_at(...)]] in declaration order, or kDefaultStages when absent.

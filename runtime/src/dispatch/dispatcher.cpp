@@ -2,6 +2,7 @@
 #include "whizbang/dispatcher.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <utility>
 
@@ -14,7 +15,10 @@ namespace whizbang {
 
 // The receptors of one message type, pre-sorted by how the dispatcher uses them.
 struct Dispatcher::Entry {
-  std::vector<const ReceptorInfo*> all;            // declaration order
+  static constexpr std::size_t kFiringStages = kStageNames.size() - 1;  // all but the tag hook
+
+  std::vector<const ReceptorInfo*> all;                                  // declaration order
+  std::array<std::vector<const ReceptorInfo*>, kFiringStages> at_stage;  // by Stage value
   std::vector<const ReceptorInfo*> default_stage;  // run by cascades and publishes (no fire_at)
   const ReceptorInfo* first_with_result = nullptr;
   const ReceptorInfo* first_void = nullptr;
@@ -28,8 +32,12 @@ struct Dispatcher::EmissionSource {
   EmissionSequence* sequence = nullptr;
 
   static EmissionSource of(const Envelope& envelope) {
-    return {&envelope, envelope.emission_anchor.value_or(envelope.message_id),
-            envelope.dispatch_context.handler_name, &envelope.emission_sequence()};
+    return of(envelope, envelope.dispatch_context.handler_name, envelope.emission_sequence());
+  }
+  // A handling of `envelope` by `handler` with its own ordinals: no envelope copy needed.
+  static EmissionSource of(const Envelope& envelope, std::string_view handler,
+                           EmissionSequence& sequence) {
+    return {&envelope, envelope.emission_anchor.value_or(envelope.message_id), handler, &sequence};
   }
 };
 
@@ -99,6 +107,12 @@ Dispatcher::Dispatcher(const Registry& registry, ReceptorSet receptors, Dispatch
     for (const ReceptorInfo& receptor :
          registry_.receptors().subspan(message.first_receptor, message.receptor_count)) {
       entry->all.push_back(&receptor);
+      for (const Stage stage : receptor.stages) {
+        const auto index = static_cast<std::size_t>(stage);
+        if (stage != Stage::AfterReceptorCompletion && index < Entry::kFiringStages) {
+          entry->at_stage[index].push_back(&receptor);
+        }
+      }
       if (receptor.default_stages) entry->default_stage.push_back(&receptor);
       const bool has_result = receptor.response_key != nullptr;
       if (has_result && entry->first_with_result == nullptr) entry->first_with_result = &receptor;
@@ -115,18 +129,25 @@ const Dispatcher::Entry* Dispatcher::entry_for(const MessageTypeInfo& type) cons
   return it == entries_.end() ? nullptr : it->second.get();
 }
 
-std::vector<const ReceptorInfo*> Dispatcher::receptors_at(const MessageTypeInfo& type,
-                                                          Stage stage) const {
-  std::vector<const ReceptorInfo*> out;
-  if (const Entry* entry = entry_for(type)) {
-    for (const ReceptorInfo* receptor : entry->all) {
-      if (std::find(receptor->stages.begin(), receptor->stages.end(), stage) !=
-          receptor->stages.end()) {
-        out.push_back(receptor);
-      }
-    }
+std::span<const ReceptorInfo* const> Dispatcher::receptors_at(const MessageTypeInfo& type,
+                                                              Stage stage) const {
+  const Entry* entry = entry_for(type);
+  const auto index = static_cast<std::size_t>(stage);
+  if (entry == nullptr || stage == Stage::AfterReceptorCompletion ||
+      index >= Entry::kFiringStages) {
+    return {};
   }
-  return out;
+  return entry->at_stage[index];
+}
+
+absl::Status Dispatcher::run_receptor(const ReceptorInfo& receptor, const Envelope& handling) {
+  return run_and_cascade(receptor, EmissionSource::of(handling), nullptr);
+}
+
+absl::Status Dispatcher::run_receptor(const ReceptorInfo& receptor, const Envelope& envelope,
+                                      std::string_view handler) {
+  EmissionSequence sequence;
+  return run_and_cascade(receptor, EmissionSource::of(envelope, handler, sequence), nullptr);
 }
 
 Envelope Dispatcher::root_envelope(const AnyMessage& message) const {
@@ -188,8 +209,9 @@ MessageId Dispatcher::emission_id(const MessageTypeInfo& type, const EmissionSou
   return *id;
 }
 
-absl::Status Dispatcher::run_and_cascade(const ReceptorInfo& receptor, const Envelope& envelope,
+absl::Status Dispatcher::run_and_cascade(const ReceptorInfo& receptor, const EmissionSource& source,
                                          std::shared_ptr<void>* response) {
+  const Envelope& envelope = *source.envelope;
   CollectingSink sink(options_.logger);
   {
     ScopedMessageContext context(context_of(envelope));
@@ -200,7 +222,6 @@ absl::Status Dispatcher::run_and_cascade(const ReceptorInfo& receptor, const Env
     log(options_.logger, spdlog::level::debug, log_events::kCascadeNothingExtracted,
         "[CASCADE] {} returned no messages to cascade", receptor.id);
   }
-  const EmissionSource source = EmissionSource::of(envelope);
   for (auto& [message, mode] : sink.emitted) {
     absl::StatusOr<CascadeRecord> record = cascade(message, &source, mode);
     if (!record.ok()) return record.status();
@@ -268,24 +289,14 @@ absl::Status Dispatcher::publish_local(const Envelope& envelope,
   for (const ReceptorInfo* receptor : entry->default_stage) {
     const auto started = records != nullptr ? std::chrono::steady_clock::now()
                                             : std::chrono::steady_clock::time_point();
-    if (receptor->response_key == nullptr) {
-      // A void receptor emits nothing: it needs the envelope's context, not a handling of its own.
-      if (absl::Status status = run_and_cascade(*receptor, envelope, nullptr); !status.ok()) {
-        return status;
-      }
-    } else {
-      // Each emitting receptor is its own handling: its own handler name and emission sequence,
-      // so one receptor's emissions never shift another's ordinals.
-      Envelope handling = envelope;
-      handling.dispatch_context.handler_name = std::string(receptor->id);
-      handling.dispatch_context.is_default_dispatch = true;
-      if (absl::Status status = run_and_cascade(*receptor, handling, nullptr); !status.ok()) {
-        return status;
-      }
+    // Each receptor is its own handling: its own handler name and emission sequence, so one
+    // receptor's emissions never shift another's ordinals.
+    if (absl::Status status = run_receptor(*receptor, envelope, receptor->id); !status.ok()) {
+      return status;
     }
     if (records != nullptr) {
       ReceptorInvocationRecord record;
-      record.receptor_id = std::string(receptor->id);
+      record.receptor_id = StaticOrOwnedString::borrow(receptor->id);
       record.stage = Stage::LocalImmediateInline;
       record.completed_at = Clock::now();
       record.duration = std::chrono::duration_cast<std::chrono::microseconds>(
@@ -362,15 +373,17 @@ absl::StatusOr<Dispatcher::InvokeOutcome> Dispatcher::invoke_any_now(const AnyMe
 absl::StatusOr<Dispatcher::InvokeOutcome> Dispatcher::invoke_receptor(const ReceptorInfo& receptor,
                                                                       const AnyMessage& message,
                                                                       bool want_response) {
-  Envelope envelope = root_envelope(message);
-  envelope.dispatch_context.handler_name = std::string(receptor.id);
+  const Envelope envelope = root_envelope(message);
   InvokeOutcome outcome;
   outcome.receptor = &receptor;
   outcome.message_id = envelope.message_id;
   outcome.correlation_id = envelope.correlation_id();
   outcome.causation_id = envelope.causation_id();
+  // The handling is named after the receptor (its handler name feeds derived ids).
+  EmissionSequence sequence;
   if (absl::Status status =
-          run_and_cascade(receptor, envelope, want_response ? &outcome.response : nullptr);
+          run_and_cascade(receptor, EmissionSource::of(envelope, receptor.id, sequence),
+                          want_response ? &outcome.response : nullptr);
       !status.ok()) {
     return status;
   }

@@ -18,7 +18,7 @@ std::optional<ReceptorInvocationRecord> EnvelopeReceptorDedupStore::try_get_prio
   for (const ReceptorInvocationRecord& record : envelope.receptor_invocations) {
     // Perspective-scoped records are keyed with their perspective: they never stop a
     // per-message invocation.
-    if (record.receptor_id == receptor_id && record.perspective.empty() &&
+    if (record.receptor_id.view() == receptor_id && record.perspective.empty() &&
         record_counts_for(record, service_name)) {
       return record;
     }

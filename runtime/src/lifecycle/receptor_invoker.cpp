@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <span>
 
+#include "internal/fast_clock.hpp"
 #include "internal/text.hpp"
 #include "whizbang/logging.hpp"
 #include "whizbang/security_context.hpp"
@@ -111,61 +113,58 @@ bool ReceptorInvoker::stopped_by_guardrail(const Envelope& envelope, const Recep
   return true;
 }
 
-ReceptorInvocationRecord ReceptorInvoker::make_record(const ReceptorInfo& receptor, Stage stage,
-                                                      const LifecycleContext& context,
-                                                      std::chrono::microseconds duration) const {
-  ReceptorInvocationRecord record;
-  record.receptor_id = std::string(receptor.id);
+const ReceptorInvocationRecord& ReceptorInvoker::append_record(
+    Envelope& envelope, const ReceptorInfo& receptor, Stage stage, const LifecycleContext& context,
+    TimePoint completed_at, std::chrono::microseconds duration) const {
+  // Built in place: the envelope's inline record storage makes this allocation-free.
+  ReceptorInvocationRecord& record = envelope.receptor_invocations.emplace_back();
+  record.receptor_id = StaticOrOwnedString::borrow(receptor.id);
   record.stage = stage;
-  record.completed_at = Clock::now();
+  record.completed_at = completed_at;
   record.duration = duration;
   record.service_name = std::string(dispatcher_.service_name());
   if (per_perspective(stage, context)) record.perspective = context.perspective;
   return record;
 }
 
+absl::Status ReceptorInvoker::run(const ReceptorInfo& receptor, Stage stage,
+                                  const Envelope& envelope) {
+  log(options_.logger, spdlog::level::debug, log_events::kReceptorFiring,
+      "receptor {} firing at {} for {}", receptor.id, to_string(stage), envelope.message_id);
+  struct Fired {  // EventId 17 in every outcome, exceptions included
+    const ReceptorInvoker& self;
+    const ReceptorInfo& receptor;
+    Stage stage;
+    const MessageId& id;
+    ~Fired() {
+      log(self.options_.logger, spdlog::level::debug, log_events::kReceptorFired,
+          "receptor {} fired at {} for {}", receptor.id, to_string(stage), id);
+    }
+  } fired{*this, receptor, stage, envelope.message_id};
+  // The receptor's own handling (handler name = receptor id, ordinals from 0) of this envelope.
+  return dispatcher_.run_receptor(receptor, envelope, receptor.id);
+}
+
 absl::Status ReceptorInvoker::fire(Envelope& envelope, const ReceptorInfo& receptor, Stage stage,
                                    const LifecycleContext& context) {
-  Envelope handling = envelope;  // its own emission sequence and handler name
-  handling.dispatch_context.handler_name = std::string(receptor.id);
   const bool track = options_.guardrails.tracking != ReceptorInvocationTracking::Off;
-
-  auto run = [this, &receptor, stage](const Envelope& h) {
-    log(options_.logger, spdlog::level::debug, log_events::kReceptorFiring,
-        "receptor {} firing at {} for {}", receptor.id, to_string(stage), h.message_id);
-    const auto started = std::chrono::steady_clock::now();
-    struct Fired {  // EventId 17 in every outcome, exceptions included
-      ReceptorInvoker* self;
-      const ReceptorInfo& receptor;
-      Stage stage;
-      const MessageId& id;
-      ~Fired() {
-        log(self->options_.logger, spdlog::level::debug, log_events::kReceptorFired,
-            "receptor {} fired at {} for {}", receptor.id, to_string(stage), id);
-      }
-    } fired{this, receptor, stage, h.message_id};
-    absl::Status status = dispatcher_.run_receptor(receptor, h);
-    return std::make_pair(status, std::chrono::duration_cast<std::chrono::microseconds>(
-                                      std::chrono::steady_clock::now() - started));
-  };
 
   if (is_detached(stage) && options_.executor != nullptr) {
     // Recorded when scheduled: a later stage in this process must already see it.
     if (track) {
-      envelope.receptor_invocations.push_back(make_record(receptor, stage, context, {}));
-      if (auto status = options_.dedup_store->record_invocation(
-              envelope, envelope.receptor_invocations.back());
-          !status.ok()) {
+      const ReceptorInvocationRecord& record =
+          append_record(envelope, receptor, stage, context, internal::FastClock::now(), {});
+      if (auto status = options_.dedup_store->record_invocation(envelope, record); !status.ok()) {
         return status;
       }
     }
     std::optional<SecurityContext> security;
     if (const SecurityContext* current = SecurityContext::current()) security = *current;
-    options_.executor->submit([run, handling = std::move(handling), security, this, &receptor] {
+    // The detached run outlives this call: it gets its own copy of the envelope.
+    options_.executor->submit([handling = envelope, security, this, &receptor, stage] {
       ScopedSecurityContext scope(security);
       try {
-        auto [status, duration] = run(handling);
-        if (!status.ok()) {
+        if (absl::Status status = run(receptor, stage, handling); !status.ok()) {
           log(options_.logger, spdlog::level::err, log_events::kReceptorFired,
               "detached receptor {} failed: {}", receptor.id, status.ToString());
         }
@@ -177,20 +176,23 @@ absl::Status ReceptorInvoker::fire(Envelope& envelope, const ReceptorInfo& recep
     return absl::OkStatus();
   }
 
-  auto [status, duration] = run(handling);
-  if (!status.ok()) return status;
-  if (track) {
-    envelope.receptor_invocations.push_back(make_record(receptor, stage, context, duration));
-    return options_.dedup_store->record_invocation(envelope, envelope.receptor_invocations.back());
-  }
-  return absl::OkStatus();
+  if (!track) return run(receptor, stage, envelope);
+  // The record's completion time and duration come from one clock, read twice.
+  const TimePoint started = internal::FastClock::now();
+  if (absl::Status status = run(receptor, stage, envelope); !status.ok()) return status;
+  const TimePoint completed = internal::FastClock::now();
+  const auto duration =
+      std::max(std::chrono::microseconds(0),
+               std::chrono::duration_cast<std::chrono::microseconds>(completed - started));
+  return options_.dedup_store->record_invocation(
+      envelope, append_record(envelope, receptor, stage, context, completed, duration));
 }
 
 absl::StatusOr<InvokeReport> ReceptorInvoker::invoke(Envelope& envelope, Stage stage,
                                                      const LifecycleContext& context) {
   InvokeReport report;
   if (!envelope.payload) return report;  // nothing to deliver (a RoutedNone payload)
-  std::vector<const ReceptorInfo*> receptors =
+  const std::span<const ReceptorInfo* const> receptors =
       dispatcher_.receptors_at(*envelope.payload.info(), stage);
   if (skipped_by_filters(envelope, stage, !receptors.empty(), report)) return report;
   if (options_.tracker != nullptr &&
@@ -200,9 +202,10 @@ absl::StatusOr<InvokeReport> ReceptorInvoker::invoke(Envelope& envelope, Stage s
     report.filtered_event_id = log_events::kStageAlreadyClaimed.id;
     return report;
   }
-  if (context.mode != ProcessingMode::Live) {
-    std::erase_if(receptors, [](const ReceptorInfo* r) { return !r->always_fire; });
-    if (receptors.empty()) {
+  const bool live = context.mode == ProcessingMode::Live;
+  if (!live) {
+    if (std::none_of(receptors.begin(), receptors.end(),
+                     [](const ReceptorInfo* r) { return r->always_fire; })) {
       log(options_.logger, spdlog::level::debug, log_events::kReplaySkip,
           "{} at {}: no receptor fires during replay/rebuild", envelope.message_id,
           to_string(stage));
@@ -211,6 +214,7 @@ absl::StatusOr<InvokeReport> ReceptorInvoker::invoke(Envelope& envelope, Stage s
     }
   }
   for (const ReceptorInfo* receptor : receptors) {
+    if (!live && !receptor->always_fire) continue;  // replay/rebuild: AlwaysFire receptors only
     if (stopped_by_guardrail(envelope, *receptor, stage, context)) {
       report.skipped.emplace_back(receptor->id);
       continue;

@@ -328,7 +328,7 @@ absl::Status MemoryWorkStore::record_receptor_invocations(
   return impl_->gate.run([&]() -> absl::Status {
     for (const ReceptorInvocationRecord& record : records) {
       impl_->state.invocations.try_emplace(
-          {message_id, record.receptor_id, lower(record.service_name), record.perspective},
+          {message_id, record.receptor_id.str(), lower(record.service_name), record.perspective},
           impl_->state.invocation_sequence++, record);
     }
     return absl::OkStatus();

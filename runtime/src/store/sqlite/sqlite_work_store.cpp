@@ -192,7 +192,7 @@ absl::Status SqliteWorkStore::record_receptor_invocations(
     for (const ReceptorInvocationRecord& record : records) {
       Use use(*impl_->connection, stmt);
       use.bind_uuid(1, message_id.uuid());
-      use.bind_text(2, std::string_view(record.receptor_id));
+      use.bind_text(2, record.receptor_id.view());
       use.bind_text(3, std::string_view(record.service_name));
       use.bind_text(4, std::string_view(record.perspective));
       use.bind_int(5, static_cast<std::int64_t>(record.stage));
