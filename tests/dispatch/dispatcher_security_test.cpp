@@ -6,6 +6,15 @@
 #include "fixture.hpp"
 
 namespace dispatch_test {
+
+void EscalateToSystemReceptor::handle(const EscalateToSystem& c) {
+  journal_.add("EscalateToSystem", c.tag);
+  AuditLogged audit;
+  audit.action = "escalated:" + c.tag;
+  const auto receipt = slot_.dispatcher->as_system().for_tenant("ops").publish(audit);
+  journal_.add("EscalateToSystem.publish", receipt.ok() ? "ok" : receipt.status().ToString());
+}
+
 namespace {
 
 using DispatcherCascadeSecurityTests = DispatcherTest;
@@ -118,6 +127,51 @@ TEST_F(DispatcherCascadeSecurityTests,
   ASSERT_TRUE(secured.send(who("kept")).ok());
   EXPECT_EQ(journal_.entries()[0].tenant_id, "acme");
   EXPECT_EQ(SecurityContext::current()->user_id, "alice");  // restored
+}
+
+TEST_F(DispatcherCascadeSecurityTests,
+       AsSystemFromInsideAHandler_OverridesTheHandlersUser_AndIsRestoredAfterwards) {
+  EscalateToSystem command;
+  command.tag = "e1";
+  ASSERT_TRUE(dispatcher_->run_as("alice").for_tenant("acme").send(command).ok());
+  const auto entries = journal_.entries();
+  ASSERT_EQ(entries.size(), 3u);  // the handler, the audit receptor it published to, its receipt
+  EXPECT_EQ(entries[0].receptor, "EscalateToSystem");
+  EXPECT_EQ(entries[0].user_id, "alice");
+  EXPECT_EQ(entries[0].tenant_id, "acme");
+  EXPECT_EQ(entries[1].receptor, "AuditLogged");
+  EXPECT_EQ(entries[1].user_id, "SYSTEM");  // not the handler's user
+  EXPECT_EQ(entries[1].tenant_id, "ops");
+  EXPECT_EQ(entries[2].receptor, "EscalateToSystem.publish");
+  EXPECT_EQ(entries[2].key, "ok");
+  EXPECT_EQ(entries[2].user_id, "alice");  // the handler's own context is back after the publish
+  EXPECT_EQ(entries[2].tenant_id, "acme");
+
+  // The stored audit row's hop carries the system scope too.
+  const auto rows = store_.rows_of("dispatch_test::AuditLogged");
+  ASSERT_EQ(rows.size(), 1u);
+  ASSERT_TRUE(rows[0].scope.has_value());
+  EXPECT_EQ(rows[0].scope->user_id, "SYSTEM");
+  EXPECT_EQ(rows[0].scope->tenant_id, "ops");
+  EXPECT_EQ(SecurityContext::current(), nullptr);
+}
+
+TEST_F(DispatcherCascadeSecurityTests, AsSystem_EmptyGuidCurrentUser_WarnsButSucceeds) {
+  whizbang::SecurityContext caller;
+  caller.user_id = "00000000-0000-0000-0000-000000000000";
+  caller.tenant_id = "acme";
+  whizbang::ScopedSecurityContext scope(caller);
+  ASSERT_TRUE(dispatcher_->as_system().keep_tenant().send(who("empty")).ok());
+  EXPECT_EQ(journal_.entries()[0].user_id, "SYSTEM");
+  const auto warnings = logs_containing("EventId 130 EmptyGuidActualPrincipal");
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("as_system()"), std::string::npos);
+
+  // A real user id warns about nothing.
+  caller.user_id = "alice";
+  whizbang::ScopedSecurityContext alice(caller);
+  ASSERT_TRUE(dispatcher_->run_as("bob").keep_tenant().send(who("alice")).ok());
+  EXPECT_EQ(logs_containing("EmptyGuidActualPrincipal").size(), 1u);
 }
 
 TEST_F(DispatcherCascadeSecurityTests, ConcurrentDispatches_NeverSeeEachOthersContext) {

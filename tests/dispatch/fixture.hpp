@@ -57,10 +57,12 @@ class DispatcherTest : public ::testing::Test {
  protected:
   void SetUp() override {
     services_.add<Journal>(journal_);
+    services_.add<DispatcherSlot>(slot_);
     log_sink_ = std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(1000);
     logger_ = std::make_shared<spdlog::logger>("dispatch-test", log_sink_);
     logger_->set_level(spdlog::level::debug);
     dispatcher_ = make_dispatcher("orders");
+    slot_.dispatcher = dispatcher_.get();
   }
 
   std::unique_ptr<whizbang::Dispatcher> make_dispatcher(std::string service_name,
@@ -86,6 +88,7 @@ class DispatcherTest : public ::testing::Test {
   }
 
   Journal journal_;
+  DispatcherSlot slot_;
   RecordingStore store_;
   whizbang::ServiceRegistry services_;
   std::shared_ptr<spdlog::sinks::ringbuffer_sink_mt> log_sink_;

@@ -11,6 +11,10 @@
 #include "journal.hpp"
 #include "messages.hpp"
 
+namespace whizbang {
+class Dispatcher;
+}  // namespace whizbang
+
 namespace dispatch_test {
 
 using whizbang::Route;
@@ -296,6 +300,28 @@ class WhoAmIReceptor : public whizbang::Receptor<WhoAmI, std::tuple<OrderResult,
 
  private:
   Journal& journal_;
+};
+
+// Lets a receptor dispatch from inside its handler (the test sets it once the dispatcher exists).
+struct DispatcherSlot {
+  whizbang::Dispatcher* dispatcher = nullptr;
+};
+
+// A user's command whose handler escalates: it publishes an audit event as the system for the
+// "ops" tenant, whoever the user was.
+struct EscalateToSystem : whizbang::Command {
+  std::string tag;
+};
+class EscalateToSystemReceptor : public whizbang::Receptor<EscalateToSystem> {
+ public:
+  EscalateToSystemReceptor(Journal& journal, DispatcherSlot& slot)
+      : journal_(journal), slot_(slot) {}
+  // Defined in dispatcher_security_test.cpp, where the generated message traits are visible.
+  void handle(const EscalateToSystem& c);
+
+ private:
+  Journal& journal_;
+  DispatcherSlot& slot_;
 };
 
 // ---- event receptors (default stages: they run on local dispatch) ---------------------------

@@ -82,6 +82,8 @@ inline constexpr LogEvent kStoredRowQuarantined{111, "StoredRowQuarantined"};
 inline constexpr LogEvent kPerspectiveAlreadyApplied{120, "PerspectiveAlreadyApplied"};
 inline constexpr LogEvent kPerspectiveApplyFailed{121, "PerspectiveApplyFailed"};
 inline constexpr LogEvent kPerspectiveEventQuarantined{122, "PerspectiveEventQuarantined"};
+// Explicit security (as_system / run_as).
+inline constexpr LogEvent kEmptyGuidActualPrincipal{130, "EmptyGuidActualPrincipal"};
 }  // namespace log_events
 
 template <class... Args>

@@ -4,6 +4,8 @@
 #include <cctype>
 
 #include "whizbang/dispatcher.hpp"
+#include "whizbang/logging.hpp"
+#include "whizbang/uuid.hpp"
 
 namespace whizbang {
 namespace {
@@ -15,7 +17,14 @@ bool blank(std::string_view text) {
   return std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isspace(c); });
 }
 
-SecurityContext explicit_context(SecurityContextType type, std::string effective) {
+// An all-zero GUID user id is almost always an unauthenticated caller mapped to a default value.
+bool is_empty_guid(std::string_view user_id) {
+  const absl::StatusOr<Uuid> id = Uuid::parse(user_id);
+  return id.ok() && id->is_nil();
+}
+
+SecurityContext explicit_context(const Dispatcher& dispatcher, SecurityContextType type,
+                                 std::string effective) {
   SecurityContext context;
   context.type = type;
   context.user_id = effective;
@@ -24,14 +33,20 @@ SecurityContext explicit_context(SecurityContextType type, std::string effective
     context.actual_principal = ambient->user_id;
     context.tenant_id = ambient->tenant_id;  // kept only by keep_tenant()
   }
+  if (is_empty_guid(context.actual_principal)) {
+    // Audit trails record the actual principal: an empty one hides who escalated.
+    log(dispatcher.options().logger, spdlog::level::warn, log_events::kEmptyGuidActualPrincipal,
+        "{} called by user {} (the empty GUID): the actual principal is not identifiable",
+        type == SecurityContextType::System ? "as_system()" : "run_as()", context.actual_principal);
+  }
   return context;
 }
 
 }  // namespace
 
 TenantChoice as_system(Dispatcher& dispatcher) {
-  return TenantChoice(dispatcher,
-                      explicit_context(SecurityContextType::System, std::string(kSystemPrincipal)));
+  return TenantChoice(dispatcher, explicit_context(dispatcher, SecurityContextType::System,
+                                                   std::string(kSystemPrincipal)));
 }
 
 TenantChoice run_as(Dispatcher& dispatcher, std::string identity) {
@@ -39,8 +54,8 @@ TenantChoice run_as(Dispatcher& dispatcher, std::string identity) {
     return TenantChoice(dispatcher,
                         absl::InvalidArgumentError("run_as needs a non-blank identity"));
   }
-  return TenantChoice(dispatcher,
-                      explicit_context(SecurityContextType::Impersonated, std::move(identity)));
+  return TenantChoice(dispatcher, explicit_context(dispatcher, SecurityContextType::Impersonated,
+                                                   std::move(identity)));
 }
 
 SecuredDispatch TenantChoice::for_tenant(std::string tenant_id) const {
