@@ -1,64 +1,20 @@
 // DispatcherLocalDispatchRecordTests and the two-service lifecycle through the in-process
 // transport (exactly-once-receptor-firing.md, "Once per service", "How records flow").
 #include <whizbang/envelope_json.hpp>
-#include <whizbang/service_host.hpp>
-#include <whizbang/store/memory_work_store.hpp>
 #include <whizbang/store/sqlite/sqlite_work_store.hpp>
-#include <whizbang/transport/in_process_transport.hpp>
 
 #include <filesystem>
 
-#include "fixture.hpp"
+#include "host_fixture.hpp"
 
 namespace lifecycle_test {
 namespace {
 
 using whizbang::Stage;
 
-// One service: its store, its receptors' recorder and its host.
-struct Service {
-  Service(FireLog& log, whizbang::Transport& transport, std::string name,
-          whizbang::GuardrailOptions guardrails = {},
-          std::unique_ptr<whizbang::WorkStore> store_override = nullptr)
-      : recorder(log, name) {
-    whizbang::StoreOptions store_options;
-    store_options.instance.service_name = name;
-    store = store_override ? std::move(store_override)
-                           : std::make_unique<whizbang::MemoryWorkStore>(store_options);
-    services.add<Recorder>(recorder);
-    whizbang::HostOptions options;
-    options.service_name = name;
-    options.store = store.get();
-    options.transport = &transport;
-    options.guardrails = guardrails;
-    auto created = whizbang::ServiceHost::create(test_registry(), services, std::move(options));
-    EXPECT_TRUE(created.ok()) << created.status();
-    host = *std::move(created);
-    auto subscribed = host->start();  // subscribes; threads are stopped again for stepping
-    EXPECT_TRUE(subscribed.ok()) << subscribed;
-    host->stop();
-  }
-
-  Recorder recorder;
-  whizbang::ServiceRegistry services;
-  std::unique_ptr<whizbang::WorkStore> store;
-  std::unique_ptr<whizbang::ServiceHost> host;
-};
-
-// Steps both hosts until nothing moves.
-void settle(Service& a, Service& b) {
-  for (int i = 0; i < 10; ++i) {
-    auto x = a.host->run_once();
-    auto y = b.host->run_once();
-    ASSERT_TRUE(x.ok()) << x.status();
-    ASSERT_TRUE(y.ok()) << y.status();
-  }
-}
-
-OrderPlaced placed(std::string id) {
-  OrderPlaced event;
-  event.order_id = std::move(id);
-  return event;
+// The record tests read the stored row before any drain cycle: the publish writes it directly.
+void write_through(whizbang::HostOptions& options) {
+  options.publish_outside_transaction = whizbang::PublishOutsideTransaction::WriteThrough;
 }
 
 class DispatcherLocalDispatchRecordTests : public ::testing::Test {
@@ -87,7 +43,7 @@ TEST_F(DispatcherLocalDispatchRecordTests, OnceAcrossServicesReceptor_InTwoServi
 
 TEST_F(DispatcherLocalDispatchRecordTests,
        Publish_RecordsOneLocalImmediateInlineRecordPerDefaultStageReceptor) {
-  Service orders(log_, transport_, "orders");
+  Service orders(log_, transport_, "orders", {}, nullptr, write_through);
   auto receipt = orders.host->dispatcher().publish(placed("o-3"));
   ASSERT_TRUE(receipt.ok());
   auto row = orders.store->find_outbox_row(receipt->message_id);
@@ -107,7 +63,7 @@ TEST_F(DispatcherLocalDispatchRecordTests,
 TEST_F(DispatcherLocalDispatchRecordTests, TrackingOff_RecordsNothing) {
   whizbang::GuardrailOptions off;
   off.tracking = whizbang::ReceptorInvocationTracking::Off;
-  Service orders(log_, transport_, "orders", off);
+  Service orders(log_, transport_, "orders", off, nullptr, write_through);
   auto receipt = orders.host->dispatcher().publish(placed("o-4"));
   ASSERT_TRUE(receipt.ok());
   auto row = orders.store->find_outbox_row(receipt->message_id);

@@ -21,6 +21,7 @@
 //   (*dispatcher)->publish(OrderShipped{"o-1"});
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -45,6 +46,16 @@ namespace whizbang {
 
 class TenantChoice;
 
+// What a publish made outside any open transaction does with its outbox rows.
+enum class PublishOutsideTransaction : std::uint8_t {
+  // Queue them on `defer` (the deferred outbox channel): the drain worker writes them at the start
+  // of its next cycle, woken by the queueing. The cascade page's behaviour; a crash before that
+  // cycle loses them.
+  Defer = 0,
+  // Write them in a unit of work of their own: durable when publish() returns.
+  WriteThrough = 1,
+};
+
 struct DispatcherOptions {
   // This service instance: its name feeds derived ids and every hop names it.
   ServiceInstance self;
@@ -60,6 +71,11 @@ struct DispatcherOptions {
   // e.g. in a store transaction that an already open one joins: the rows a dispatch writes commit
   // together or not at all. Null: each row is written on its own. ServiceHost sets it.
   std::function<absl::Status(const std::function<absl::Status()>& work)> unit_of_work;
+  // Whether the calling thread has a transaction open on `store` that a dispatch joins. With it
+  // and `defer` set, a publish made outside one follows `publish_outside_transaction`; every
+  // other dispatch (and any publish without them) runs in its unit of work.
+  std::function<bool()> in_transaction;
+  PublishOutsideTransaction publish_outside_transaction = PublishOutsideTransaction::WriteThrough;
   // Exactly-once: the local path of a cascade or publish records one LocalImmediateInline
   // invocation per receptor it ran onto the envelope it stores, so the same receptor does not
   // fire again for the message in this service. Tracking Off or no dedup store: no records.
@@ -174,6 +190,9 @@ class Dispatcher {
   absl::Status publish_local(const Envelope& envelope,
                              std::vector<ReceptorInvocationRecord>* records);
   bool records_local_invocations() const;
+  // True when rows written now go to `defer` although there is a store: a deferring publish
+  // outside any transaction.
+  bool defers_outside_transaction() const;
   absl::Status write_outbox(const Envelope& envelope, std::optional<std::string> destination);
   MessageId emission_id(const MessageTypeInfo& type, const EmissionSource* source);
   Envelope child_envelope(const AnyMessage& message, const MessageId& id,

@@ -53,6 +53,11 @@ struct HostOptions {
   // Detached stages run here; null: the host runs them inline.
   Executor* executor = nullptr;
   std::string shared_inbox_topic = "inbox";
+  // A publish made outside any store transaction (application code, a detached receptor):
+  // Defer queues its rows on the host's deferred outbox channel for the drain worker's next
+  // cycle; WriteThrough commits them before publish() returns. Without a transport there is no
+  // drain worker, and publishes always write through.
+  PublishOutsideTransaction publish_outside_transaction = PublishOutsideTransaction::Defer;
   std::chrono::milliseconds poll_interval{1000};
   // false: the handling's writes and the inbox completion commit separately (the reference's
   // shape; only for demonstrating and testing emission deduplication).

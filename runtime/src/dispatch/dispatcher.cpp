@@ -324,7 +324,7 @@ absl::Status Dispatcher::write_outbox(const Envelope& envelope,
   stored.dispatch_context.is_default_dispatch = false;
   stored.hops.back().topic = row.destination.value_or("(event-store)");
   if (options_.serialize) row.envelope_json = options_.serialize(stored);
-  if (options_.store != nullptr) {
+  if (options_.store != nullptr && !defers_outside_transaction()) {
     absl::StatusOr<std::vector<StoredOutboxRow>> stored_rows =
         options_.store->store_outbox_messages({&row, 1});
     return stored_rows.status();
@@ -350,7 +350,15 @@ absl::StatusOr<DeliveryReceipt> Dispatcher::send_any(const AnyMessage& message) 
 
 absl::StatusOr<DeliveryReceipt> Dispatcher::publish_any(const AnyMessage& message,
                                                         DispatchModes mode) {
+  // Outside any transaction a deferring publish opens none: its rows (and those its local
+  // receptors' cascades write) queue on the deferred channel.
+  if (defers_outside_transaction()) return publish_any_now(message, mode);
   return unit_of_work<DeliveryReceipt>([&] { return publish_any_now(message, mode); });
+}
+
+bool Dispatcher::defers_outside_transaction() const {
+  return options_.publish_outside_transaction == PublishOutsideTransaction::Defer &&
+         options_.defer && options_.in_transaction && !options_.in_transaction();
 }
 
 absl::StatusOr<Dispatcher::InvokeOutcome> Dispatcher::invoke_any_now(const AnyMessage& message,

@@ -4,6 +4,7 @@
 
 #include "whizbang/database_receptor_dedup_store.hpp"
 #include "whizbang/derived_identity.hpp"
+#include "whizbang/logging.hpp"
 #include "whizbang/transport/publish_strategy.hpp"
 
 namespace whizbang {
@@ -61,6 +62,13 @@ absl::StatusOr<std::unique_ptr<ServiceHost>> ServiceHost::create(const Registry&
     if (absl::Status status = work(); !status.ok()) return status;  // rolls back
     return transaction.commit();
   };
+  if (o.transport != nullptr) {
+    dispatcher_options.in_transaction = [store = o.store] { return store->in_transaction(); };
+    dispatcher_options.defer = [channel = &host->deferred_](OutboxMessage row) {
+      channel->queue(std::move(row));
+    };
+    dispatcher_options.publish_outside_transaction = o.publish_outside_transaction;
+  }
   dispatcher_options.guardrails = o.guardrails;
   dispatcher_options.dedup_store = o.dedup_store;
   dispatcher_options.logger = o.logger;
@@ -79,19 +87,19 @@ absl::StatusOr<std::unique_ptr<ServiceHost>> ServiceHost::create(const Registry&
   if (!registry.perspectives().empty()) {
     PerspectiveRunnerOptions runner_options;
     runner_options.logger = o.logger;
-    absl::StatusOr<std::unique_ptr<PerspectiveRunner>> runner = PerspectiveRunner::create(
-        registry, services, *o.store, *host->invoker_, runner_options);
+    absl::StatusOr<std::unique_ptr<PerspectiveRunner>> runner =
+        PerspectiveRunner::create(registry, services, *o.store, *host->invoker_, runner_options);
     if (!runner.ok()) return runner.status();
     host->perspective_runner_ = *std::move(runner);
     PerspectiveWorkerOptions worker_options;
     worker_options.poll_interval = o.poll_interval;
     worker_options.logger = o.logger;
-    host->perspective_worker_ = std::make_unique<PerspectiveWorker>(
-        *o.store, *host->perspective_runner_, worker_options);
+    host->perspective_worker_ =
+        std::make_unique<PerspectiveWorker>(*o.store, *host->perspective_runner_, worker_options);
   }
   PerspectiveRunner* runner = host->perspective_runner_.get();
-  host->lifecycle_ = std::make_unique<Lifecycle>(
-      *host->invoker_, [runner](const Envelope& envelope) {
+  host->lifecycle_ =
+      std::make_unique<Lifecycle>(*host->invoker_, [runner](const Envelope& envelope) {
         // The perspective worker then owns PostAllPerspectives and PostLifecycle.
         return runner != nullptr && runner->has_perspectives(envelope);
       });
@@ -168,10 +176,21 @@ absl::Status ServiceHost::start() {
 }
 
 void ServiceHost::stop() {
-  if (outbox_) outbox_->stop();
+  // Producers first: what they publish on the way out still reaches the outbox.
   if (inbox_) inbox_->stop();
   if (perspective_worker_) perspective_worker_->stop();
   if (options_.executor != nullptr) options_.executor->drain();
+  if (outbox_) outbox_->stop();
+  // Deferred rows no drain cycle picked up are written now, not lost with the process.
+  if (std::vector<OutboxMessage> pending = deferred_.drain_all(); !pending.empty()) {
+    absl::StatusOr<std::vector<StoredOutboxRow>> stored =
+        options_.store->store_outbox_messages(pending);
+    if (!stored.ok()) {
+      log(options_.logger, spdlog::level::err, log_events::kOutboxRowDropped,
+          "stop: {} deferred outbox rows could not be written: {}", pending.size(),
+          stored.status().ToString());
+    }
+  }
 }
 
 }  // namespace whizbang
