@@ -10,6 +10,7 @@
 #include <whizbang/receptor_invoker.hpp>
 
 #include "alloc_counter.hpp"
+#include "internal/fast_clock.hpp"
 #include "dispatch_bench_messages.hpp"
 #include "whizbang_registry.hpp"
 
@@ -157,6 +158,22 @@ void BM_Guardrail_TrackAndEnforce(benchmark::State& state) {
 }
 BENCHMARK(BM_Guardrail_Off);
 BENCHMARK(BM_Guardrail_TrackAndEnforce);
+
+// What the guardrail pays for an invocation record's timestamps: two reads per invocation.
+void BM_RecordClock_SystemClockTwice(benchmark::State& state) {
+  for (auto _ : state) {
+    const auto started = std::chrono::system_clock::now();
+    benchmark::DoNotOptimize(std::chrono::system_clock::now() - started);
+  }
+}
+void BM_RecordClock_FastClockTwice(benchmark::State& state) {
+  for (auto _ : state) {
+    const auto started = whizbang::internal::FastClock::now();
+    benchmark::DoNotOptimize(whizbang::internal::FastClock::now() - started);
+  }
+}
+BENCHMARK(BM_RecordClock_SystemClockTwice);
+BENCHMARK(BM_RecordClock_FastClockTwice);
 
 }  // namespace
 

@@ -52,7 +52,7 @@ double measure_rate() {
 }  // namespace
 
 std::atomic<double> FastClock::nanos_per_tick_{0};
-thread_local FastClock::Anchor FastClock::anchor_;
+constinit thread_local FastClock::Anchor FastClock::anchor_;
 
 FastClock::time_point FastClock::slow_now() {
 #if defined(__x86_64__)

@@ -122,7 +122,7 @@ const ReceptorInvocationRecord& ReceptorInvoker::append_record(
   record.stage = stage;
   record.completed_at = completed_at;
   record.duration = duration;
-  record.service_name = std::string(dispatcher_.service_name());
+  record.service_name.assign(dispatcher_.service_name());
   if (per_perspective(stage, context)) record.perspective = context.perspective;
   return record;
 }
