@@ -3,30 +3,33 @@
 namespace whizbang {
 namespace {
 
-// The thread's ambient slots (the C++ stand-in for the reference's async-local slots).
-thread_local std::optional<SecurityContext> t_security;
-thread_local std::optional<MessageContext> t_message;
+// The thread's ambient slots (the C++ stand-in for the reference's async-local slots). They
+// point at contexts owned by the scopes that set them.
+thread_local const SecurityContext* t_security = nullptr;
+thread_local const MessageContext* t_message = nullptr;
 
 }  // namespace
 
-const SecurityContext* SecurityContext::current() { return t_security ? &*t_security : nullptr; }
+const SecurityContext* SecurityContext::current() { return t_security; }
 
-const MessageContext* MessageContext::current() { return t_message ? &*t_message : nullptr; }
+const MessageContext* MessageContext::current() { return t_message; }
 
 ScopedSecurityContext::ScopedSecurityContext(std::optional<SecurityContext> context)
-    : previous_(std::move(t_security)) {
-  t_security = std::move(context);
+    : context_(std::move(context)), previous_(t_security) {
+  t_security = context_ ? &*context_ : nullptr;
 }
 
-ScopedSecurityContext::~ScopedSecurityContext() { t_security = std::move(previous_); }
+ScopedSecurityContext::~ScopedSecurityContext() { t_security = previous_; }
 
-ScopedMessageContext::ScopedMessageContext(MessageContext context)
-    : previous_message_(std::move(t_message)),
-      security_(context.security.empty() ? std::nullopt
-                                         : std::optional<SecurityContext>(context.security)) {
-  t_message = std::move(context);
+ScopedMessageContext::ScopedMessageContext(const MessageContext& context)
+    : previous_message_(t_message), previous_security_(t_security) {
+  t_message = &context;
+  t_security = context.security.empty() ? nullptr : &context.security;
 }
 
-ScopedMessageContext::~ScopedMessageContext() { t_message = std::move(previous_message_); }
+ScopedMessageContext::~ScopedMessageContext() {
+  t_message = previous_message_;
+  t_security = previous_security_;
+}
 
 }  // namespace whizbang

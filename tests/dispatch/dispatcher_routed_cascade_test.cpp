@@ -157,5 +157,54 @@ TEST_F(DispatcherRoutedCascadeTests, Publish_WithRouteLocalNoPersist_RunsLocally
   EXPECT_TRUE(store_.rows.empty());
 }
 
+// A LocalNoPersist publish to receptors that return nothing skips building an envelope; the
+// receptor must see what the general path gives it.
+TEST_F(DispatcherRoutedCascadeTests, Publish_LocalNoPersistAndLocal_ReceptorSeesTheSameContext) {
+  OrderCreated created;
+  created.order_id = "ctx";
+  auto ephemeral = dispatcher_->run_as("carol").for_tenant("t-1").publish(
+      whizbang::Route::LocalNoPersist(created));
+  auto stored =
+      dispatcher_->run_as("carol").for_tenant("t-1").publish(whizbang::Route::Local(created));
+  ASSERT_TRUE(ephemeral.ok()) << ephemeral.status();
+  ASSERT_TRUE(stored.ok()) << stored.status();
+  const auto entries = journal_.entries();
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0].message_id, ephemeral->message_id);
+  EXPECT_EQ(entries[1].message_id, stored->message_id);
+  for (const auto& entry : entries) {
+    EXPECT_EQ(entry.receptor, "OrderCreated");
+    EXPECT_EQ(entry.user_id, "carol");
+    EXPECT_EQ(entry.tenant_id, "t-1");
+  }
+  EXPECT_EQ(ephemeral->status, whizbang::DeliveryStatus::Delivered);
+  EXPECT_EQ(ephemeral->destination, stored->destination);
+  EXPECT_LT(ephemeral->message_id, stored->message_id);  // minted in order
+  ASSERT_EQ(store_.rows.size(), 1u);                     // only the Local one
+  EXPECT_EQ(store_.rows[0].message_id, stored->message_id);
+}
+
+TEST_F(DispatcherRoutedCascadeTests, CustomDestinationResolver_IsAskedOnEveryDispatch) {
+  int calls = 0;
+  whizbang::DispatcherOptions options;
+  options.self.service_name = "orders";
+  options.store = &store_;
+  options.destination = [&calls](const whizbang::MessageTypeInfo&) {
+    return "topic-" + std::to_string(++calls);
+  };
+  auto dispatcher = whizbang::Dispatcher::create(
+      whizbang::generated::whizbang_dispatch_tests::registry(), services_, std::move(options));
+  ASSERT_TRUE(dispatcher.ok()) << dispatcher.status();
+  OrderCreated first;
+  first.order_id = "a";
+  OrderCreated second;
+  second.order_id = "b";
+  ASSERT_TRUE((*dispatcher)->publish(whizbang::Route::Outbox(first)).ok());
+  ASSERT_TRUE((*dispatcher)->publish(whizbang::Route::Outbox(second)).ok());
+  ASSERT_EQ(store_.rows.size(), 2u);
+  EXPECT_NE(store_.rows[0].destination, store_.rows[1].destination);
+  EXPECT_GE(calls, 2);
+}
+
 }  // namespace
 }  // namespace dispatch_test

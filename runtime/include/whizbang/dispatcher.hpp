@@ -30,7 +30,6 @@
 #include <type_traits>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "spdlog/logger.h"
 #include "whizbang/delivery_receipt.hpp"
@@ -169,6 +168,7 @@ class Dispatcher {
   Dispatcher(const Registry& registry, ReceptorSet receptors, DispatcherOptions options);
 
   const Entry* entry_for(const MessageTypeInfo& type) const;
+  std::string destination_for(const MessageTypeInfo& type) const;
   // Runs `work` inside options_.unit_of_work when set (and directly, with no wrapping cost,
   // when not).
   template <class Result, class Work>
@@ -179,6 +179,9 @@ class Dispatcher {
   absl::StatusOr<InvokeOutcome> invoke_any_now(const AnyMessage& message, bool want_response);
   absl::StatusOr<DeliveryReceipt> send_any_now(const AnyMessage& message);
   absl::StatusOr<DeliveryReceipt> publish_any_now(const AnyMessage& message, DispatchModes mode);
+  // A LocalNoPersist publish to receptors that return nothing: no envelope, no row, no record.
+  absl::StatusOr<DeliveryReceipt> publish_to_void_receptors(const AnyMessage& message,
+                                                            const Entry& entry);
   absl::StatusOr<InvokeOutcome> invoke_receptor(const ReceptorInfo& receptor,
                                                 const AnyMessage& message, bool want_response);
   absl::Status run_and_cascade(const ReceptorInfo& receptor, const EmissionSource& source,
@@ -202,7 +205,9 @@ class Dispatcher {
   const Registry& registry_;
   ReceptorSet receptors_;
   DispatcherOptions options_;
-  absl::flat_hash_map<const MessageTypeInfo*, std::unique_ptr<Entry>> entries_;
+  // Sorted by type address: a registry has tens of types, and a binary search over a few cache
+  // lines beats hashing on every dispatch.
+  std::vector<std::pair<const MessageTypeInfo*, std::unique_ptr<Entry>>> entries_;
 };
 
 // ---- implementation of the templates -------------------------------------------------------
@@ -236,7 +241,9 @@ absl::StatusOr<AnyMessage> Dispatcher::to_any(Message&& message, DispatchModes* 
     static_assert(GeneratedMessage<Plain>,
                   "not a message type known to whizbang-gen: derive from whizbang::Event or "
                   "whizbang::Command and list its header in whizbang_generate()");
-    return AnyMessage::make<Plain>(std::forward<Message>(message));
+    // Borrowed, not copied: every dispatch finishes with the message before it returns (rows
+    // hold its JSON, receptors get a const reference), and a temporary argument lives until then.
+    return AnyMessage::borrow<Plain>(message);
   }
 }
 

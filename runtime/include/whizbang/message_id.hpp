@@ -9,9 +9,10 @@
 //   80..127 random
 //
 // MessageId::mint() is thread-safe and process-wide monotonic: the millisecond and the 26-bit
-// counter live in one atomic word advanced by compare-and-swap, so ids minted one after another sort in minting order,
-// within a millisecond and across threads alike. (A per-thread counter would be cheaper but would
-// let two threads' ids interleave out of order; the cascade relies on "issued later sorts later".)
+// counter live in one atomic word advanced by compare-and-swap, so ids minted one after another
+// sort in minting order, within a millisecond and across threads alike. (A per-thread counter would
+// be cheaper but would let two threads' ids interleave out of order; the cascade relies on "issued
+// later sorts later".)
 //
 //   whizbang::MessageId id = whizbang::MessageId::mint();
 //   auto parsed = whizbang::MessageId::parse("0190f3c4-...");   // rejects non-v7 ids

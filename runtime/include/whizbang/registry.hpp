@@ -137,6 +137,14 @@ class AnyMessage {
   static AnyMessage share(std::shared_ptr<const T> message) {
     return AnyMessage(std::move(message), MessageTraits<T>::info());
   }
+  // Refers to `message` without owning or copying it (no allocation): valid only while `message`
+  // lives. The dispatcher's entry points use it, as a dispatch finishes before it returns.
+  template <GeneratedMessage T>
+  static AnyMessage borrow(const T& message) {
+    // The aliasing constructor with an empty owner: a non-null pointer with no control block.
+    return AnyMessage(std::shared_ptr<const void>(std::shared_ptr<const void>(), &message),
+                      MessageTraits<T>::info());
+  }
   // For generated decoders: `data` must point at an instance of the type `info` describes.
   static AnyMessage from_parts(std::shared_ptr<const void> data, const MessageTypeInfo& info) {
     return AnyMessage(std::move(data), info);

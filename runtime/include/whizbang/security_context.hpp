@@ -64,7 +64,8 @@ struct MessageContext {
 };
 
 // Sets the thread's security context for its lifetime and restores the previous one after.
-// `std::nullopt` clears it (a dispatch with no context).
+// `std::nullopt` clears it (a dispatch with no context). The scope owns the context; the thread
+// slot points at it.
 class ScopedSecurityContext {
  public:
   explicit ScopedSecurityContext(std::optional<SecurityContext> context);
@@ -73,20 +74,23 @@ class ScopedSecurityContext {
   ScopedSecurityContext& operator=(const ScopedSecurityContext&) = delete;
 
  private:
-  std::optional<SecurityContext> previous_;
+  std::optional<SecurityContext> context_;
+  const SecurityContext* previous_;
 };
 
-// Sets the thread's message context (and its security context) while a receptor runs.
+// Sets the thread's message context (and its security context) while a receptor runs. Nothing
+// is copied: `context` must outlive the scope (a named local, hence no temporaries).
 class ScopedMessageContext {
  public:
-  explicit ScopedMessageContext(MessageContext context);
+  explicit ScopedMessageContext(const MessageContext& context);
+  explicit ScopedMessageContext(MessageContext&&) = delete;
   ~ScopedMessageContext();
   ScopedMessageContext(const ScopedMessageContext&) = delete;
   ScopedMessageContext& operator=(const ScopedMessageContext&) = delete;
 
  private:
-  std::optional<MessageContext> previous_message_;
-  ScopedSecurityContext security_;
+  const MessageContext* previous_message_;
+  const SecurityContext* previous_security_;
 };
 
 }  // namespace whizbang

@@ -22,6 +22,9 @@ struct Dispatcher::Entry {
   std::vector<const ReceptorInfo*> default_stage;  // run by cascades and publishes (no fire_at)
   const ReceptorInfo* first_with_result = nullptr;
   const ReceptorInfo* first_void = nullptr;
+  bool default_stage_all_void = true;  // nothing a publish runs can cascade
+  // The default resolver's answer, computed once (a custom resolver is asked every time).
+  std::optional<std::string> cached_destination;
 };
 
 // The handling a cascaded message comes from: what its id derives from and what it inherits.
@@ -63,19 +66,26 @@ class CollectingSink final : public CascadeSink {
   const std::shared_ptr<spdlog::logger>& logger_;
 };
 
-MessageContext context_of(const Envelope& envelope) {
+// What a receptor sees of the message it handles.
+MessageContext make_context(const MessageId& id, std::optional<MessageId> correlation,
+                            std::optional<MessageId> causation,
+                            const std::optional<SecurityScope>& scope) {
   MessageContext context;
-  context.message_id = envelope.emission_anchor.value_or(envelope.message_id);
-  context.correlation_id = envelope.correlation_id();
-  context.causation_id = envelope.causation_id();
-  if (const auto scope = envelope.current_scope())
-    context.security = SecurityContext::from_scope(*scope);
+  context.message_id = id;
+  context.correlation_id = correlation;
+  context.causation_id = causation;
+  if (scope) context.security = SecurityContext::from_scope(*scope);
   // An explicit as_system()/run_as() around the dispatch wins over the envelope's scope.
   if (const SecurityContext* ambient = SecurityContext::current();
       ambient != nullptr && ambient->type != SecurityContextType::User) {
     context.security = *ambient;
   }
   return context;
+}
+
+MessageContext context_of(const Envelope& envelope) {
+  return make_context(envelope.emission_anchor.value_or(envelope.message_id),
+                      envelope.correlation_id(), envelope.causation_id(), envelope.current_scope());
 }
 
 std::optional<SecurityScope> outgoing_scope(const Envelope* source) {
@@ -85,6 +95,12 @@ std::optional<SecurityScope> outgoing_scope(const Envelope* source) {
   if (source != nullptr) return source->current_scope();
   return std::nullopt;
 }
+
+// For receptors that return nothing: there is nothing to collect.
+class DiscardingSink final : public CascadeSink {
+ public:
+  void emit(AnyMessage, DispatchModes) override {}
+};
 
 }  // namespace
 
@@ -102,6 +118,9 @@ Dispatcher::Dispatcher(const Registry& registry, ReceptorSet receptors, Dispatch
   if (!options_.serialize) {
     options_.serialize = [](const Envelope& envelope) { return serialize_envelope(envelope); };
   }
+  using ResolverFunction = std::string (*)(const MessageTypeInfo&);
+  const ResolverFunction* resolver = options_.destination.target<ResolverFunction>();
+  const bool uses_default_destination = resolver != nullptr && *resolver == &default_destination;
   for (const MessageEntry& message : registry_.messages()) {
     auto entry = std::make_unique<Entry>();
     for (const ReceptorInfo& receptor :
@@ -113,20 +132,36 @@ Dispatcher::Dispatcher(const Registry& registry, ReceptorSet receptors, Dispatch
           entry->at_stage[index].push_back(&receptor);
         }
       }
-      if (receptor.default_stages) entry->default_stage.push_back(&receptor);
+      if (receptor.default_stages) {
+        entry->default_stage.push_back(&receptor);
+        entry->default_stage_all_void &= receptor.response_key == nullptr;
+      }
       const bool has_result = receptor.response_key != nullptr;
       if (has_result && entry->first_with_result == nullptr) entry->first_with_result = &receptor;
       if (!has_result && entry->first_void == nullptr) entry->first_void = &receptor;
     }
-    entries_.emplace(message.info, std::move(entry));
+    if (uses_default_destination) entry->cached_destination = default_destination(*message.info);
+    entries_.emplace_back(message.info, std::move(entry));
   }
+  std::sort(entries_.begin(), entries_.end(),
+            [](const auto& a, const auto& b) { return std::less<>()(a.first, b.first); });
 }
 
 Dispatcher::~Dispatcher() = default;
 
 const Dispatcher::Entry* Dispatcher::entry_for(const MessageTypeInfo& type) const {
-  const auto it = entries_.find(&type);
-  return it == entries_.end() ? nullptr : it->second.get();
+  const auto it = std::lower_bound(entries_.begin(), entries_.end(), &type,
+                                   [](const auto& entry, const MessageTypeInfo* wanted) {
+                                     return std::less<>()(entry.first, wanted);
+                                   });
+  return it == entries_.end() || it->first != &type ? nullptr : it->second.get();
+}
+
+std::string Dispatcher::destination_for(const MessageTypeInfo& type) const {
+  if (const Entry* entry = entry_for(type); entry != nullptr && entry->cached_destination) {
+    return *entry->cached_destination;
+  }
+  return options_.destination(type);
 }
 
 std::span<const ReceptorInfo* const> Dispatcher::receptors_at(const MessageTypeInfo& type,
@@ -214,7 +249,8 @@ absl::Status Dispatcher::run_and_cascade(const ReceptorInfo& receptor, const Emi
   const Envelope& envelope = *source.envelope;
   CollectingSink sink(options_.logger);
   {
-    ScopedMessageContext context(context_of(envelope));
+    const MessageContext context = context_of(envelope);
+    ScopedMessageContext scope(context);
     absl::Status status = registry_.invoke(receptor, receptors_, envelope.payload, sink, response);
     if (!status.ok()) return status;
   }
@@ -260,7 +296,7 @@ absl::StatusOr<CascadeRecord> Dispatcher::cascade(const AnyMessage& message,
     if (absl::Status status = write_outbox(envelope, std::nullopt); !status.ok()) return status;
   }
   if (has_flag(mode, DispatchModes::Outbox)) {
-    if (absl::Status status = write_outbox(envelope, options_.destination(type)); !status.ok()) {
+    if (absl::Status status = write_outbox(envelope, destination_for(type)); !status.ok()) {
       return status;
     }
   }
@@ -414,7 +450,7 @@ absl::StatusOr<DeliveryReceipt> Dispatcher::send_any_now(const AnyMessage& messa
                     message.info()->wire_name, service_name()));
   }
   const Envelope envelope = root_envelope(message);
-  std::string destination = options_.destination(*message.info());
+  std::string destination = destination_for(*message.info());
   if (absl::Status status = write_outbox(envelope, destination); !status.ok()) return status;
   return DeliveryReceipt{envelope.message_id,     DeliveryStatus::Accepted,
                          std::move(destination),  envelope.correlation_id(),
@@ -424,11 +460,40 @@ absl::StatusOr<DeliveryReceipt> Dispatcher::send_any_now(const AnyMessage& messa
 absl::StatusOr<DeliveryReceipt> Dispatcher::publish_any_now(const AnyMessage& message,
                                                             DispatchModes mode) {
   if (!message) return absl::InvalidArgumentError("cannot publish an empty AnyMessage");
+  if (mode == DispatchModes::LocalNoPersist) {
+    const Entry* entry = entry_for(*message.info());
+    if (entry != nullptr && entry->default_stage_all_void) {
+      return publish_to_void_receptors(message, *entry);
+    }
+  }
   const absl::StatusOr<CascadeRecord> record = cascade(message, nullptr, mode);
   if (!record.ok()) return record.status();
   return DeliveryReceipt{
-      record->id,   DeliveryStatus::Delivered, options_.destination(*message.info()), std::nullopt,
+      record->id,   DeliveryStatus::Delivered, destination_for(*message.info()), std::nullopt,
       std::nullopt, record->id.uuid()};
+}
+
+// The same context, receipt and order as cascade() would give, without building the envelope
+// that only stored rows, records and cascades need.
+absl::StatusOr<DeliveryReceipt> Dispatcher::publish_to_void_receptors(const AnyMessage& message,
+                                                                      const Entry& entry) {
+  const MessageId id = MessageId::mint();
+  // A root emission starts its own conversation (as child_envelope does without a source).
+  const MessageContext context = make_context(id, id, std::nullopt, outgoing_scope(nullptr));
+  DiscardingSink sink;
+  for (const ReceptorInfo* receptor : entry.default_stage) {
+    ScopedMessageContext scope(context);
+    if (absl::Status status = registry_.invoke(*receptor, receptors_, message, sink);
+        !status.ok()) {
+      return status;
+    }
+  }
+  return DeliveryReceipt{id,
+                         DeliveryStatus::Delivered,
+                         destination_for(*message.info()),
+                         std::nullopt,
+                         std::nullopt,
+                         id.uuid()};
 }
 
 }  // namespace whizbang

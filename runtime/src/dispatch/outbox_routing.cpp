@@ -1,24 +1,24 @@
 #include "whizbang/outbox_routing.hpp"
 
-#include <algorithm>
-#include <cctype>
+#include <string>
 
 namespace whizbang {
 namespace {
 
+// The name after the last "::" or "." separator (one backward scan: this runs per outbox row).
 std::string_view simple_name(std::string_view wire_name) {
-  for (std::string_view separator : {"::", "."}) {
-    if (const auto pos = wire_name.rfind(separator); pos != std::string_view::npos) {
-      wire_name = wire_name.substr(pos + separator.size());
-    }
+  for (std::size_t i = wire_name.size(); i > 0; --i) {
+    const char c = wire_name[i - 1];
+    if (c == '.' || (c == ':' && i >= 2 && wire_name[i - 2] == ':')) return wire_name.substr(i);
   }
   return wire_name;
 }
 
 std::string lower(std::string_view text) {
   std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
   return out;
 }
 
