@@ -13,6 +13,19 @@ namespace dispatch_test {
 
 class CascadeScenarioTests : public DispatcherTest {
  protected:
+  // "orders" owning `owned` (DispatcherOptions::owned_domains), over the recording store.
+  std::unique_ptr<whizbang::Dispatcher> make_owning(std::vector<std::string> owned) {
+    whizbang::DispatcherOptions options;
+    options.self.service_name = "orders";
+    options.store = &store_;
+    options.logger = logger_;
+    options.owned_domains = std::move(owned);
+    auto dispatcher = whizbang::Dispatcher::create(
+        whizbang::generated::whizbang_dispatch_tests::registry(), services_, std::move(options));
+    EXPECT_TRUE(dispatcher.ok()) << dispatcher.status();
+    return *std::move(dispatcher);
+  }
+
   // No store: rows go to `channel` (DispatcherOptions::defer), or are dropped when it is null.
   std::unique_ptr<whizbang::Dispatcher> make_storeless(whizbang::DeferredOutboxChannel* channel) {
     whizbang::DispatcherOptions options;

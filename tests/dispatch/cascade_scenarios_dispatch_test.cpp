@@ -19,8 +19,8 @@
 //   34 DispatcherRoutedCascadeTests.CascadeFromResult_WithRouteLocalNoPersist_RunsLocallyAndStoresNothing
 //   35 DispatcherRoutedCascadeTests.CascadeFromResult_WithRouteEventStoreOnly_StoresWithoutDestinationAndRunsNothing
 //   37 DispatcherRoutedCascadeTests.CascadeFromResult_PerItemRoutes_LocalSeesLocalAndBothOutboxSeesOutboxAndBoth
-//      (AuditLogged, Both: fires once locally and gets a real destination). Our dispatcher has no
-//      owned domains, so an "owned" event with Both is just an event with Both.
+//      (AuditLogged, Both: fires once locally and gets a real destination). Owned domains only
+//      rewrite commands routed exactly Outbox, so an owned event with Both is an event with Both.
 //   38 the same test (caller receives the wrappers unchanged)
 //   39 DispatcherRoutedCascadeTests.CascadeFromResult_WithRouteLocal_InvokesLocalReceptor
 //   44 DispatcherRoutedCascadeTests.Publish_DefaultsToBoth_RunsLocallyAndWritesTheOutbox
@@ -62,11 +62,17 @@ TEST_F(CascadeScenarioTests, Scenario26_SendWithoutReceptorOrStore_GoesToTheDefe
   EXPECT_TRUE(store_.rows.empty());
 }
 
-TEST_F(CascadeScenarioTests, Scenario27_OwnedCommandWithoutReceptor_IsStillQueued_NoOwnedDomains) {
-  // Difference from the reference: there, an owned-namespace command with no local receptor is
-  // Accepted and nothing is queued. Our dispatcher has no owned domains (they exist only as
-  // ReceptorInvokerOptions::owned_domains, for the PreOutbox filters), so a command this service
-  // sends without a local receptor always goes to the outbox.
+TEST_F(CascadeScenarioTests, Scenario27_OwnedCommandWithoutReceptor_AcceptedAndNothingQueued) {
+  auto owning = make_owning({"Dispatch_Test"});  // case-insensitive
+  auto receipt = owning->send(RemoteCommand{});
+  ASSERT_TRUE(receipt.ok()) << receipt.status();
+  EXPECT_EQ(receipt->status, DeliveryStatus::Accepted);
+  EXPECT_FALSE(receipt->message_id.is_nil());
+  EXPECT_TRUE(store_.rows.empty());
+  EXPECT_EQ(logs_containing("EventId 104 OwnedCommandWithoutReceptor").size(), 1u);
+}
+
+TEST_F(CascadeScenarioTests, Scenario27_WithoutOwnedDomains_ACommandWithoutReceptorIsQueued) {
   auto receipt = dispatcher_->send(RemoteCommand{});
   ASSERT_TRUE(receipt.ok()) << receipt.status();
   EXPECT_EQ(receipt->status, DeliveryStatus::Accepted);
@@ -107,10 +113,25 @@ TEST_F(CascadeScenarioTests, Scenario32_RouteOutbox_NoLocalHandlerAndOneRowWithA
   EXPECT_TRUE(store_.rows[0].is_event);
 }
 
-TEST_F(CascadeScenarioTests, Scenario36_CommandRoutedOutbox_IsNotRewrittenToLocal) {
-  // Difference from the reference: there an owned-namespace command routed exactly Outbox is
-  // rewritten to Local. Our dispatcher has no owned domains: Outbox means the outbox, even for
-  // a command this service has a receptor for.
+TEST_F(CascadeScenarioTests, Scenario36_OwnedCommandRoutedOutbox_IsRewrittenToLocal) {
+  auto owning = make_owning({"dispatch_test"});
+  auto result = owning->local_invoke<std::tuple<OrderResult, whizbang::Routed<SendInvoice>>>(
+      OutboxCommand{});
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(journal_.count("SendInvoice"), 1);  // handled here
+  EXPECT_TRUE(store_.rows.empty());             // a command is never event-stored; no transport
+}
+
+TEST_F(CascadeScenarioTests, Scenario36_ForeignCommandRoutedOutbox_IsNotRewritten) {
+  auto owning = make_owning({"billing"});  // not this command's namespace
+  ASSERT_TRUE((owning->local_invoke<std::tuple<OrderResult, whizbang::Routed<SendInvoice>>>(
+                   OutboxCommand{}))
+                  .ok());
+  EXPECT_EQ(journal_.count("SendInvoice"), 0);
+  EXPECT_EQ(store_.rows.size(), 1u);
+}
+
+TEST_F(CascadeScenarioTests, Scenario36_WithoutOwnedDomains_CommandRoutedOutboxGoesToTheOutbox) {
   auto result = dispatcher_->local_invoke<std::tuple<OrderResult, whizbang::Routed<SendInvoice>>>(
       OutboxCommand{});
   ASSERT_TRUE(result.ok()) << result.status();

@@ -66,6 +66,11 @@ struct DispatcherOptions {
   // Serializes envelopes for outbox rows. Defaults to the envelope JSON codec.
   std::function<std::string(const Envelope&)> serialize;
   DestinationResolver destination = default_destination;
+  // Namespaces this service owns ("shop" or "shop::orders"; see is_owned). A cascaded command of
+  // an owned namespace routed exactly Outbox is handled here instead (Local); a command of an
+  // owned namespace sent with no receptor here is Accepted and not queued (it would only come
+  // back), with a Warning. Empty: no ownership rules.
+  std::vector<std::string> owned_domains;
   // Runs one top-level dispatch (send, local_invoke, publish, cascade_message) as a unit of work,
   // e.g. in a store transaction that an already open one joins: the rows a dispatch writes commit
   // together or not at all. Null: each row is written on its own. ServiceHost sets it.

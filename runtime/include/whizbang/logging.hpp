@@ -76,6 +76,7 @@ inline constexpr LogEvent kEmissionIdDerived{100, "EmissionIdDerived"};
 inline constexpr LogEvent kCascadeNonMessageIgnored{101, "CascadeNonMessageIgnored"};
 inline constexpr LogEvent kCascadeNothingExtracted{102, "CascadeNothingExtracted"};
 inline constexpr LogEvent kOutboxRowDropped{103, "OutboxRowDropped"};
+inline constexpr LogEvent kOwnedCommandWithoutReceptor{104, "OwnedCommandWithoutReceptor"};
 inline constexpr LogEvent kOutboxEmissionDeduplicated{110, "OutboxEmissionDeduplicated"};
 inline constexpr LogEvent kStoredRowQuarantined{111, "StoredRowQuarantined"};
 // Perspectives (read models).

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -17,5 +18,10 @@ namespace whizbang {
 using DestinationResolver = std::function<std::string(const MessageTypeInfo& type)>;
 
 std::string default_destination(const MessageTypeInfo& type);
+
+// Whether a message type belongs to one of this service's owned domains: its namespace (the wire
+// name before the last "::" or ".") equals an owned entry or lies under one ("shop" owns
+// "shop::orders"), compared case-insensitively.
+bool is_owned(const MessageTypeInfo& type, std::span<const std::string> owned_domains);
 
 }  // namespace whizbang

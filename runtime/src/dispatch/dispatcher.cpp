@@ -271,6 +271,10 @@ absl::StatusOr<CascadeRecord> Dispatcher::cascade(const AnyMessage& message,
   if (!message) return absl::InvalidArgumentError("cannot cascade an empty AnyMessage");
   if (mode == DispatchModes::None) return CascadeRecord{message, MessageId(), mode};
   const MessageTypeInfo& type = *message.info();
+  if (mode == DispatchModes::Outbox && type.kind == MessageKind::Command &&
+      is_owned(type, options_.owned_domains)) {
+    mode = DispatchModes::Local;  // this service owns the command: handle it here
+  }
   const MessageId id = emission_id(type, source);
   Envelope envelope = child_envelope(message, id, source);
   const bool stored =
@@ -443,6 +447,20 @@ absl::StatusOr<DeliveryReceipt> Dispatcher::send_any_now(const AnyMessage& messa
     return DeliveryReceipt{
         outcome->message_id,     DeliveryStatus::Delivered, std::string(outcome->receptor->id),
         outcome->correlation_id, outcome->causation_id,     std::nullopt};
+  }
+  if (is_owned(*message.info(), options_.owned_domains)) {
+    // The outbox would route it back to this service, which has no receptor for it.
+    const MessageId id = MessageId::mint();
+    log(options_.logger, spdlog::level::warn, log_events::kOwnedCommandWithoutReceptor,
+        "{} ({}) belongs to an owned domain of service '{}', which has no receptor for it; "
+        "accepted, not queued",
+        message.info()->wire_name, id, service_name());
+    return DeliveryReceipt{id,
+                           DeliveryStatus::Accepted,
+                           destination_for(*message.info()),
+                           std::nullopt,
+                           std::nullopt,
+                           std::nullopt};
   }
   if (options_.store == nullptr && !options_.defer) {
     return absl::NotFoundError(

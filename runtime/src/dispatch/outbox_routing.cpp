@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "internal/text.hpp"
+
 namespace whizbang {
 namespace {
 
@@ -22,7 +24,32 @@ std::string lower(std::string_view text) {
   return out;
 }
 
+// The namespace part of a wire name: "shop::orders::OrderCreated" -> "shop::orders".
+std::string_view namespace_of(std::string_view wire_name) {
+  const std::string_view name = simple_name(wire_name);
+  if (name.size() == wire_name.size()) return {};
+  std::string_view prefix = wire_name.substr(0, wire_name.size() - name.size());
+  prefix.remove_suffix(prefix.ends_with("::") ? 2 : 1);
+  return prefix;
+}
+
 }  // namespace
+
+bool is_owned(const MessageTypeInfo& type, std::span<const std::string> owned_domains) {
+  using internal::equals_ignoring_case;
+  const std::string_view ns = namespace_of(type.wire_name);
+  for (const std::string& domain : owned_domains) {
+    if (equals_ignoring_case(ns, domain)) return true;
+    for (std::string_view separator : {"::", "."}) {
+      if (ns.size() > domain.size() + separator.size() &&
+          equals_ignoring_case(ns.substr(0, domain.size()), domain) &&
+          ns.substr(domain.size(), separator.size()) == separator) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
 
 std::string default_destination(const MessageTypeInfo& type) {
   std::string_view name = simple_name(type.wire_name);

@@ -70,6 +70,7 @@ absl::StatusOr<std::unique_ptr<ServiceHost>> ServiceHost::create(const Registry&
     dispatcher_options.publish_outside_transaction = o.publish_outside_transaction;
   }
   dispatcher_options.guardrails = o.guardrails;
+  dispatcher_options.owned_domains = o.owned_domains;
   dispatcher_options.dedup_store = o.dedup_store;
   dispatcher_options.logger = o.logger;
   absl::StatusOr<std::unique_ptr<Dispatcher>> dispatcher =

@@ -22,31 +22,6 @@ bool is_pre_outbox(Stage stage) {
   return stage == Stage::PreOutboxInline || stage == Stage::PreOutboxDetached;
 }
 
-// The namespace part of a wire name: "shop::orders::OrderCreated" -> "shop::orders".
-std::string_view namespace_of(std::string_view wire_name) {
-  const auto colons = wire_name.rfind("::");
-  const auto dot = wire_name.rfind('.');
-  if (colons == std::string_view::npos && dot == std::string_view::npos) return {};
-  if (colons != std::string_view::npos && (dot == std::string_view::npos || colons > dot)) {
-    return wire_name.substr(0, colons);
-  }
-  return wire_name.substr(0, dot);
-}
-
-bool owned(std::string_view ns, const std::vector<std::string>& domains) {
-  for (const std::string& domain : domains) {
-    if (equals_ignoring_case(ns, domain)) return true;
-    for (std::string_view separator : {"::", "."}) {
-      if (ns.size() > domain.size() + separator.size() &&
-          equals_ignoring_case(ns.substr(0, domain.size()), domain) &&
-          ns.substr(domain.size(), separator.size()) == separator) {
-        return true;
-      }
-    }
-  }
-  return false;
-}
-
 // Stages whose invocations fan out per perspective: the guardrail does not check them.
 bool per_perspective(Stage stage, const LifecycleContext& context) {
   return is_perspective_scoped(stage) ||
@@ -76,10 +51,10 @@ bool ReceptorInvoker::skipped_by_filters(const Envelope& envelope, Stage stage, 
     return skip(log_events::kSameServiceInboxSkip, "the message came from this service");
   }
   if (is_pre_outbox(stage) && !options_.owned_domains.empty()) {
-    const bool is_owned = owned(namespace_of(type.wire_name), options_.owned_domains);
+    const bool owned = is_owned(type, options_.owned_domains);
     const bool is_event = type.kind == MessageKind::Event;
-    if ((is_owned && !is_event) || (!is_owned && is_event)) {
-      return skip(log_events::kOwnedDomainSkip, is_owned ? "owned command" : "foreign event");
+    if ((owned && !is_event) || (!owned && is_event)) {
+      return skip(log_events::kOwnedDomainSkip, owned ? "owned command" : "foreign event");
     }
     if (has_flag(envelope.dispatch_context.mode, DispatchModes::LocalDispatch)) {
       return skip(log_events::kLocalDispatchFlagSkip, "dispatched locally");
