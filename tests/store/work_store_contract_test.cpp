@@ -134,6 +134,22 @@ TYPED_TEST(WorkStoreContractTest, Scenario63_LeaseLapsedWithoutCompletion_Reclai
   EXPECT_EQ(again[0].lease_expiry, this->clock_.now() + this->options_.lease_duration);
 }
 
+TYPED_TEST(WorkStoreContractTest, ScheduledOutboxRow_IsNotClaimedBeforeItIsDue) {
+  OutboxMessage message = outbox_message(OrderCreated{"o-later", 1}, "orders");
+  message.scheduled_for = this->clock_.now() + 10min;
+  ASSERT_TRUE(this->store_->store_outbox_messages({&message, 1}).ok());
+  const std::optional<OutboxRow> stored = this->outbox_row(message.message_id);
+  ASSERT_TRUE(stored.has_value());
+  EXPECT_EQ(stored->state.scheduled_for, message.scheduled_for);
+  EXPECT_TRUE(this->batch().empty());
+  this->clock_.advance(10min - 1s);
+  EXPECT_TRUE(this->batch().empty());
+  this->clock_.advance(1s);
+  std::vector<WorkItem> due = this->batch();
+  ASSERT_EQ(due.size(), 1u);
+  EXPECT_EQ(due[0].message_id, message.message_id);
+}
+
 TYPED_TEST(WorkStoreContractTest, Scenario64_PublishedCompletion_DeletesTheRow) {
   const OutboxMessage message = outbox_message(OrderCreated{"o-1", 5}, "orders");
   ASSERT_TRUE(this->store_->store_outbox_messages({&message, 1}).ok());

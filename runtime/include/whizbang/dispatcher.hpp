@@ -128,6 +128,13 @@ class Dispatcher {
   template <class Message>
   absl::StatusOr<DeliveryReceipt> publish(Message&& message);
 
+  // Publishes a message for delivery at `deliver_at`: its outbox (or event-store) row is written
+  // now and claimed once due, at the drain worker's next poll. Nothing runs locally and no
+  // invocation record is written; the receipt is Queued. The route (Route::X(...), the type's
+  // default, else Both) must reach the outbox or the event store.
+  template <class Message>
+  absl::StatusOr<DeliveryReceipt> publish_at(Message&& message, TimePoint deliver_at);
+
   // Cascades one message as if a receptor handling `source` had returned it with `mode`.
   // With a source envelope carrying an id the message's id is derived; otherwise minted.
   absl::StatusOr<CascadeRecord> cascade_message(const AnyMessage& message, const Envelope* source,
@@ -144,6 +151,8 @@ class Dispatcher {
   absl::StatusOr<InvokeOutcome> invoke_any(const AnyMessage& message, bool want_response);
   absl::StatusOr<DeliveryReceipt> send_any(const AnyMessage& message);
   absl::StatusOr<DeliveryReceipt> publish_any(const AnyMessage& message, DispatchModes mode);
+  absl::StatusOr<DeliveryReceipt> publish_at_any(const AnyMessage& message, DispatchModes mode,
+                                                 TimePoint deliver_at);
 
   // Runs one receptor for `handling` (an envelope whose dispatch_context.handler_name names the
   // handling) and cascades its result with `handling` as the source.
@@ -201,7 +210,8 @@ class Dispatcher {
   // True when rows written now go to `defer` although there is a store: a deferring publish
   // outside any transaction.
   bool defers_outside_transaction() const;
-  absl::Status write_outbox(const Envelope& envelope, std::optional<std::string> destination);
+  absl::Status write_outbox(const Envelope& envelope, std::optional<std::string> destination,
+                            std::optional<TimePoint> scheduled_for = std::nullopt);
   MessageId emission_id(const MessageTypeInfo& type, const EmissionSource* source);
   Envelope child_envelope(const AnyMessage& message, const MessageId& id,
                           const EmissionSource* source) const;
@@ -303,6 +313,17 @@ absl::StatusOr<DeliveryReceipt> Dispatcher::publish(Message&& message) {
     mode = any->info()->default_routing.value_or(DispatchModes::Both);
   }
   return publish_any(*any, mode);
+}
+
+template <class Message>
+absl::StatusOr<DeliveryReceipt> Dispatcher::publish_at(Message&& message, TimePoint deliver_at) {
+  DispatchModes mode = DispatchModes::None;
+  absl::StatusOr<AnyMessage> any = to_any(std::forward<Message>(message), &mode);
+  if (!any.ok()) return any.status();
+  if (mode == DispatchModes::None) {
+    mode = any->info()->default_routing.value_or(DispatchModes::Both);
+  }
+  return publish_at_any(*any, mode, deliver_at);
 }
 
 }  // namespace whizbang

@@ -349,8 +349,10 @@ absl::Status Dispatcher::publish_local(const Envelope& envelope,
 }
 
 absl::Status Dispatcher::write_outbox(const Envelope& envelope,
-                                      std::optional<std::string> destination) {
+                                      std::optional<std::string> destination,
+                                      std::optional<TimePoint> scheduled_for) {
   OutboxMessage row;
+  row.scheduled_for = scheduled_for;
   row.message_id = envelope.message_id;
   row.destination = std::move(destination);
   row.message_type = std::string(envelope.payload.info()->wire_name);
@@ -394,6 +396,39 @@ absl::StatusOr<DeliveryReceipt> Dispatcher::publish_any(const AnyMessage& messag
   // receptors' cascades write) queue on the deferred channel.
   if (defers_outside_transaction()) return publish_any_now(message, mode);
   return unit_of_work<DeliveryReceipt>([&] { return publish_any_now(message, mode); });
+}
+
+absl::StatusOr<DeliveryReceipt> Dispatcher::publish_at_any(const AnyMessage& message,
+                                                           DispatchModes mode,
+                                                           TimePoint deliver_at) {
+  if (!message) return absl::InvalidArgumentError("cannot publish an empty AnyMessage");
+  const MessageTypeInfo& type = *message.info();
+  const bool to_outbox = has_flag(mode, DispatchModes::Outbox);
+  const bool to_event_store =
+      type.kind == MessageKind::Event && has_flag(mode, DispatchModes::EventStore);
+  if (!to_outbox && !to_event_store) {
+    return absl::InvalidArgumentError(
+        fmt::format("publish_at({}): a scheduled message needs a route to the outbox or the "
+                    "event store; this one would only run locally, and nothing runs locally "
+                    "for a scheduled publish",
+                    type.wire_name));
+  }
+  if (options_.store == nullptr && !options_.defer) {
+    return absl::FailedPreconditionError(
+        fmt::format("publish_at({}): service '{}' has no store to keep the message until it is due",
+                    type.wire_name, service_name()));
+  }
+  return unit_of_work<DeliveryReceipt>([&]() -> absl::StatusOr<DeliveryReceipt> {
+    const MessageId id = MessageId::mint();
+    const Envelope envelope = child_envelope(message, id, nullptr);
+    std::optional<std::string> destination;
+    if (to_outbox) destination = destination_for(type);
+    if (absl::Status status = write_outbox(envelope, destination, deliver_at); !status.ok()) {
+      return status;
+    }
+    return DeliveryReceipt{id,           DeliveryStatus::Queued, destination.value_or(""),
+                           std::nullopt, std::nullopt,           envelope.stream_id()};
+  });
 }
 
 bool Dispatcher::defers_outside_transaction() const {

@@ -73,6 +73,7 @@ struct MemoryWorkStore::Impl final : store_internal::TransactionBackend {
         row.state.created_at = at;
         row.state.instance_id = options.instance.instance_id;
         row.state.lease_expiry = at + options.lease_duration;
+        row.state.scheduled_for = message.scheduled_for;
         state.outbox.emplace(message.message_id, std::move(row));
       }
       rows.push_back({message.message_id, message.stream_id, !known});

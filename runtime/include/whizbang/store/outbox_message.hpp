@@ -24,6 +24,8 @@ struct OutboxMessage {
   std::optional<Uuid> stream_id;
   bool is_event = false;
   std::optional<SecurityScope> scope;
+  // Not claimed before this time (Dispatcher::publish_at). nullopt: due now.
+  std::optional<TimePoint> scheduled_for;
 };
 
 // One row of store_outbox_messages' answer; one per input row, duplicates included.

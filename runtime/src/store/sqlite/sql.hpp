@@ -14,11 +14,11 @@ inline const char* table(WorkSource source) {
 
 // ---- storage ----------------------------------------------------------------------------------
 // ?1 id ?2 destination ?3 type ?4 envelope ?5 scope ?6 stream ?7 is_event ?8 instance ?9 lease
-// ?10 now. A tombstoned (published) id is a duplicate like an existing row.
+// ?10 now ?11 scheduled for. A tombstoned (published) id is a duplicate like an existing row.
 inline const std::string kInsertOutbox =
     "INSERT INTO wh_outbox (message_id, destination, message_type, event_data, scope, stream_id, "
-    "is_event, status, attempts, instance_id, lease_expiry, created_at) "
-    "SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, 1, 0, ?8, ?9, ?10 "
+    "is_event, status, attempts, instance_id, lease_expiry, created_at, scheduled_for) "
+    "SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, 1, 0, ?8, ?9, ?10, ?11 "
     "WHERE NOT EXISTS (SELECT 1 FROM wh_outbox_tombstones WHERE message_id = ?1) "
     "ON CONFLICT (message_id) DO NOTHING";
 inline const std::string kInsertDeduplication =

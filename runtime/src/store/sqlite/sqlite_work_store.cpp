@@ -37,6 +37,7 @@ absl::StatusOr<std::vector<StoredOutboxRow>> SqliteWorkStore::Impl::store_outbox
     use.bind_uuid(8, instance);
     use.bind_int(9, lease_expiry);
     use.bind_int(10, now);
+    if (message.scheduled_for) use.bind_int(11, store_internal::to_micros(*message.scheduled_for));
     WB_RETURN_IF_ERROR(use.run());
     rows.push_back({message.message_id, message.stream_id, use.changes() == 1});
   }
