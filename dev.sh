@@ -2,6 +2,7 @@
 # The project's entry script. Two commands (see README.md):
 #   ./dev.sh run    build and run the main job: the e-commerce sample (two services)
 #   ./dev.sh test   configure, build and run every test through ctest
+#   ./dev.sh sanitize  the same suite built with AddressSanitizer + UBSan (in build-sanitize/)
 # Both install missing Debian packages first (only when absent), so a fresh Debian 12 machine
 # needs nothing done by hand.
 set -euo pipefail
@@ -51,8 +52,16 @@ case "${1:-}" in
     build
     ctest --test-dir "$BUILD_DIR" -j "$JOBS" --output-on-failure --timeout 600
     ;;
+  sanitize)
+    ensure_packages
+    BUILD_DIR=${WHIZBANG_BUILD_DIR:-build-sanitize}
+    configure -DWHIZBANG_SANITIZE=address,undefined -DWHIZBANG_BUILD_BENCHMARKS=OFF
+    build
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+      ctest --test-dir "$BUILD_DIR" -j "$JOBS" --output-on-failure --timeout 900
+    ;;
   *)
-    echo "usage: ./dev.sh run | test" >&2
+    echo "usage: ./dev.sh run | test | sanitize" >&2
     exit 2
     ;;
 esac

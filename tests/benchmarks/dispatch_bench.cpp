@@ -10,8 +10,8 @@
 #include <whizbang/receptor_invoker.hpp>
 
 #include "alloc_counter.hpp"
-#include "internal/fast_clock.hpp"
 #include "dispatch_bench_messages.hpp"
+#include "internal/fast_clock.hpp"
 #include "whizbang_registry.hpp"
 
 namespace {

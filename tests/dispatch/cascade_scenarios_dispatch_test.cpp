@@ -115,8 +115,8 @@ TEST_F(CascadeScenarioTests, Scenario32_RouteOutbox_NoLocalHandlerAndOneRowWithA
 
 TEST_F(CascadeScenarioTests, Scenario36_OwnedCommandRoutedOutbox_IsRewrittenToLocal) {
   auto owning = make_owning({"dispatch_test"});
-  auto result = owning->local_invoke<std::tuple<OrderResult, whizbang::Routed<SendInvoice>>>(
-      OutboxCommand{});
+  auto result =
+      owning->local_invoke<std::tuple<OrderResult, whizbang::Routed<SendInvoice>>>(OutboxCommand{});
   ASSERT_TRUE(result.ok()) << result.status();
   EXPECT_EQ(journal_.count("SendInvoice"), 1);  // handled here
   EXPECT_TRUE(store_.rows.empty());             // a command is never event-stored; no transport
