@@ -2,6 +2,7 @@
 // two-service and deferred-publish tests.
 #pragma once
 
+#include <whizbang/envelope_json.hpp>
 #include <whizbang/service_host.hpp>
 #include <whizbang/store/memory_work_store.hpp>
 #include <whizbang/transport/in_process_transport.hpp>
@@ -54,6 +55,17 @@ inline void settle(Service& a, Service& b) {
     ASSERT_TRUE(x.ok()) << x.status();
     ASSERT_TRUE(y.ok()) << y.status();
   }
+}
+
+// The envelope stored in `service`'s outbox row for `id`, decoded.
+inline absl::StatusOr<whizbang::Envelope> stored_outbox_envelope(Service& service,
+                                                                 const whizbang::MessageId& id) {
+  auto row = service.store->find_outbox_row(id);
+  if (!row.ok()) return row.status();
+  if (!row->has_value()) return absl::NotFoundError("no outbox row " + id.to_string());
+  return whizbang::deserialize_envelope((*row)->message.envelope_json, [](std::string_view name) {
+    return test_registry().find_message(name);
+  });
 }
 
 inline OrderPlaced placed(std::string id) {

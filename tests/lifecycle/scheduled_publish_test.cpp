@@ -1,6 +1,5 @@
 // A publish scheduled for later (exactly-once-receptor-firing.md, "How records flow"): nothing
 // runs locally and nothing is recorded; the row waits in the outbox and is delivered once due.
-#include <whizbang/envelope_json.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -36,11 +35,7 @@ TEST_F(ScheduledPublishTests, PublishAt_RunsNothingLocallyRecordsNothing_AndDeli
   EXPECT_EQ(receipt->status, whizbang::DeliveryStatus::Queued);
   EXPECT_EQ(log_.count("SharedProjection"), 0);  // nothing ran locally
 
-  auto row = orders.store->find_outbox_row(receipt->message_id);
-  ASSERT_TRUE(row.ok() && row->has_value());
-  auto envelope = whizbang::deserialize_envelope(
-      (*row)->message.envelope_json,
-      [](std::string_view name) { return test_registry().find_message(name); });
+  auto envelope = stored_outbox_envelope(orders, receipt->message_id);
   ASSERT_TRUE(envelope.ok()) << envelope.status();
   EXPECT_TRUE(envelope->receptor_invocations.empty());  // nothing recorded
 

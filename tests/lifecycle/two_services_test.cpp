@@ -46,11 +46,7 @@ TEST_F(DispatcherLocalDispatchRecordTests,
   Service orders(log_, transport_, "orders", {}, nullptr, write_through);
   auto receipt = orders.host->dispatcher().publish(placed("o-3"));
   ASSERT_TRUE(receipt.ok());
-  auto row = orders.store->find_outbox_row(receipt->message_id);
-  ASSERT_TRUE(row.ok() && row->has_value());
-  auto envelope = whizbang::deserialize_envelope(
-      (*row)->message.envelope_json,
-      [](std::string_view name) { return test_registry().find_message(name); });
+  auto envelope = stored_outbox_envelope(orders, receipt->message_id);
   ASSERT_TRUE(envelope.ok()) << envelope.status();
   ASSERT_EQ(envelope->receptor_invocations.size(), 3u);
   for (const auto& record : envelope->receptor_invocations) {
@@ -66,11 +62,7 @@ TEST_F(DispatcherLocalDispatchRecordTests, TrackingOff_RecordsNothing) {
   Service orders(log_, transport_, "orders", off, nullptr, write_through);
   auto receipt = orders.host->dispatcher().publish(placed("o-4"));
   ASSERT_TRUE(receipt.ok());
-  auto row = orders.store->find_outbox_row(receipt->message_id);
-  ASSERT_TRUE(row.ok() && row->has_value());
-  auto envelope = whizbang::deserialize_envelope(
-      (*row)->message.envelope_json,
-      [](std::string_view name) { return test_registry().find_message(name); });
+  auto envelope = stored_outbox_envelope(orders, receipt->message_id);
   ASSERT_TRUE(envelope.ok());
   EXPECT_TRUE(envelope->receptor_invocations.empty());
 }
