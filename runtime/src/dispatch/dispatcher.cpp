@@ -6,6 +6,7 @@
 #include <chrono>
 #include <utility>
 
+#include "internal/fast_clock.hpp"
 #include "whizbang/derived_identity.hpp"
 #include "whizbang/envelope_json.hpp"
 #include "whizbang/logging.hpp"
@@ -327,8 +328,7 @@ absl::Status Dispatcher::publish_local(const Envelope& envelope,
   const Entry* entry = entry_for(*envelope.payload.info());
   if (entry == nullptr) return absl::OkStatus();
   for (const ReceptorInfo* receptor : entry->default_stage) {
-    const auto started = records != nullptr ? std::chrono::steady_clock::now()
-                                            : std::chrono::steady_clock::time_point();
+    const TimePoint started = records != nullptr ? internal::FastClock::now() : TimePoint();
     // Each receptor is its own handling: its own handler name and emission sequence, so one
     // receptor's emissions never shift another's ordinals.
     if (absl::Status status = run_receptor(*receptor, envelope, receptor->id); !status.ok()) {
@@ -338,9 +338,10 @@ absl::Status Dispatcher::publish_local(const Envelope& envelope,
       ReceptorInvocationRecord record;
       record.receptor_id = StaticOrOwnedString::borrow(receptor->id);
       record.stage = Stage::LocalImmediateInline;
-      record.completed_at = Clock::now();
-      record.duration = std::chrono::duration_cast<std::chrono::microseconds>(
-          std::chrono::steady_clock::now() - started);
+      record.completed_at = internal::FastClock::now();
+      record.duration = std::max(
+          std::chrono::microseconds(0),
+          std::chrono::duration_cast<std::chrono::microseconds>(record.completed_at - started));
       record.service_name = options_.self.service_name;
       records->push_back(std::move(record));
     }
