@@ -4,28 +4,13 @@
 
 #include <thread>
 
-#include "store_test_support.hpp"
-#include "whizbang/store/memory_work_store.hpp"
-#include "whizbang/store/sqlite/sqlite_work_store.hpp"
+#include "store_backends.hpp"
 
 namespace store_test {
 namespace {
 
 using namespace whizbang;
 using namespace std::chrono_literals;
-
-struct MemoryBackend {
-  static std::unique_ptr<WorkStore> open(StoreOptions options, const TempDir&) {
-    return std::make_unique<MemoryWorkStore>(std::move(options));
-  }
-};
-struct SqliteBackend {
-  static std::unique_ptr<WorkStore> open(StoreOptions options, const TempDir& dir) {
-    auto store = SqliteWorkStore::open(dir.file("store.db"), std::move(options));
-    EXPECT_TRUE(store.ok()) << store.status();
-    return *std::move(store);
-  }
-};
 
 template <class Backend>
 class WorkStoreContractTest : public ::testing::Test {
@@ -61,14 +46,6 @@ class WorkStoreContractTest : public ::testing::Test {
   std::unique_ptr<WorkStore> store_;
 };
 
-using Backends = ::testing::Types<MemoryBackend, SqliteBackend>;
-class BackendNames {
- public:
-  template <class T>
-  static std::string GetName(int) {
-    return std::is_same_v<T, MemoryBackend> ? "Memory" : "Sqlite";
-  }
-};
 TYPED_TEST_SUITE(WorkStoreContractTest, Backends, BackendNames);
 
 TYPED_TEST(WorkStoreContractTest,
