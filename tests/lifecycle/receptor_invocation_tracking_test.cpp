@@ -76,6 +76,10 @@ TEST_F(ReceptorInvocationTrackingTests,
   EXPECT_EQ(record.stage, Stage::PostInboxDetached);
   EXPECT_EQ(record.service_name, "billing");
   EXPECT_GT(record.completed_at.time_since_epoch().count(), 0);
+  // Recording copies no text: the record refers to the registry's own id.
+  const auto registered =
+      billing.dispatcher().receptors_at(*envelope.payload.info(), Stage::PostInboxDetached);
+  EXPECT_EQ(record.receptor_id.view().data(), registered[0]->id.data());
   // Records never leak into hop-derived facts: the source service is still the last hop's.
   EXPECT_EQ(envelope.source_service_name(), "orders");
   EXPECT_EQ(envelope.hops.size(), 1u);

@@ -19,6 +19,15 @@ TEST(StaticOrOwnedStringTests, Borrow_RefersToTheStaticText) {
   EXPECT_EQ(copy, id);
 }
 
+TEST(StaticOrOwnedStringTests, Borrowed_ConvertsWithoutCopying) {
+  struct Field {
+    StaticOrOwnedString id;
+  };
+  const Field field{StaticOrOwnedString::Borrowed{kReceptorId}};
+  EXPECT_EQ(field.id.view().data(), kReceptorId.data());
+  EXPECT_EQ(field.id, kReceptorId);
+}
+
 TEST(StaticOrOwnedStringTests, Owned_OutlivesItsSource) {
   StaticOrOwnedString id;
   {

@@ -93,6 +93,12 @@ class ReceptorInvoker {
 
   Dispatcher& dispatcher_;
   ReceptorInvokerOptions options_;
+  // The dedup question an ordinary receptor asks: this service's name, or nullopt ("anywhere")
+  // for a host that does not know its name. Built once: it is asked before every invocation.
+  std::optional<std::string_view> own_service_;
+  // Set when the dedup store is the default one, which reads only the envelope's records: an
+  // envelope without records then needs no lookup, and recording needs no call.
+  bool dedup_reads_envelope_only_ = false;
 };
 
 }  // namespace whizbang

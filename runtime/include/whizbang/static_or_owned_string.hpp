@@ -21,14 +21,15 @@ class StaticOrOwnedString {
   StaticOrOwnedString(std::string_view text) : owned_(text) {}
   StaticOrOwnedString(const char* text) : owned_(text) {}
 
-  // Refers to `text` without copying it: `text` must outlive every copy of the result (static
-  // storage, such as ReceptorInfo::id).
-  static StaticOrOwnedString borrow(std::string_view text) {
-    StaticOrOwnedString result;
-    result.borrowed_ = text;
-    result.is_borrowed_ = true;
-    return result;
-  }
+  // Text to refer to without copying it: it must outlive every copy of the result (static
+  // storage, such as ReceptorInfo::id). Converts implicitly, so a record built in place from its
+  // fields borrows with no temporary StaticOrOwnedString to move.
+  struct Borrowed {
+    std::string_view text;
+  };
+  StaticOrOwnedString(Borrowed borrowed) : borrowed_(borrowed.text), is_borrowed_(true) {}
+
+  static StaticOrOwnedString borrow(std::string_view text) { return Borrowed{text}; }
 
   std::string_view view() const { return is_borrowed_ ? borrowed_ : std::string_view(owned_); }
   operator std::string_view() const { return view(); }

@@ -335,15 +335,11 @@ absl::Status Dispatcher::publish_local(const Envelope& envelope,
       return status;
     }
     if (records != nullptr) {
-      ReceptorInvocationRecord record;
-      record.receptor_id = StaticOrOwnedString::borrow(receptor->id);
-      record.stage = Stage::LocalImmediateInline;
-      record.completed_at = internal::FastClock::now();
-      record.duration = std::max(
-          std::chrono::microseconds(0),
-          std::chrono::duration_cast<std::chrono::microseconds>(record.completed_at - started));
+      const TimePoint completed = internal::FastClock::now();
+      ReceptorInvocationRecord& record = records->emplace_back(
+          StaticOrOwnedString::Borrowed{receptor->id}, Stage::LocalImmediateInline, completed,
+          internal::FastClock::elapsed(started, completed));
       record.service_name = options_.self.service_name;
-      records->push_back(std::move(record));
     }
   }
   return absl::OkStatus();

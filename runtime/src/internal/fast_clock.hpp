@@ -7,6 +7,7 @@
 // first 20 ms of the process (calibration), and on other CPUs, it is system_clock.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -39,6 +40,13 @@ class FastClock {
 
   // True once now() reads the TSC instead of calling system_clock.
   static bool uses_tsc();
+
+  // An invocation's duration from two readings: whole microseconds, never negative (a re-anchor
+  // between the readings can step the clock back).
+  static std::chrono::microseconds elapsed(time_point started, time_point completed) {
+    return std::max(std::chrono::microseconds(0),
+                    std::chrono::duration_cast<std::chrono::microseconds>(completed - started));
+  }
 
  private:
   // One thread's link between its TSC readings and system_clock.

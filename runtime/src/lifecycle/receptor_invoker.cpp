@@ -32,7 +32,10 @@ bool per_perspective(Stage stage, const LifecycleContext& context) {
 
 ReceptorInvoker::ReceptorInvoker(Dispatcher& dispatcher, ReceptorInvokerOptions options)
     : dispatcher_(dispatcher), options_(std::move(options)) {
+  if (!dispatcher_.service_name().empty()) own_service_ = dispatcher_.service_name();
   if (!options_.dedup_store) options_.dedup_store = std::make_shared<EnvelopeReceptorDedupStore>();
+  dedup_reads_envelope_only_ =
+      dynamic_cast<const EnvelopeReceptorDedupStore*>(options_.dedup_store.get()) != nullptr;
 }
 
 bool ReceptorInvoker::skipped_by_filters(const Envelope& envelope, Stage stage, bool has_receptors,
@@ -71,10 +74,9 @@ bool ReceptorInvoker::stopped_by_guardrail(const Envelope& envelope, const Recep
     return false;
   }
   // once_across_services asks "anywhere"; a host that does not know its name asks the same.
-  const std::string_view self = dispatcher_.service_name();
-  const std::optional<std::string_view> service = receptor.once_across_services || self.empty()
-                                                      ? std::nullopt
-                                                      : std::optional<std::string_view>(self);
+  const std::optional<std::string_view> service =
+      receptor.once_across_services ? std::nullopt : own_service_;
+  if (dedup_reads_envelope_only_ && envelope.receptor_invocations.empty()) return false;
   const std::optional<ReceptorInvocationRecord> prior =
       options_.dedup_store->try_get_prior_invocation(envelope, receptor.id, service);
   if (!prior || guardrails.tracking != ReceptorInvocationTracking::TrackAndEnforce) return false;
@@ -91,12 +93,10 @@ bool ReceptorInvoker::stopped_by_guardrail(const Envelope& envelope, const Recep
 const ReceptorInvocationRecord& ReceptorInvoker::append_record(
     Envelope& envelope, const ReceptorInfo& receptor, Stage stage, const LifecycleContext& context,
     TimePoint completed_at, std::chrono::microseconds duration) const {
-  // Built in place: the envelope's inline record storage makes this allocation-free.
-  ReceptorInvocationRecord& record = envelope.receptor_invocations.emplace_back();
-  record.receptor_id = StaticOrOwnedString::borrow(receptor.id);
-  record.stage = stage;
-  record.completed_at = completed_at;
-  record.duration = duration;
+  // Built in place from its fields in the envelope's inline record storage: no allocation, no
+  // zero-filled default record to overwrite, no temporaries to move.
+  ReceptorInvocationRecord& record = envelope.receptor_invocations.emplace_back(
+      StaticOrOwnedString::Borrowed{receptor.id}, stage, completed_at, duration);
   record.service_name.assign(dispatcher_.service_name());
   if (per_perspective(stage, context)) record.perspective = context.perspective;
   return record;
@@ -156,11 +156,11 @@ absl::Status ReceptorInvoker::fire(Envelope& envelope, const ReceptorInfo& recep
   const TimePoint started = internal::FastClock::now();
   if (absl::Status status = run(receptor, stage, envelope); !status.ok()) return status;
   const TimePoint completed = internal::FastClock::now();
-  const auto duration =
-      std::max(std::chrono::microseconds(0),
-               std::chrono::duration_cast<std::chrono::microseconds>(completed - started));
-  return options_.dedup_store->record_invocation(
-      envelope, append_record(envelope, receptor, stage, context, completed, duration));
+  const ReceptorInvocationRecord& record =
+      append_record(envelope, receptor, stage, context, completed,
+                    internal::FastClock::elapsed(started, completed));
+  if (dedup_reads_envelope_only_) return absl::OkStatus();  // the record on the envelope is all
+  return options_.dedup_store->record_invocation(envelope, record);
 }
 
 absl::StatusOr<InvokeReport> ReceptorInvoker::invoke(Envelope& envelope, Stage stage,
