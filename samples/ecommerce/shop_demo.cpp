@@ -112,10 +112,8 @@ absl::Status ShopDemo::start() {
   notifications_ = make_service("notifications", notifications_registry(), true);
   if (!orders_ || !notifications_) return absl::InternalError("a service did not start");
   for (Service* service : {orders_.get(), notifications_.get()}) {
-    // start() subscribes the inbox to the transport; the demo then steps the workers itself so
-    // the account is deterministic.
-    if (absl::Status status = service->host->start(); !status.ok()) return status;
-    service->host->stop();
+    // Subscribed, not started: the demo steps the workers itself so the account is deterministic.
+    if (absl::Status status = service->host->subscribe(); !status.ok()) return status;
   }
   return absl::OkStatus();
 }
@@ -212,8 +210,8 @@ int ShopDemo::run() {
   check(stream.ok() && stream->size() == 7,
         "orders' event store holds the order's stream: OrderCreated, 2 x InventoryReserved, "
         "InvoiceSent, OrderAudited and the 2 CustomerNotified it received (7 events)");
-  auto summary = orders_->store->load_perspective_model("shop::OrderSummaryPerspective",
-                                                        inbound.uuid());
+  auto summary =
+      orders_->store->load_perspective_model("shop::OrderSummaryPerspective", inbound.uuid());
   const std::string summary_json =
       summary.ok() && summary->has_value() ? (*summary)->model_json : std::string("(none)");
   check(summary_json.find("\"items_reserved\":2") != std::string::npos &&

@@ -36,9 +36,8 @@ struct Service {
     auto created = whizbang::ServiceHost::create(test_registry(), services, std::move(options));
     EXPECT_TRUE(created.ok()) << created.status();
     host = *std::move(created);
-    auto subscribed = host->start();  // subscribes; threads are stopped again for stepping
+    auto subscribed = host->subscribe();  // no threads: the tests step the workers
     EXPECT_TRUE(subscribed.ok()) << subscribed;
-    host->stop();
   }
 
   Recorder recorder;

@@ -94,6 +94,12 @@ class ServiceHost {
 
   // One outbox cycle, one inbox cycle, then one perspective cycle (deterministic tests, demos).
   absl::StatusOr<HostCycle> run_once();
+  // Binds this service's inbox to the transport without starting any worker (start() does it
+  // too; calling it again does nothing). A transport hands a message only to the subscriptions
+  // bound when it is published, so in a process hosting several services, subscribe every one
+  // before starting any: otherwise the first to start can drain rows to services not yet
+  // listening. Tests and demos that step run_once() subscribe and never start.
+  absl::Status subscribe();
   // Subscribes to the transport and starts both workers on their threads.
   absl::Status start();
   void stop();

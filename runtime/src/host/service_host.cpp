@@ -105,9 +105,10 @@ absl::StatusOr<std::unique_ptr<ServiceHost>> ServiceHost::create(const Registry&
         return runner != nullptr && runner->has_perspectives(envelope);
       });
 
-  // Bind what this service handles: events on their topic, commands on the shared inbox.
+  // Bind what this service handles: events on their topic, commands on the shared inbox. An
+  // event only a perspective projects is handled too: the inbox stores it for the perspective.
   for (const MessageEntry& entry : registry.messages()) {
-    if (entry.receptor_count == 0) continue;
+    if (entry.receptor_count == 0 && entry.perspectives.empty()) continue;
     const std::string key = routing_key_for(entry.info->wire_name);
     host->bindings_.push_back(entry.info->kind == MessageKind::Event
                                   ? TransportBinding{default_destination(*entry.info), key}
@@ -163,13 +164,17 @@ absl::StatusOr<HostCycle> ServiceHost::run_once() {
   return cycle;
 }
 
+absl::Status ServiceHost::subscribe() {
+  if (options_.transport == nullptr || subscription_) return absl::OkStatus();
+  absl::StatusOr<std::unique_ptr<TransportSubscription>> subscription =
+      inbox_->subscribe(*options_.transport);
+  if (!subscription.ok()) return subscription.status();
+  subscription_ = *std::move(subscription);
+  return absl::OkStatus();
+}
+
 absl::Status ServiceHost::start() {
-  if (options_.transport != nullptr && !subscription_) {
-    absl::StatusOr<std::unique_ptr<TransportSubscription>> subscription =
-        inbox_->subscribe(*options_.transport);
-    if (!subscription.ok()) return subscription.status();
-    subscription_ = *std::move(subscription);
-  }
+  if (absl::Status status = subscribe(); !status.ok()) return status;
   if (outbox_) outbox_->start();
   inbox_->start();
   if (perspective_worker_) perspective_worker_->start();
