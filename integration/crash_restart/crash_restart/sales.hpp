@@ -1,0 +1,32 @@
+// The sales service: takes orders and keeps an order book from what it and fulfilment store.
+#pragma once
+
+#include <whizbang/registry.hpp>
+
+#include "crash_restart/messages.hpp"
+
+namespace crash_restart {
+
+class PlaceOrderReceptor : public whizbang::Receptor<PlaceOrder, OrderPlaced> {
+ public:
+  OrderPlaced handle(const PlaceOrder& command);
+};
+
+// One row per order (the order's stream). Counting applications, not setting flags, is what lets
+// the harness see an event applied twice.
+struct OrderBookEntry {
+  std::string order_id;
+  int placed = 0;
+  int shipped = 0;
+  int quantity_shipped = 0;
+};
+
+class OrderBookPerspective : public whizbang::Perspective<OrderBookEntry> {
+ public:
+  void apply(OrderBookEntry& entry, const OrderPlaced& event);
+  void apply(OrderBookEntry& entry, const OrderShipped& event);
+};
+
+const whizbang::Registry& sales_registry();
+
+}  // namespace crash_restart

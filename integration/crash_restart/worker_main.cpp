@@ -1,0 +1,73 @@
+// crash_restart_worker: one incarnation of the two services.
+//
+//   crash_restart_worker <data-dir> submit <orders>        sends PlaceOrder order-0000.. (run once)
+//   crash_restart_worker <data-dir> work <incarnation>     runs every worker until all are idle
+//
+// The harness (crash_restart_test) kills `work` incarnations with SIGKILL at random moments and
+// starts the next one, so everything here must survive dying between any two instructions.
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include "crash_restart/messages.hpp"
+#include "crash_restart/services.hpp"
+#include "whizbang_messages.hpp"
+
+namespace {
+
+constexpr int kMaxCycles = 100000;  // a livelock shows up as a failure, not a hang
+
+int submit(crash_restart::Services& services, int orders) {
+  for (int i = 0; i < orders; ++i) {
+    crash_restart::PlaceOrder command;
+    char order_id[32];
+    std::snprintf(order_id, sizeof order_id, "order-%04d", i);
+    command.order_id = order_id;
+    command.quantity = 1 + i % 5;
+    auto receipt = services.sales().dispatcher().send(command);
+    if (!receipt.ok()) {
+      std::fprintf(stderr, "send %s: %s\n", order_id, receipt.status().ToString().c_str());
+      return 3;
+    }
+  }
+  std::printf("submitted %d orders\n", orders);
+  return 0;
+}
+
+int work(crash_restart::Services& services) {
+  for (int cycle = 1; cycle <= kMaxCycles; ++cycle) {
+    absl::StatusOr<bool> idle = services.run_cycle();
+    if (!idle.ok()) {
+      std::fprintf(stderr, "cycle %d: %s\n", cycle, idle.status().ToString().c_str());
+      return 3;
+    }
+    if (*idle) {
+      std::printf("idle after %d cycles\n", cycle);
+      return 0;
+    }
+  }
+  std::fprintf(stderr, "still busy after %d cycles\n", kMaxCycles);
+  return 4;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 4) {
+    std::fprintf(stderr, "usage: %s <data-dir> submit <orders> | work <incarnation>\n", argv[0]);
+    return 2;
+  }
+  const std::string_view mode = argv[2];
+  const int number = std::atoi(argv[3]);
+  if ((mode != "submit" && mode != "work") || number < 0) {
+    std::fprintf(stderr, "unknown mode '%s' or bad number '%s'\n", argv[2], argv[3]);
+    return 2;
+  }
+  auto services = crash_restart::Services::open(argv[1], mode == "work" ? number : 0);
+  if (!services.ok()) {
+    std::fprintf(stderr, "open %s: %s\n", argv[1], services.status().ToString().c_str());
+    return 3;
+  }
+  return mode == "submit" ? submit(**services, number) : work(**services);
+}
