@@ -10,6 +10,7 @@
 #include <string>
 
 #include "fmt/format.h"
+#include "whizbang/internal/bounded_json.hpp"
 #include "whizbang/internal/json_codec.hpp"
 
 namespace whizbang {
@@ -160,6 +161,23 @@ absl::Status read_int64(const Value& object, std::string_view name, std::int64_t
   return absl::OkStatus();
 }
 
+// TimePoint counts nanoseconds in an int64, so only about +/-292 years of microseconds convert;
+// beyond that duration_cast overflows (undefined behaviour; in practice a wrapped time that does
+// not round-trip). A corrupt "ts"/"at" is therefore a shape error, not a silently wrong time.
+absl::Status read_time(const Value& object, std::string_view name, TimePoint& out,
+                       std::string_view path) {
+  constexpr std::int64_t kMaxMicros =
+      std::chrono::duration_cast<std::chrono::microseconds>(TimePoint::duration::max()).count();
+  std::int64_t micros = 0;
+  if (absl::Status status = read_int64(object, name, micros, path); !status.ok()) return status;
+  if (micros > kMaxMicros || micros < -kMaxMicros) {
+    return shape_error(fmt::format("{}.{}", path, name),
+                       "microseconds within +/-292 years of 1970");
+  }
+  out = from_micros(micros);
+  return absl::OkStatus();
+}
+
 absl::StatusOr<Uuid> read_uuid_value(const Value& value, std::string_view path) {
   if (!value.IsString()) return shape_error(path, "a uuid string");
   std::optional<Uuid> id =
@@ -204,9 +222,7 @@ absl::Status read_hop(const Value& json, MessageHop& hop, const std::string& pat
   }
   WHIZBANG_RETURN_IF_ERROR(read_string(*si, "hn", hop.service_instance.host_name, si_path));
   WHIZBANG_RETURN_IF_ERROR(read_int64(*si, "pi", hop.service_instance.process_id, si_path));
-  std::int64_t timestamp = 0;
-  WHIZBANG_RETURN_IF_ERROR(read_int64(json, "ts", timestamp, path));
-  hop.timestamp = from_micros(timestamp);
+  WHIZBANG_RETURN_IF_ERROR(read_time(json, "ts", hop.timestamp, path));
   WHIZBANG_RETURN_IF_ERROR(read_string(json, "to", hop.topic, path));
   if (const Value* st = member(json, "st"); st != nullptr && !st->IsNull()) {
     absl::StatusOr<Uuid> id = read_uuid_value(*st, path + ".st");
@@ -248,11 +264,9 @@ absl::Status read_record(const Value& json, ReceptorInvocationRecord& record,
     return shape_error(path + ".s", "a lifecycle stage");
   }
   record.stage = static_cast<Stage>(stage);
-  std::int64_t at = 0;
   std::int64_t duration = 0;
-  WHIZBANG_RETURN_IF_ERROR(read_int64(json, "at", at, path));
+  WHIZBANG_RETURN_IF_ERROR(read_time(json, "at", record.completed_at, path));
   WHIZBANG_RETURN_IF_ERROR(read_int64(json, "du", duration, path));
-  record.completed_at = from_micros(at);
   record.duration = std::chrono::microseconds(duration);
   WHIZBANG_RETURN_IF_ERROR(read_string(json, "sn", record.service_name, path));
   WHIZBANG_RETURN_IF_ERROR(read_string(json, "pe", record.perspective, path));
@@ -260,11 +274,13 @@ absl::Status read_record(const Value& json, ReceptorInvocationRecord& record,
 }
 
 absl::Status parse_document(std::string_view json, rapidjson::Document& document) {
-  document.Parse(json.data(), json.size());
-  if (document.HasParseError()) {
-    return absl::InvalidArgumentError(
-        fmt::format("malformed envelope JSON at offset {}: {}", document.GetErrorOffset(),
-                    rapidjson::GetParseError_En(document.GetParseError())));
+  // Bounded: an unbounded recursive parse let a corrupt envelope of a few hundred thousand '['
+  // overflow the stack (a crash, not an error status).
+  const rapidjson::ParseResult parsed = internal::parse_bounded(json, document);
+  if (parsed.IsError()) {
+    return absl::InvalidArgumentError(fmt::format("malformed envelope JSON at offset {}: {}",
+                                                  parsed.Offset(),
+                                                  internal::parse_error_text(parsed)));
   }
   if (!document.IsObject()) return shape_error("$", "an object");
   return absl::OkStatus();

@@ -5,6 +5,7 @@
 #include <rapidjson/writer.h>
 
 #include "fmt/format.h"
+#include "whizbang/internal/bounded_json.hpp"
 #include "whizbang/logging.hpp"
 #include "whizbang/metrics.hpp"
 
@@ -42,10 +43,12 @@ void report_quarantined(const std::shared_ptr<spdlog::logger>& logger, std::stri
 
 absl::StatusOr<EventParts> event_parts(std::string_view envelope_json) {
   rapidjson::Document document;
-  document.Parse(envelope_json.data(), envelope_json.size());
-  if (document.HasParseError() || !document.IsObject()) {
+  // Bounded: an unbounded recursive parse (and the Accept() calls below, and the perspective
+  // worker's on what is stored here) let a corrupt row of 100000 nested '[' overflow the stack.
+  const rapidjson::ParseResult parsed = internal::parse_bounded(envelope_json, document);
+  if (parsed.IsError() || !document.IsObject()) {
     return absl::InvalidArgumentError(
-        fmt::format("envelope JSON is malformed (offset {})", document.GetErrorOffset()));
+        fmt::format("envelope JSON is malformed (offset {})", parsed.Offset()));
   }
   auto id = document.FindMember("id");
   auto payload = document.FindMember("p");

@@ -2,6 +2,7 @@
 
 #include <rapidjson/document.h>
 
+#include "whizbang/internal/bounded_json.hpp"
 #include "store/store_support.hpp"
 #include "whizbang/internal/json_codec.hpp"
 #include "whizbang/logging.hpp"
@@ -14,8 +15,9 @@ namespace {
 // quarantined when claimed, so a corrupt delivery stays visible).
 Uuid source_service_of(std::string_view envelope_json) {
   rapidjson::Document document;
-  document.Parse(envelope_json.data(), envelope_json.size());
-  if (document.HasParseError() || !document.IsObject()) return {};
+  // Bounded: an unbounded recursive parse let a delivery of a few hundred thousand '[' overflow
+  // the stack before the row could be stored (and quarantined when claimed).
+  if (internal::parse_bounded(envelope_json, document).IsError() || !document.IsObject()) return {};
   auto ss = document.FindMember("ss");
   if (ss == document.MemberEnd() || !ss->value.IsString()) return {};
   return internal::parse_uuid(std::string_view(ss->value.GetString(), ss->value.GetStringLength()))

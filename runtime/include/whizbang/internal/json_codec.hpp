@@ -22,6 +22,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <ratio>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -29,6 +30,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "whizbang/internal/bounded_json.hpp"
 #include "whizbang/message_id.hpp"
 #include "whizbang/registry.hpp"
 #include "whizbang/uuid.hpp"
@@ -211,8 +213,17 @@ absl::Status read_value(const JsonValue& json, T& out, const std::string& path) 
     }
   } else if constexpr (IsTimePoint<T>::value) {
     if (!json.IsInt64()) return json_type_error(path, "integer microseconds");
-    out = T(std::chrono::duration_cast<typename T::duration>(
-        std::chrono::microseconds(json.GetInt64())));
+    const std::int64_t micros = json.GetInt64();
+    if constexpr (std::ratio_less_equal_v<typename T::duration::period, std::micro>) {
+      // A finer duration (nanoseconds: about +/-292 years) overflows converting larger values:
+      // undefined behaviour, in practice a wrapped time. Reject them instead.
+      constexpr std::int64_t kMax =
+          std::chrono::duration_cast<std::chrono::microseconds>(T::duration::max()).count();
+      if (micros > kMax || micros < -kMax) {
+        return json_type_error(path, "microseconds within the time point's range");
+      }
+    }
+    out = T(std::chrono::duration_cast<typename T::duration>(std::chrono::microseconds(micros)));
   } else if constexpr (IsOptional<T>::value) {
     if (json.IsNull()) {
       out.reset();
@@ -286,10 +297,11 @@ absl::StatusOr<AnyMessage> message_from_json_value(const void* value) {
 template <class T>
 absl::StatusOr<AnyMessage> message_from_json(std::string_view json) {
   rapidjson::Document document;
-  document.Parse(json.data(), json.size());
-  if (document.HasParseError()) {
+  // Bounded nesting: stored models and payloads are untrusted input (see bounded_json.hpp).
+  if (const rapidjson::ParseResult parsed = parse_bounded(json, document); parsed.IsError()) {
     return absl::InvalidArgumentError("malformed JSON at offset " +
-                                      std::to_string(document.GetErrorOffset()));
+                                      std::to_string(parsed.Offset()) + ": " +
+                                      parse_error_text(parsed));
   }
   return message_from_json_value<T>(static_cast<const JsonValue*>(&document));
 }
@@ -304,10 +316,11 @@ std::shared_ptr<void> new_value() {
 template <class T>
 absl::Status value_from_json(std::string_view json, void* out) {
   rapidjson::Document document;
-  document.Parse(json.data(), json.size());
-  if (document.HasParseError()) {
+  // Bounded nesting: stored models and payloads are untrusted input (see bounded_json.hpp).
+  if (const rapidjson::ParseResult parsed = parse_bounded(json, document); parsed.IsError()) {
     return absl::InvalidArgumentError("malformed JSON at offset " +
-                                      std::to_string(document.GetErrorOffset()));
+                                      std::to_string(parsed.Offset()) + ": " +
+                                      parse_error_text(parsed));
   }
   return read_value(static_cast<const JsonValue&>(document), *static_cast<T*>(out), "$");
 }
