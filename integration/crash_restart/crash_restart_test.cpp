@@ -110,7 +110,10 @@ std::int64_t steps_done(const std::filesystem::path& dir) {
 TEST(CrashRestartTests, KilledAtRandomMoments_EveryOrderLandsExactlyOnce) {
   const int orders = env_or("WHIZBANG_CRASH_ORDERS", 1500);
   const int max_kills = env_or("WHIZBANG_CRASH_KILLS", 12);
-  std::mt19937 random(static_cast<std::uint32_t>(env_or("WHIZBANG_CRASH_SEED", 20261130)));
+  const int seed = env_or("WHIZBANG_CRASH_SEED", 20261130);
+  std::mt19937 random(static_cast<std::uint32_t>(seed));
+  std::printf("[ harness  ] WHIZBANG_CRASH_SEED=%d, %d orders, %d kills\n", seed, orders,
+              max_kills);
   const std::filesystem::path dir = std::filesystem::path(CRASH_RESTART_DATA_DIR) /
                                     ("run-" + std::to_string(static_cast<long>(getpid())));
   std::filesystem::remove_all(dir);
