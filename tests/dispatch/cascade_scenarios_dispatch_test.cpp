@@ -182,7 +182,7 @@ TEST_F(CascadeScenarioTests, Scenario43_Publish_FireAtReceptorFiresOnceAtItsStag
   whizbang::ReceptorInvoker invoker(*dispatcher_, {});
   auto first = invoker.invoke(*envelope, Stage::PostAllPerspectivesDetached);
   ASSERT_TRUE(first.ok()) << first.status();
-  EXPECT_EQ(first->fired, (std::vector<std::string>{"dispatch_test::OrderCreatedLater"}));
+  EXPECT_THAT(first->fired, ::testing::ElementsAre("dispatch_test::OrderCreatedLater"));
   auto second = invoker.invoke(*envelope, Stage::PostAllPerspectivesDetached);
   ASSERT_TRUE(second.ok()) << second.status();
   EXPECT_TRUE(second->fired.empty());

@@ -2,6 +2,7 @@
 // log and captured log lines.
 #pragma once
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <memory>

@@ -110,7 +110,7 @@ TEST(LifecycleStageTests, Scenario56_ReplayMode_OnlyAlwaysFireReceptorsFire) {
   replay.mode = whizbang::ProcessingMode::Replay;
   auto report = payments.invoke(envelope, Stage::PostInboxInline, replay);
   ASSERT_TRUE(report.ok());
-  EXPECT_EQ(report->fired, std::vector<std::string>{"lifecycle_test::ReplayedProjection"});
+  EXPECT_THAT(report->fired, ::testing::ElementsAre("lifecycle_test::ReplayedProjection"));
   EXPECT_EQ(log.count("InboxObserver"), 0);
   whizbang::Envelope explode = envelope_from(Explode{}, "orders");
   EXPECT_EQ(payments.invoke(explode, Stage::PostInboxInline, replay)->filtered_event_id, 14);

@@ -27,7 +27,7 @@ TEST_F(ReceptorFiringLockInTests, ReceptorAtTwoStages_FiresOnlyAtTheFirstItReach
   auto second = payments.invoke(envelope, Stage::PreOutboxInline);
   ASSERT_TRUE(second.ok()) << second.status();
   EXPECT_EQ(log_.count("TwoStageAudit"), 1);
-  EXPECT_EQ(second->skipped, std::vector<std::string>{"lifecycle_test::TwoStageAudit"});
+  EXPECT_THAT(second->skipped, ::testing::ElementsAre("lifecycle_test::TwoStageAudit"));
   EXPECT_EQ(capture_.count("[EventId 18 ReceptorAlreadyFiredSkip]"), 1);
 }
 

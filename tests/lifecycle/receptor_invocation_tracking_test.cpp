@@ -43,7 +43,7 @@ TEST_F(ReceptorInvocationTrackingTests, FiredInThisService_IsSkipped) {
   auto report = billing.invoke(envelope, Stage::PostInboxDetached);
   ASSERT_TRUE(report.ok()) << report.status();
   EXPECT_EQ(log_.count("SharedProjection"), 0);
-  EXPECT_EQ(report->skipped, std::vector<std::string>{kShared});
+  EXPECT_THAT(report->skipped, ::testing::ElementsAre(kShared));
   EXPECT_EQ(capture_.count("[warning] [EventId 18 ReceptorAlreadyFiredSkip]"), 1);
 }
 

@@ -21,6 +21,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -60,11 +61,12 @@ struct ReceptorInvokerOptions {
   std::shared_ptr<spdlog::logger> logger;
 };
 
-// What one invoke() did, for callers that report or test it.
+// What one invoke() did, for callers that report or test it. The ids are the registry's own
+// (ReceptorInfo::id, static storage): reporting copies no text.
 struct InvokeReport {
-  std::vector<std::string> fired;    // receptor ids that ran (or were scheduled)
-  std::vector<std::string> skipped;  // receptor ids the guardrail stopped
-  int filtered_event_id = 0;         // the EventId of the filter that returned early, 0 if none
+  std::vector<std::string_view> fired;    // receptors that ran (or were scheduled)
+  std::vector<std::string_view> skipped;  // receptors the guardrail stopped
+  int filtered_event_id = 0;  // the EventId of the filter that returned early, 0 if none
 };
 
 class ReceptorInvoker {
