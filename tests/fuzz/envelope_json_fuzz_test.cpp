@@ -20,32 +20,6 @@ using namespace std::chrono_literals;
 
 // ---- samples: what the encoder really writes ----------------------------------------------------
 
-Envelope full_envelope() {
-  Envelope envelope =
-      Envelope::create(AnyMessage::make(OrderCreated{"o-\"1\"\\ü", -12}), instance("orders"));
-  MessageHop& first = envelope.hops.front();
-  first.correlation_id = MessageId::mint();
-  first.causation_id = MessageId::mint();
-  first.causation_type = "store_test::ShipOrderCommand";
-  first.topic = "orders";
-  first.stream_id = MessageId::mint().uuid();
-  first.scope = SecurityScope{"user-1", "tenant-9"};
-  first.metadata = {{"b", "2"}, {"a", "1"}, {"trace\n", "\t\x01"}};
-  first.duration = 1500us;
-  MessageHop causation;
-  causation.type = HopType::Causation;
-  causation.service_instance = instance("billing");
-  causation.timestamp = TimePoint(std::chrono::microseconds(1'700'000'000'123'456));
-  envelope.hops.push_back(causation);
-  envelope.receptor_invocations.push_back(
-      {"shop::Mailer", Stage::PostInboxDetached, TimePoint(1'700'000'000s), 42us, "orders", ""});
-  envelope.receptor_invocations.push_back({"shop::Projector", Stage::PostPerspectiveInline,
-                                           TimePoint(1'700'000'001s), 7us, "", "Summary"});
-  envelope.dispatch_context = {DispatchModes::Both, MessageSource::Outbox, true, ""};
-  envelope.source_service_id = MessageId::mint().uuid();
-  return envelope;
-}
-
 Envelope minimal_envelope() {
   return Envelope::create(AnyMessage::make(ShipOrderCommand{"s-1"}), instance("shipping"));
 }

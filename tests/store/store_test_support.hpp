@@ -215,6 +215,36 @@ whizbang::OutboxMessage outbox_message(T payload, std::optional<std::string> des
   return message;
 }
 
+// Every member the envelope encoder writes, with text that needs escaping (quotes, backslash,
+// non-ASCII, control characters), two hops and two invocation records.
+inline whizbang::Envelope full_envelope() {
+  using namespace whizbang;
+  using namespace std::chrono_literals;
+  Envelope envelope =
+      Envelope::create(AnyMessage::make(OrderCreated{"o-\"1\"\\ü", -12}), instance("orders"));
+  MessageHop& first = envelope.hops.front();
+  first.correlation_id = MessageId::mint();
+  first.causation_id = MessageId::mint();
+  first.causation_type = "store_test::ShipOrderCommand";
+  first.topic = "orders";
+  first.stream_id = MessageId::mint().uuid();
+  first.scope = SecurityScope{"user-1", "tenant-9"};
+  first.metadata = {{"b", "2"}, {"a", "1"}, {"trace\n", "\t\x01"}};
+  first.duration = 1500us;
+  MessageHop causation;
+  causation.type = HopType::Causation;
+  causation.service_instance = instance("billing");
+  causation.timestamp = TimePoint(std::chrono::microseconds(1'700'000'000'123'456));
+  envelope.hops.push_back(causation);
+  envelope.receptor_invocations.push_back(
+      {"shop::Mailer", Stage::PostInboxDetached, TimePoint(1'700'000'000s), 42us, "orders", ""});
+  envelope.receptor_invocations.push_back({"shop::Projector", Stage::PostPerspectiveInline,
+                                           TimePoint(1'700'000'001s), 7us, "", "Summary"});
+  envelope.dispatch_context = {DispatchModes::Both, MessageSource::Outbox, true, ""};
+  envelope.source_service_id = MessageId::mint().uuid();
+  return envelope;
+}
+
 inline whizbang::InboxMessage inbox_message(const whizbang::OutboxMessage& from,
                                             whizbang::Uuid source_service = {}) {
   whizbang::InboxMessage message;
