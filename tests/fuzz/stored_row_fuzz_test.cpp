@@ -148,6 +148,12 @@ class StoredRowFuzzTests : public ::testing::Test {
   std::unique_ptr<SqliteWorkStore> store_;
   sqlite3* raw_ = nullptr;
   InProcessTransport transport_;
+  // The consumer of the commands among the rows (commands need one, or they stay in the outbox).
+  std::unique_ptr<TransportSubscription> command_consumer_ = *transport_.subscribe(
+      "shipping", {{"inbox", ""}},
+      [](const TransportDestination&, std::span<const TransportMessage>) {
+        return absl::OkStatus();
+      });
   const Uuid service_id_ = MessageId::mint().uuid();
   std::map<MessageId, int> handled_;
 };

@@ -55,6 +55,12 @@ class OutboxDrainWorkerTests : public ::testing::Test {
   CapturedLogger log_;
   std::unique_ptr<MemoryWorkStore> store_;
   InProcessTransport transport_;
+  // The service that consumes the commands these tests publish (commands need a consumer).
+  std::unique_ptr<TransportSubscription> command_consumer_ = *transport_.subscribe(
+      "shipping", {{"inbox", ""}},
+      [](const TransportDestination&, std::span<const TransportMessage>) {
+        return absl::OkStatus();
+      });
   DeferredOutboxChannel channel_;
   const Uuid service_id_ = MessageId::mint().uuid();
 };
@@ -236,6 +242,48 @@ TEST_F(OutboxDrainWorkerTests, TransportFailure_RecordsAFailureWithBackoff) {
   result = w->run_once();
   ASSERT_TRUE(result.ok());
   EXPECT_EQ(result->published, 1u);
+}
+
+TEST_F(OutboxDrainWorkerTests, CommandWithNoConsumerBound_StaysInTheOutboxUntilOneIs) {
+  InProcessTransport nobody_listening;
+  OutboxDrainWorkerOptions options;
+  options.logger = log_.logger;
+  OutboxDrainWorker w(*store_, nobody_listening, resolve, options, &channel_);
+  const OutboxMessage command = outbox_message(ShipOrderCommand{"s-1"}, "shipping");
+  ASSERT_TRUE(store_->store_outbox_messages({&command, 1}).ok());
+  absl::StatusOr<DrainCycleResult> result = w.run_once();
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->failed, 1u);
+  EXPECT_EQ(nobody_listening.published_count(), 0u);
+  auto row = *store_->find_outbox_row(command.message_id);
+  ASSERT_TRUE(row.has_value()) << "the command was dropped";
+  EXPECT_NE(row->state.error.find("no subscription is bound"), std::string::npos);
+
+  // Its service starts: the retry delivers it.
+  int received = 0;
+  auto subscription = *nobody_listening.subscribe(
+      "shipping", {{"inbox", ""}},
+      [&](const TransportDestination&, std::span<const TransportMessage> batch) {
+        received += static_cast<int>(batch.size());
+        return absl::OkStatus();
+      });
+  clock_.advance(61s);
+  result = w.run_once();
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->published, 1u);
+  EXPECT_EQ(received, 1);
+}
+
+TEST_F(OutboxDrainWorkerTests, EventWithNoSubscriber_IsPublishedAndDropped) {
+  InProcessTransport nobody_listening;
+  OutboxDrainWorkerOptions options;
+  options.logger = log_.logger;
+  OutboxDrainWorker w(*store_, nobody_listening, resolve, options, &channel_);
+  store_one();
+  absl::StatusOr<DrainCycleResult> result = w.run_once();
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->published, 1u);
+  EXPECT_EQ(result->failed, 0u);
 }
 
 }  // namespace

@@ -37,7 +37,6 @@ absl::Status InProcessTransport::publish(const TransportDestination& destination
   {
     std::lock_guard lock(mutex_);
     if (!fault_.ok()) return fault_;
-    for (const TransportMessage& message : batch) published_.push_back({destination, message});
     for (const auto& [id, subscriber] : subscribers_) {
       const bool bound = std::any_of(
           subscriber.bindings.begin(), subscriber.bindings.end(), [&](const TransportBinding& b) {
@@ -46,6 +45,17 @@ absl::Status InProcessTransport::publish(const TransportDestination& destination
           });
       if (bound) handlers.push_back(subscriber.handler);
     }
+    // A command needs a consumer. With none bound (its service not started yet, or stopped)
+    // the publish fails, so the outbox keeps the row and retries it, where a broker's durable
+    // queue would have held it. An event nobody subscribes to is dropped: nobody is interested.
+    const bool has_command = std::any_of(batch.begin(), batch.end(),
+                                         [](const TransportMessage& m) { return !m.is_event; });
+    if (handlers.empty() && has_command) {
+      return absl::UnavailableError("no subscription is bound to '" + destination.address +
+                                    "' with routing key '" + destination.routing_key +
+                                    "': the command stays in the outbox");
+    }
+    for (const TransportMessage& message : batch) published_.push_back({destination, message});
   }
   // Outside the lock: a handler may publish (a service answering in the same thread).
   for (const DeliveryHandler& handler : handlers) {

@@ -2,6 +2,9 @@
 // modular monolith). publish() hands the batch to every matching subscription's handler
 // synchronously, so when it returns OK every subscriber has stored the batch in its inbox; a
 // subscriber's inbox commit then wakes its worker, so delivery is not bound to a poll interval.
+// A batch holding a command that no subscription is bound to fails with Unavailable, so the
+// outbox keeps the row and retries it (a broker's durable queue would have held it); an event
+// nobody subscribes to is dropped, as with any publish-subscribe.
 //
 //   whizbang::InProcessTransport transport;
 //   auto sub = transport.subscribe("inventory", {{"orders", ""}}, handler);
