@@ -73,10 +73,10 @@ bool ReceptorInvoker::stopped_by_guardrail(const Envelope& envelope, const Recep
       per_perspective(stage, context)) {
     return false;
   }
+  if (dedup_reads_envelope_only_ && envelope.receptor_invocations.empty()) return false;
   // once_across_services asks "anywhere"; a host that does not know its name asks the same.
   const std::optional<std::string_view> service =
       receptor.once_across_services ? std::nullopt : own_service_;
-  if (dedup_reads_envelope_only_ && envelope.receptor_invocations.empty()) return false;
   const std::optional<ReceptorInvocationRecord> prior =
       options_.dedup_store->try_get_prior_invocation(envelope, receptor.id, service);
   if (!prior || guardrails.tracking != ReceptorInvocationTracking::TrackAndEnforce) return false;
