@@ -27,11 +27,14 @@ class OutboxDrainWorkerTests : public ::testing::Test {
     store_ = std::make_unique<MemoryWorkStore>(options);
   }
 
-  std::unique_ptr<OutboxDrainWorker> worker(std::function<Uuid()> lookup) {
+  // A worker publishing to `transport` (the fixture's, which has a command consumer, by default).
+  std::unique_ptr<OutboxDrainWorker> worker(std::function<Uuid()> lookup,
+                                            Transport* transport = nullptr) {
     OutboxDrainWorkerOptions options;
     options.local_service_id_lookup = std::move(lookup);
     options.logger = log_.logger;
-    return std::make_unique<OutboxDrainWorker>(*store_, transport_, resolve, options, &channel_);
+    return std::make_unique<OutboxDrainWorker>(
+        *store_, transport != nullptr ? *transport : transport_, resolve, options, &channel_);
   }
   void store_one() {
     const OutboxMessage message = outbox_message(OrderCreated{"o", 1}, "orders");
@@ -246,12 +249,10 @@ TEST_F(OutboxDrainWorkerTests, TransportFailure_RecordsAFailureWithBackoff) {
 
 TEST_F(OutboxDrainWorkerTests, CommandWithNoConsumerBound_StaysInTheOutboxUntilOneIs) {
   InProcessTransport nobody_listening;
-  OutboxDrainWorkerOptions options;
-  options.logger = log_.logger;
-  OutboxDrainWorker w(*store_, nobody_listening, resolve, options, &channel_);
+  auto w = worker(nullptr, &nobody_listening);
   const OutboxMessage command = outbox_message(ShipOrderCommand{"s-1"}, "shipping");
   ASSERT_TRUE(store_->store_outbox_messages({&command, 1}).ok());
-  absl::StatusOr<DrainCycleResult> result = w.run_once();
+  absl::StatusOr<DrainCycleResult> result = w->run_once();
   ASSERT_TRUE(result.ok()) << result.status();
   EXPECT_EQ(result->failed, 1u);
   EXPECT_EQ(nobody_listening.published_count(), 0u);
@@ -268,7 +269,7 @@ TEST_F(OutboxDrainWorkerTests, CommandWithNoConsumerBound_StaysInTheOutboxUntilO
         return absl::OkStatus();
       });
   clock_.advance(61s);
-  result = w.run_once();
+  result = w->run_once();
   ASSERT_TRUE(result.ok()) << result.status();
   EXPECT_EQ(result->published, 1u);
   EXPECT_EQ(received, 1);
@@ -276,11 +277,9 @@ TEST_F(OutboxDrainWorkerTests, CommandWithNoConsumerBound_StaysInTheOutboxUntilO
 
 TEST_F(OutboxDrainWorkerTests, EventWithNoSubscriber_IsPublishedAndDropped) {
   InProcessTransport nobody_listening;
-  OutboxDrainWorkerOptions options;
-  options.logger = log_.logger;
-  OutboxDrainWorker w(*store_, nobody_listening, resolve, options, &channel_);
+  auto w = worker(nullptr, &nobody_listening);
   store_one();
-  absl::StatusOr<DrainCycleResult> result = w.run_once();
+  absl::StatusOr<DrainCycleResult> result = w->run_once();
   ASSERT_TRUE(result.ok()) << result.status();
   EXPECT_EQ(result->published, 1u);
   EXPECT_EQ(result->failed, 0u);
