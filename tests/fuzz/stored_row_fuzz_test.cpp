@@ -1,6 +1,7 @@
 // Corrupt envelope text in SQLite outbox and inbox rows, written behind the store's back with
 // sqlite3 (a bad disk, a bad migration, a hand edit). Claiming and draining must not crash: each
-// corrupt row is quarantined (Failed, SerializationError, its reason kept, never offered again),
+// corrupt row is quarantined (dead-lettered: Failed, SerializationError, its reason kept, never
+// offered again),
 // every good row is still delivered exactly once, and no row disappears unaccounted for.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
@@ -119,8 +120,10 @@ class StoredRowFuzzTests : public ::testing::Test {
       absl::StatusOr<InboxCycleResult> received = inbox.run_once();
       ASSERT_TRUE(received.ok()) << received.status();
       EXPECT_EQ(sent->failed + received->failed + received->crashed, 0u);
-      if (count("SELECT count(*) FROM wh_outbox WHERE processed_at IS NULL") +
-              count("SELECT count(*) FROM wh_inbox WHERE processed_at IS NULL") ==
+      if (count("SELECT count(*) FROM wh_outbox WHERE processed_at IS NULL "
+                "AND dead_lettered_at IS NULL") +
+              count("SELECT count(*) FROM wh_inbox WHERE processed_at IS NULL "
+                    "AND dead_lettered_at IS NULL") ==
           0) {
         return;
       }
@@ -139,7 +142,7 @@ class StoredRowFuzzTests : public ::testing::Test {
     EXPECT_TRUE(has_status(state.status, MessageStatus::Failed)) << label;
     EXPECT_EQ(state.failure_reason, FailureReason::SerializationError) << label;
     EXPECT_FALSE(state.error.empty()) << label;
-    EXPECT_TRUE(state.processed_at.has_value()) << label << ": would be offered again";
+    EXPECT_TRUE(state.dead_lettered_at.has_value()) << label << ": would be offered again";
   }
 
   TempDir dir_;
@@ -149,11 +152,11 @@ class StoredRowFuzzTests : public ::testing::Test {
   sqlite3* raw_ = nullptr;
   InProcessTransport transport_;
   // The consumer of the commands among the rows (commands need one, or they stay in the outbox).
-  std::unique_ptr<TransportSubscription> command_consumer_ = *transport_.subscribe(
-      "shipping", {{"inbox", ""}},
-      [](const TransportDestination&, std::span<const TransportMessage>) {
-        return absl::OkStatus();
-      });
+  std::unique_ptr<TransportSubscription> command_consumer_ =
+      *transport_.subscribe("shipping", {{"inbox", ""}},
+                            [](const TransportDestination&, std::span<const TransportMessage>) {
+                              return absl::OkStatus();
+                            });
   const Uuid service_id_ = MessageId::mint().uuid();
   std::map<MessageId, int> handled_;
 };

@@ -48,14 +48,19 @@ TEST_F(ReceptorFiringLockInTests, FiringAndFired_AreLoggedAtDebugAroundEachInvoc
   EXPECT_EQ(capture_.count("[debug] [EventId 17 ReceptorFired]"), 2);
 }
 
-TEST_F(ReceptorFiringLockInTests, ThrowingReceptor_StillLogsFiredAndWritesNoRecord) {
+TEST_F(ReceptorFiringLockInTests, ThrowingReceptor_LogsFiredAtErrorAndWritesNoRecord) {
   ServiceUnderTest service(log_, "svc", {}, capture_.logger);
   whizbang::Envelope envelope = envelope_from(Explode{}, "elsewhere");
-  EXPECT_THROW((void)service.invoke(envelope, Stage::PostInboxInline), std::runtime_error);
-  EXPECT_EQ(capture_.count("[EventId 17 ReceptorFired]"), 1);
+  // The exception comes back as a status naming the receptor and carrying its text.
+  absl::StatusOr<whizbang::InvokeReport> report = service.invoke(envelope, Stage::PostInboxInline);
+  ASSERT_FALSE(report.ok());
+  EXPECT_THAT(std::string(report.status().message()),
+              testing::HasSubstr("receptor lifecycle_test::Exploder threw: boom"));
+  EXPECT_EQ(capture_.count("[error] [EventId 17 ReceptorFired]"), 1);
+  EXPECT_EQ(capture_.count("[debug] [EventId 17 ReceptorFired]"), 0);
   EXPECT_TRUE(envelope.receptor_invocations.empty());
   // Not recorded, so a retry fires it again.
-  EXPECT_THROW((void)service.invoke(envelope, Stage::PostInboxInline), std::runtime_error);
+  EXPECT_FALSE(service.invoke(envelope, Stage::PostInboxInline).ok());
   EXPECT_EQ(log_.count("Exploder"), 2);
 }
 

@@ -130,7 +130,10 @@ TEST_F(DispatcherLocalDispatchRecordTests, DispatchFailingHalfway_CommitsNoneOfI
   Service orders(log_, transport_, "orders");
   Checkout command;
   command.order_id = "o-7";
-  EXPECT_THROW((void)orders.host->dispatcher().send(command), std::runtime_error);
+  absl::StatusOr<whizbang::DeliveryReceipt> receipt = orders.host->dispatcher().send(command);
+  ASSERT_FALSE(receipt.ok());
+  EXPECT_THAT(std::string(receipt.status().message()),
+              testing::HasSubstr("receptor lifecycle_test::PoisonPill threw: poison"));
   // OrderPlaced ran its local receptors, but its event-store row rolled back with the dispatch.
   EXPECT_EQ(log_.count("SharedProjection", "orders"), 1);
   auto cycle = orders.host->run_once();

@@ -2,6 +2,8 @@
 // memory or SQLite store, with captured log lines.
 #pragma once
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -46,7 +48,8 @@ class PerspectiveFixture {
       const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
       std::string name = std::string(info->test_suite_name()) + "." + info->name();
       for (char& c : name) c = c == '/' ? '_' : c;
-      dir_ = std::filesystem::temp_directory_path() / "whizbang-perspective-tests" / name;
+      dir_ = std::filesystem::temp_directory_path() /
+             ("whizbang-perspective-tests-" + std::to_string(::getpid())) / name;
       std::filesystem::remove_all(dir_);
       std::filesystem::create_directories(dir_);
       auto sqlite = whizbang::SqliteWorkStore::open((dir_ / "store.db").string(), store_options);

@@ -1,6 +1,7 @@
 // The perspective part of the WorkStore contract, run against memory and SQLite: models per
 // (perspective, stream), claiming perspective events, completion with the WhenAll check, failure
 // backoff.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "store_backends.hpp"
@@ -111,6 +112,96 @@ TYPED_TEST(PerspectiveStoreContractTest, Claim_ReturnsEachPerspectiveEventWithIt
   EXPECT_EQ(this->claim(1).size(), 1u) << "this instance's own leases are offered again";
 }
 
+TYPED_TEST(PerspectiveStoreContractTest,
+           CompletingTheLastPerspectiveEvent_OwesALifecycleCompletionUntilItIsCompleted) {
+  const Uuid stream = MessageId::mint().uuid();
+  const MessageId event = this->store_event(stream, "o-1");
+  const std::vector<PerspectiveWork> work = this->claim();
+  ASSERT_EQ(work.size(), 2u);
+  EXPECT_TRUE(this->complete({work[0].event_work_id}).empty());
+  auto none = this->store_->claim_lifecycle_work(10);
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->empty()) << "the gate is still shut";
+  EXPECT_THAT(this->complete({work[1].event_work_id}), testing::ElementsAre(event));
+  // Owed until completed: a process that dies here finds it again.
+  for (int cycle = 0; cycle < 2; ++cycle) {
+    auto owed = this->store_->claim_lifecycle_work(10);
+    ASSERT_TRUE(owed.ok()) << owed.status();
+    ASSERT_EQ(owed->size(), 1u);
+    EXPECT_EQ((*owed)[0].event_id, event);
+    EXPECT_EQ((*owed)[0].stream_id, stream);
+    EXPECT_EQ((*owed)[0].event_type, "store_test::OrderCreated");
+    EXPECT_EQ((*owed)[0].event_data, R"({"order_id":"o-1","amount":1})");
+  }
+  ASSERT_TRUE(this->store_->complete_lifecycle_work(event).ok());
+  auto done = this->store_->claim_lifecycle_work(10);
+  ASSERT_TRUE(done.ok());
+  EXPECT_TRUE(done->empty());
+}
+
+TYPED_TEST(PerspectiveStoreContractTest, FailedLifecycleCompletion_IsRetriedThenDeadLettered) {
+  const MessageId event = this->store_event(MessageId::mint().uuid(), "o-1");
+  const std::vector<PerspectiveWork> work = this->claim();
+  ASSERT_EQ(work.size(), 2u);
+  ASSERT_EQ(this->complete({work[0].event_work_id, work[1].event_work_id}).size(), 1u);
+  ASSERT_TRUE(this->store_->fail_lifecycle_work(event, "mailer down", false).ok());
+  EXPECT_TRUE(this->store_->claim_lifecycle_work(10)->empty()) << "waits for its backoff";
+  // The default max_attempts (10): nine more failures dead-letter it.
+  for (int attempt = 2; attempt <= 10; ++attempt) {
+    this->clock_.advance(10min);
+    ASSERT_EQ(this->store_->claim_lifecycle_work(10)->size(), 1u) << "attempt " << attempt;
+    ASSERT_TRUE(this->store_->fail_lifecycle_work(event, "mailer still down", false).ok());
+  }
+  this->clock_.advance(1h);
+  EXPECT_TRUE(this->store_->claim_lifecycle_work(10)->empty()) << "dead-lettered";
+  auto letters = this->store_->dead_letters(10);
+  ASSERT_TRUE(letters.ok());
+  ASSERT_EQ(letters->size(), 1u);
+  EXPECT_EQ((*letters)[0].source, DeadLetterSource::LifecycleCompletion);
+  EXPECT_EQ((*letters)[0].id, event);
+  EXPECT_EQ((*letters)[0].attempts, 10);
+  EXPECT_EQ((*letters)[0].error, "mailer still down");
+  EXPECT_EQ((*letters)[0].reason, FailureReason::MaxAttemptsExceeded);
+  const MessageId requeue[] = {event};
+  ASSERT_EQ(*this->store_->requeue_dead_letters(requeue), 1u);
+  EXPECT_EQ(this->store_->claim_lifecycle_work(10)->size(), 1u);
+}
+
+TYPED_TEST(PerspectiveStoreContractTest, StreamOrder_AFailedEventHoldsBackItsPerspectiveOnly) {
+  const Uuid stream = MessageId::mint().uuid();
+  const MessageId first = this->store_event(stream, "o-1");
+  const MessageId second = this->store_event(stream, "o-2");
+  std::vector<PerspectiveWork> work = this->claim();
+  ASSERT_EQ(work.size(), 4u);
+  ASSERT_EQ(work[0].perspective_name, "A");
+  ASSERT_TRUE(this->store_->fail_perspective_work(work[0].event_work_id, "boom", false).ok());
+  // A's second event waits for A's first; B goes on with both.
+  work = this->claim();
+  std::vector<std::pair<std::string, MessageId>> offered;
+  for (const PerspectiveWork& item : work)
+    offered.emplace_back(item.perspective_name, item.event_id);
+  EXPECT_THAT(offered, testing::ElementsAre(testing::Pair("B", first), testing::Pair("B", second)));
+  this->clock_.advance(61s);
+  EXPECT_EQ(this->claim().size(), 4u);
+}
+
+TYPED_TEST(PerspectiveStoreContractTest, UnknownPerspectiveEvent_IsDeadLetteredAtOnce) {
+  const MessageId event = this->store_event(MessageId::mint().uuid(), "o-1");
+  std::vector<PerspectiveWork> work = this->claim();
+  ASSERT_EQ(work.size(), 2u);
+  ASSERT_TRUE(
+      this->store_->fail_perspective_work(work[0].event_work_id, "no perspective A", true).ok());
+  this->clock_.advance(1h);
+  EXPECT_EQ(this->claim().size(), 1u);
+  auto letters = this->store_->dead_letters(10);
+  ASSERT_TRUE(letters.ok());
+  ASSERT_EQ(letters->size(), 1u);
+  EXPECT_EQ((*letters)[0].source, DeadLetterSource::PerspectiveEvent);
+  EXPECT_EQ((*letters)[0].target, "A");
+  EXPECT_EQ((*letters)[0].message_type, "store_test::OrderCreated");
+  (void)event;
+}
+
 // Two instances share a file only with SQLite (a memory store is one instance's own).
 using SqlitePerspectiveStoreTest = PerspectiveStoreContractTest<SqliteBackend>;
 
@@ -157,7 +248,7 @@ TYPED_TEST(PerspectiveStoreContractTest, Fail_BacksOffThenOffersAgain) {
   this->store_event(stream, "o-1");
   std::vector<PerspectiveWork> work = this->claim();
   ASSERT_EQ(work.size(), 2u);
-  ASSERT_TRUE(this->store_->fail_perspective_work(work[0].event_work_id, "boom").ok());
+  ASSERT_TRUE(this->store_->fail_perspective_work(work[0].event_work_id, "boom", false).ok());
   ASSERT_EQ(this->claim().size(), 1u) << "the failed row waits for its backoff";
   auto rows = this->store_->perspective_events(stream);
   ASSERT_TRUE(rows.ok());

@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <atomic>
 #include <fstream>
+#include <thread>
+#include <vector>
 
 #include "store/sqlite/migrations.hpp"
 #include "store_test_support.hpp"
@@ -248,6 +251,103 @@ TEST(SqliteWorkStoreOpenTests, TwoStoresOnOneFile_ShareRowsAndLeases) {
   ASSERT_TRUE(taken.ok());
   ASSERT_EQ(taken->size(), 1u);
   EXPECT_TRUE((*taken)[0].is_orphaned);
+}
+
+// Several processes of one service on one file: each store object is an instance of its own.
+class SqliteTwoInstancesTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    StoreOptions a;
+    a.instance = instance("orders");
+    a.now = clock_.fn();
+    StoreOptions b = a;
+    b.instance = instance("orders");
+    auto first = SqliteWorkStore::open(dir_.file("shared.db"), a);
+    auto second = SqliteWorkStore::open(dir_.file("shared.db"), b);
+    ASSERT_TRUE(first.ok() && second.ok());
+    first_ = *std::move(first);
+    second_ = *std::move(second);
+  }
+
+  TempDir dir_;
+  ManualClock clock_;
+  std::unique_ptr<SqliteWorkStore> first_;
+  std::unique_ptr<SqliteWorkStore> second_;
+};
+
+TEST_F(SqliteTwoInstancesTest, CompletionOfARowTheOtherTookOver_IsIgnored) {
+  const OutboxMessage message = outbox_message(OrderCreated{"o", 1}, "orders");
+  ASSERT_TRUE(first_->store_outbox_messages({&message, 1}).ok());
+  ASSERT_EQ(first_->process_work_batch({})->size(), 1u);
+  clock_.advance(std::chrono::seconds(301));  // the first instance's lease lapses mid-batch
+  ASSERT_EQ(second_->process_work_batch({})->size(), 1u);
+  const WorkLease lease{WorkSource::Outbox, message.message_id};
+  EXPECT_TRUE(first_->renew_leases({&lease, 1})->empty()) << "the lease is the second's now";
+  const WorkCompletion published{WorkSource::Outbox, message.message_id, MessageStatus::Published};
+  ASSERT_TRUE(first_->complete_work({&published, 1}, {}).ok());
+  auto row = second_->find_outbox_row(message.message_id);
+  ASSERT_TRUE(row.ok() && row->has_value()) << "the late completion did not delete it";
+  ASSERT_TRUE(second_->complete_work({&published, 1}, {}).ok());
+  row = second_->find_outbox_row(message.message_id);
+  ASSERT_TRUE(row.ok());
+  EXPECT_FALSE(row->has_value());
+}
+
+TEST_F(SqliteTwoInstancesTest, LaterRowOfAStream_WaitsWhileTheOtherInstanceHoldsTheEarlierOne) {
+  const Uuid stream = MessageId::mint().uuid();
+  const OutboxMessage first = outbox_message(OrderCreated{"o", 1}, "orders", stream);
+  const OutboxMessage second = outbox_message(OrderCreated{"o", 2}, "orders", stream);
+  ASSERT_TRUE(first_->store_outbox_messages({&first, 1}).ok());    // leased to the first
+  ASSERT_TRUE(second_->store_outbox_messages({&second, 1}).ok());  // leased to the second
+  auto taken = second_->process_work_batch({});
+  ASSERT_TRUE(taken.ok());
+  EXPECT_TRUE(taken->empty()) << "the first row of the stream is leased to the other instance";
+  const WorkCompletion release{WorkSource::Outbox, first.message_id, MessageStatus::None};
+  ASSERT_TRUE(first_->complete_work({&release, 1}, {}).ok());
+  taken = second_->process_work_batch({});
+  ASSERT_TRUE(taken.ok());
+  ASSERT_EQ(taken->size(), 2u);
+  EXPECT_EQ((*taken)[0].message_id, first.message_id);
+  EXPECT_EQ((*taken)[1].message_id, second.message_id);
+}
+
+TEST(SqliteWorkStoreOpenTests, ConcurrentFirstOpensOfOneFile_MigrateItOnce) {
+  TempDir dir;
+  const std::string path = dir.file("fresh.db");
+  constexpr int kOpeners = 6;
+  std::vector<absl::Status> results(kOpeners);
+  std::atomic<int> ready{0};
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kOpeners; ++i) {
+    threads.emplace_back([&, i] {
+      ++ready;
+      while (ready.load() < kOpeners) std::this_thread::yield();  // start together
+      auto store = SqliteWorkStore::open(path);
+      results[i] = store.status();
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (const absl::Status& status : results) EXPECT_TRUE(status.ok()) << status;
+  auto store = SqliteWorkStore::open(path);
+  ASSERT_TRUE(store.ok()) << store.status();
+  EXPECT_EQ((*store)->schema_version(), SqliteWorkStore::latest_schema_version());
+}
+
+TEST(SqliteWorkStoreOpenTests, Durability_IsFullByDefaultAndNormalOnRequest) {
+  TempDir dir;
+  auto full = SqliteWorkStore::open(dir.file("full.db"));
+  ASSERT_TRUE(full.ok()) << full.status();
+  auto settings = (*full)->connection_settings();
+  ASSERT_TRUE(settings.ok()) << settings.status();
+  EXPECT_EQ(settings->journal_mode, "wal");
+  EXPECT_EQ(settings->synchronous, "full");
+  StoreOptions options;
+  options.durability = Durability::Normal;
+  auto normal = SqliteWorkStore::open(dir.file("normal.db"), options);
+  ASSERT_TRUE(normal.ok()) << normal.status();
+  settings = (*normal)->connection_settings();
+  ASSERT_TRUE(settings.ok());
+  EXPECT_EQ(settings->synchronous, "normal");
 }
 
 }  // namespace

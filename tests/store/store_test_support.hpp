@@ -2,6 +2,8 @@
 // generator's output shape), a manual clock, log capture, temp dirs and row builders.
 #pragma once
 
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -181,7 +183,9 @@ class TempDir {
     for (char& c : name) {
       if (c == '/') c = '_';
     }
-    path_ = std::filesystem::temp_directory_path() / "whizbang-store-tests" / name;
+    // Per process: the same suite may run in two build trees at once (a sanitizer build).
+    path_ = std::filesystem::temp_directory_path() /
+            ("whizbang-store-tests-" + std::to_string(::getpid())) / name;
     std::filesystem::remove_all(path_);
     std::filesystem::create_directories(path_);
   }

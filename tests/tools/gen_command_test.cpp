@@ -1,4 +1,6 @@
 // whizbang gen explain over the output dir whizbang_generate() wrote for explain_fixture.hpp.
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -93,7 +95,7 @@ TEST_F(GenExplainTest, Text_ShowsBothTables) {
 class GenExplainBadInputTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / "whizbang-cli-tests" /
+    dir_ = fs::temp_directory_path() / ("whizbang-cli-tests-" + std::to_string(::getpid())) /
            ::testing::UnitTest::GetInstance()->current_test_info()->name();
     fs::remove_all(dir_);
     fs::create_directories(dir_);

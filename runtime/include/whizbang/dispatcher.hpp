@@ -200,6 +200,9 @@ class Dispatcher {
                                                             const Entry& entry);
   absl::StatusOr<InvokeOutcome> invoke_receptor(const ReceptorInfo& receptor,
                                                 const AnyMessage& message, bool want_response);
+  // Invokes one receptor; what it throws comes back as a status (whizbang/failure.hpp).
+  absl::Status invoke_contained(const ReceptorInfo& receptor, const AnyMessage& message,
+                                CascadeSink& sink, std::shared_ptr<void>* response);
   absl::Status run_and_cascade(const ReceptorInfo& receptor, const EmissionSource& source,
                                std::shared_ptr<void>* response);
   absl::StatusOr<CascadeRecord> cascade(const AnyMessage& message, const EmissionSource* source,

@@ -2,15 +2,19 @@
 //
 // Detached work gets its own copy of everything it reads (envelope, security context); nothing is
 // shared with the caller. InlineExecutor runs work on the caller's thread (deterministic tests);
-// ThreadPoolExecutor runs it on background threads and drains on destruction.
+// ThreadPoolExecutor runs it on background threads and drains on destruction. Work that throws
+// is logged (EventId 140) and the thread goes on with the next item.
 #pragma once
 
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include "spdlog/logger.h"
 
 namespace whizbang {
 
@@ -30,7 +34,7 @@ class InlineExecutor final : public Executor {
 
 class ThreadPoolExecutor final : public Executor {
  public:
-  explicit ThreadPoolExecutor(int threads = 1);
+  explicit ThreadPoolExecutor(int threads = 1, std::shared_ptr<spdlog::logger> logger = nullptr);
   ~ThreadPoolExecutor() override;
   ThreadPoolExecutor(const ThreadPoolExecutor&) = delete;
   ThreadPoolExecutor& operator=(const ThreadPoolExecutor&) = delete;
@@ -48,6 +52,7 @@ class ThreadPoolExecutor final : public Executor {
   int running_ = 0;
   bool stopping_ = false;
   std::vector<std::thread> threads_;
+  std::shared_ptr<spdlog::logger> logger_;
 };
 
 }  // namespace whizbang

@@ -85,6 +85,15 @@ inline constexpr LogEvent kPerspectiveApplyFailed{121, "PerspectiveApplyFailed"}
 inline constexpr LogEvent kPerspectiveEventQuarantined{122, "PerspectiveEventQuarantined"};
 // Explicit security (as_system / run_as).
 inline constexpr LogEvent kEmptyGuidActualPrincipal{130, "EmptyGuidActualPrincipal"};
+// Failures and recovery (docs/guide/11-failures.md).
+// Work on a ThreadPoolExecutor threw past every other boundary; the pool thread goes on.
+inline constexpr LogEvent kExecutorWorkFailed{140, "ExecutorWorkFailed"};
+// A row was dead-lettered (max attempts, or a permanent failure): kept, never retried.
+inline constexpr LogEvent kMessageDeadLettered{141, "MessageDeadLettered"};
+// A worker's lease on a row lapsed and another instance claimed it: the handling rolled back.
+inline constexpr LogEvent kLeaseLost{142, "LeaseLost"};
+// A purge removed duplicate-guarding bookkeeping past its retention.
+inline constexpr LogEvent kRetentionPurged{143, "RetentionPurged"};
 }  // namespace log_events
 
 template <class... Args>

@@ -33,6 +33,10 @@ inline constexpr std::string_view kWorkCoordinatorMeter = "Whizbang.WorkCoordina
 // A sustained non-zero rate means handlings are re-dispatched after their emissions committed.
 inline constexpr std::string_view kOutboxEmissionDeduplicated =
     "whizbang.work_coordinator.outbox.emission_deduplicated";
+// One per failed handling, publish or perspective apply (the row is retried or dead-lettered).
+inline constexpr std::string_view kWorkFailed = "whizbang.work_coordinator.failed";
+// One per row dead-lettered: retried max_attempts times, unreadable, or failed permanently.
+inline constexpr std::string_view kWorkDeadLettered = "whizbang.work_coordinator.dead_lettered";
 inline constexpr std::string_view kMessageTypeTag = "message_type";
 }  // namespace metric_names
 

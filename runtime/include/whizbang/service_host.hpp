@@ -18,7 +18,16 @@
 //
 // Exactly-once: every receptor the host runs is guarded by its dedup store. Replace the store by
 // setting HostOptions::dedup_store before create(); by default it is the envelope store, or the
-// database store when guardrails.persist is Database.
+// database store when guardrails.persist is Database. The stages that run outside a handling's
+// transaction — PreOutbox and PostOutbox on the drain worker, PostAllPerspectives and
+// PostLifecycle after the perspectives — also keep their records in wh_receptor_invocations
+// whatever the persist mode, so a retry after a failed publish or a crash does not fire them
+// again.
+//
+// Faults (docs/guide/11-failures.md): receptors fail by throwing; no exception leaves a worker, the
+// executor or a public call. Failed rows are retried with backoff and dead-lettered after
+// StoreOptions::max_attempts. stop() stops the workers, then waits for detached work, then writes
+// what the deferred channel still holds: when it returns, nothing of the host runs.
 #pragma once
 
 #include <memory>
@@ -38,6 +47,7 @@
 #include "whizbang/workers/outbox_drain_worker.hpp"
 #include "whizbang/workers/perspective_runner.hpp"
 #include "whizbang/workers/perspective_worker.hpp"
+#include "whizbang/workers/retention_worker.hpp"
 
 namespace whizbang {
 
@@ -45,8 +55,10 @@ struct HostOptions {
   std::string service_name;
   // This service's id (stamped on published envelopes). Nil: derived from the service name.
   Uuid service_id;
-  WorkStore* store = nullptr;      // required
-  Transport* transport = nullptr;  // null: nothing is published or received
+  WorkStore* store = nullptr;  // required
+  // Null: nothing is published or received. The host still stores its own events (event-store
+  // routes); rows for other services wait in the outbox for a host that has a transport.
+  Transport* transport = nullptr;
   GuardrailOptions guardrails;
   std::shared_ptr<ReceptorDedupStore> dedup_store;  // null: chosen from guardrails.persist
   std::vector<std::string> owned_domains;
@@ -54,11 +66,17 @@ struct HostOptions {
   Executor* executor = nullptr;
   std::string shared_inbox_topic = "inbox";
   // A publish made outside any store transaction (application code, a detached receptor):
-  // Defer queues its rows on the host's deferred outbox channel for the drain worker's next
-  // cycle; WriteThrough commits them before publish() returns. Without a transport there is no
-  // drain worker, and publishes always write through.
+  // Defer queues its rows on the host's deferred outbox channel (process memory) for the drain
+  // worker's next cycle, which the queueing wakes; WriteThrough commits them before publish()
+  // returns. Defer is the faster one, and what a crash between publish() and that cycle costs:
+  // the queued rows (the local receptors already ran). Choose WriteThrough where a published
+  // message must survive a crash the moment publish() returns. Without a transport, publishes
+  // always write through. stop() writes whatever is still queued.
   PublishOutsideTransaction publish_outside_transaction = PublishOutsideTransaction::Defer;
   std::chrono::milliseconds poll_interval{1000};
+  // What the host's retention worker purges, and how often (0: never; call WorkStore::purge).
+  RetentionOptions retention;
+  std::chrono::milliseconds purge_interval = std::chrono::hours(1);
   // false: the handling's writes and the inbox completion commit separately (the reference's
   // shape; only for demonstrating and testing emission deduplication).
   bool atomic_inbox_completion = true;
@@ -84,6 +102,9 @@ class ServiceHost {
 
   Dispatcher& dispatcher() { return *dispatcher_; }
   ReceptorInvoker& invoker() { return *invoker_; }
+  // The invoker of the stages that run outside a handling's transaction (outbox stages, the
+  // perspective gate): its records are also kept in wh_receptor_invocations.
+  ReceptorInvoker& durable_invoker() { return *durable_invoker_; }
   Lifecycle& lifecycle() { return *lifecycle_; }
   WorkStore& store() { return *options_.store; }
   const HostOptions& options() const { return options_; }
@@ -100,12 +121,20 @@ class ServiceHost {
   // before starting any: otherwise the first to start can drain rows to services not yet
   // listening. Tests and demos that step run_once() subscribe and never start.
   absl::Status subscribe();
-  // Subscribes to the transport and starts both workers on their threads.
+  // Subscribes to the transport and starts the workers on their threads.
   absl::Status start();
+  // Stops the workers (joins their threads), then waits for detached work on the executor, then
+  // writes what the deferred channel still holds. When it returns, nothing of the host runs.
   void stop();
 
  private:
   ServiceHost(const Registry& registry, HostOptions options);
+
+  absl::Status build_dispatcher(const ServiceRegistry& services);
+  void build_invokers();
+  absl::Status build_perspectives(const ServiceRegistry& services);
+  void bind_transport();
+  void build_workers();
 
   const Registry& registry_;
   HostOptions options_;
@@ -113,11 +142,14 @@ class ServiceHost {
   DeferredOutboxChannel deferred_;
   std::unique_ptr<Dispatcher> dispatcher_;
   std::unique_ptr<ReceptorInvoker> invoker_;
+  std::unique_ptr<ReceptorInvoker> durable_invoker_;
   std::unique_ptr<Lifecycle> lifecycle_;
+  std::unique_ptr<Lifecycle> outbox_lifecycle_;
   std::unique_ptr<OutboxDrainWorker> outbox_;
   std::unique_ptr<InboxWorker> inbox_;
   std::unique_ptr<PerspectiveRunner> perspective_runner_;
   std::unique_ptr<PerspectiveWorker> perspective_worker_;
+  std::unique_ptr<RetentionWorker> retention_;
   std::unique_ptr<TransportSubscription> subscription_;
 };
 

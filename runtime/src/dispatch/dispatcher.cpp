@@ -9,6 +9,7 @@
 #include "internal/fast_clock.hpp"
 #include "whizbang/derived_identity.hpp"
 #include "whizbang/envelope_json.hpp"
+#include "whizbang/failure.hpp"
 #include "whizbang/logging.hpp"
 #include "whizbang/security_context.hpp"
 
@@ -245,6 +246,17 @@ MessageId Dispatcher::emission_id(const MessageTypeInfo& type, const EmissionSou
   return *id;
 }
 
+absl::Status Dispatcher::invoke_contained(const ReceptorInfo& receptor, const AnyMessage& message,
+                                          CascadeSink& sink, std::shared_ptr<void>* response) {
+  // Receptors fail by throwing: the exception stops here, as a status naming the receptor, so
+  // that no caller (application thread, worker, executor) ever sees it unwind.
+  try {
+    return registry_.invoke(receptor, receptors_, message, sink, response);
+  } catch (...) {
+    return status_from_current_exception(fmt::format("receptor {}", receptor.id));
+  }
+}
+
 absl::Status Dispatcher::run_and_cascade(const ReceptorInfo& receptor, const EmissionSource& source,
                                          std::shared_ptr<void>* response) {
   const Envelope& envelope = *source.envelope;
@@ -252,7 +264,7 @@ absl::Status Dispatcher::run_and_cascade(const ReceptorInfo& receptor, const Emi
   {
     const MessageContext context = context_of(envelope);
     ScopedMessageContext scope(context);
-    absl::Status status = registry_.invoke(receptor, receptors_, envelope.payload, sink, response);
+    absl::Status status = invoke_contained(receptor, envelope.payload, sink, response);
     if (!status.ok()) return status;
   }
   if (sink.emitted.empty() && receptor.response_key != nullptr) {
@@ -533,8 +545,7 @@ absl::StatusOr<DeliveryReceipt> Dispatcher::publish_to_void_receptors(const AnyM
   DiscardingSink sink;
   for (const ReceptorInfo* receptor : entry.default_stage) {
     ScopedMessageContext scope(context);
-    if (absl::Status status = registry_.invoke(*receptor, receptors_, message, sink);
-        !status.ok()) {
+    if (absl::Status status = invoke_contained(*receptor, message, sink, nullptr); !status.ok()) {
       return status;
     }
   }

@@ -50,8 +50,16 @@ absl::StatusOr<std::unique_ptr<ServiceHost>> ServiceHost::create(const Registry&
     }
   }
   std::unique_ptr<ServiceHost> host(new ServiceHost(registry, std::move(options)));
-  const HostOptions& o = host->options_;
+  if (absl::Status status = host->build_dispatcher(services); !status.ok()) return status;
+  host->build_invokers();
+  if (absl::Status status = host->build_perspectives(services); !status.ok()) return status;
+  host->bind_transport();
+  host->build_workers();
+  return host;
+}
 
+absl::Status ServiceHost::build_dispatcher(const ServiceRegistry& services) {
+  const HostOptions& o = options_;
   DispatcherOptions dispatcher_options;
   dispatcher_options.self = {o.service_name, MessageId::mint().uuid(), host_name(),
                              static_cast<std::int64_t>(getpid())};
@@ -64,7 +72,7 @@ absl::StatusOr<std::unique_ptr<ServiceHost>> ServiceHost::create(const Registry&
   };
   if (o.transport != nullptr) {
     dispatcher_options.in_transaction = [store = o.store] { return store->in_transaction(); };
-    dispatcher_options.defer = [channel = &host->deferred_](OutboxMessage row) {
+    dispatcher_options.defer = [channel = &deferred_](OutboxMessage row) {
       channel->queue(std::move(row));
     };
     dispatcher_options.publish_outside_transaction = o.publish_outside_transaction;
@@ -74,85 +82,109 @@ absl::StatusOr<std::unique_ptr<ServiceHost>> ServiceHost::create(const Registry&
   dispatcher_options.dedup_store = o.dedup_store;
   dispatcher_options.logger = o.logger;
   absl::StatusOr<std::unique_ptr<Dispatcher>> dispatcher =
-      Dispatcher::create(registry, services, std::move(dispatcher_options));
+      Dispatcher::create(registry_, services, std::move(dispatcher_options));
   if (!dispatcher.ok()) return dispatcher.status();
-  host->dispatcher_ = *std::move(dispatcher);
+  dispatcher_ = *std::move(dispatcher);
+  return absl::OkStatus();
+}
 
+void ServiceHost::build_invokers() {
+  const HostOptions& o = options_;
   ReceptorInvokerOptions invoker_options;
   invoker_options.guardrails = o.guardrails;
   invoker_options.dedup_store = o.dedup_store;
   invoker_options.owned_domains = o.owned_domains;
   invoker_options.executor = o.executor;
   invoker_options.logger = o.logger;
-  host->invoker_ = std::make_unique<ReceptorInvoker>(*host->dispatcher_, invoker_options);
-  if (!registry.perspectives().empty()) {
-    PerspectiveRunnerOptions runner_options;
-    runner_options.logger = o.logger;
-    absl::StatusOr<std::unique_ptr<PerspectiveRunner>> runner =
-        PerspectiveRunner::create(registry, services, *o.store, *host->invoker_, runner_options);
-    if (!runner.ok()) return runner.status();
-    host->perspective_runner_ = *std::move(runner);
-    PerspectiveWorkerOptions worker_options;
-    worker_options.poll_interval = o.poll_interval;
-    worker_options.logger = o.logger;
-    host->perspective_worker_ =
-        std::make_unique<PerspectiveWorker>(*o.store, *host->perspective_runner_, worker_options);
+  invoker_ = std::make_unique<ReceptorInvoker>(*dispatcher_, invoker_options);
+  // Outside a handling's transaction a record on the envelope alone is lost with a failed publish
+  // or a crash: these stages also keep theirs in the database (a replaced store is kept as is).
+  if (dynamic_cast<const EnvelopeReceptorDedupStore*>(o.dedup_store.get()) != nullptr) {
+    invoker_options.dedup_store = std::make_shared<DatabaseReceptorDedupStore>(*o.store);
   }
-  PerspectiveRunner* runner = host->perspective_runner_.get();
-  host->lifecycle_ =
-      std::make_unique<Lifecycle>(*host->invoker_, [runner](const Envelope& envelope) {
-        // The perspective worker then owns PostAllPerspectives and PostLifecycle.
-        return runner != nullptr && runner->has_perspectives(envelope);
-      });
+  durable_invoker_ = std::make_unique<ReceptorInvoker>(*dispatcher_, invoker_options);
+  outbox_lifecycle_ = std::make_unique<Lifecycle>(*durable_invoker_);
+}
 
+absl::Status ServiceHost::build_perspectives(const ServiceRegistry& services) {
+  if (!registry_.perspectives().empty()) {
+    PerspectiveRunnerOptions runner_options;
+    runner_options.logger = options_.logger;
+    absl::StatusOr<std::unique_ptr<PerspectiveRunner>> runner = PerspectiveRunner::create(
+        registry_, services, *options_.store, *durable_invoker_, runner_options);
+    if (!runner.ok()) return runner.status();
+    perspective_runner_ = *std::move(runner);
+    PerspectiveWorkerOptions worker_options;
+    worker_options.poll_interval = options_.poll_interval;
+    worker_options.logger = options_.logger;
+    perspective_worker_ =
+        std::make_unique<PerspectiveWorker>(*options_.store, *perspective_runner_, worker_options);
+  }
+  PerspectiveRunner* runner = perspective_runner_.get();
+  lifecycle_ = std::make_unique<Lifecycle>(*invoker_, [runner](const Envelope& envelope) {
+    // The perspective worker then owns PostAllPerspectives and PostLifecycle.
+    return runner != nullptr && runner->has_perspectives(envelope);
+  });
+  return absl::OkStatus();
+}
+
+void ServiceHost::bind_transport() {
   // Bind what this service handles: events on their topic, commands on the shared inbox. An
   // event only a perspective projects is handled too: the inbox stores it for the perspective.
-  for (const MessageEntry& entry : registry.messages()) {
+  for (const MessageEntry& entry : registry_.messages()) {
     if (entry.receptor_count == 0 && entry.perspectives.empty()) continue;
     const std::string key = routing_key_for(entry.info->wire_name);
-    host->bindings_.push_back(entry.info->kind == MessageKind::Event
-                                  ? TransportBinding{default_destination(*entry.info), key}
-                                  : TransportBinding{o.shared_inbox_topic, key});
+    bindings_.push_back(entry.info->kind == MessageKind::Event
+                            ? TransportBinding{default_destination(*entry.info), key}
+                            : TransportBinding{options_.shared_inbox_topic, key});
   }
+}
 
-  MessageTypeResolver resolver = [&registry](std::string_view name) {
-    return registry.find_message(name);
+void ServiceHost::build_workers() {
+  const HostOptions& o = options_;
+  MessageTypeResolver resolver = [registry = &registry_](std::string_view name) {
+    return registry->find_message(name);
   };
-  Lifecycle* lifecycle = host->lifecycle_.get();
-  if (o.transport != nullptr) {
-    OutboxDrainWorkerOptions outbox_options;
-    outbox_options.shared_inbox_topic = o.shared_inbox_topic;
-    outbox_options.poll_interval = o.poll_interval;
-    outbox_options.local_service_id_lookup = [id = o.service_id] { return id; };
-    outbox_options.lifecycle = [lifecycle](Envelope& envelope, Stage stage) {
-      return lifecycle->run_stage(envelope, stage);
-    };
-    outbox_options.logger = o.logger;
-    host->outbox_ = std::make_unique<OutboxDrainWorker>(*o.store, *o.transport, resolver,
-                                                        outbox_options, &host->deferred_);
-  }
+  OutboxDrainWorkerOptions outbox_options;
+  outbox_options.shared_inbox_topic = o.shared_inbox_topic;
+  outbox_options.poll_interval = o.poll_interval;
+  outbox_options.local_service_id_lookup = [id = o.service_id] { return id; };
+  outbox_options.lifecycle = [lifecycle = outbox_lifecycle_.get()](Envelope& envelope,
+                                                                   Stage stage) {
+    return lifecycle->run_stage(envelope, stage);
+  };
+  outbox_options.logger = o.logger;
+  // Without a transport the worker stores this service's events and publishes nothing.
+  outbox_ =
+      o.transport != nullptr
+          ? std::make_unique<OutboxDrainWorker>(*o.store, *o.transport, resolver, outbox_options,
+                                                &deferred_)
+          : std::make_unique<OutboxDrainWorker>(*o.store, resolver, outbox_options, &deferred_);
   InboxWorkerOptions inbox_options;
   inbox_options.service_name = o.service_name;
   inbox_options.service_id = o.service_id;
-  inbox_options.bindings = host->bindings_;
+  inbox_options.bindings = bindings_;
   inbox_options.poll_interval = o.poll_interval;
   inbox_options.atomic_completion = o.atomic_inbox_completion;
   inbox_options.before_completion = o.before_inbox_completion;
   inbox_options.logger = o.logger;
-  host->inbox_ = std::make_unique<InboxWorker>(
+  inbox_ = std::make_unique<InboxWorker>(
       *o.store, resolver,
-      [lifecycle](InboxHandling& handling) { return lifecycle->process_inbox(handling.envelope); },
+      [lifecycle = lifecycle_.get()](InboxHandling& handling) {
+        return lifecycle->process_inbox(handling.envelope);
+      },
       inbox_options);
-  return host;
+  if (o.purge_interval.count() > 0) {
+    retention_ = std::make_unique<RetentionWorker>(
+        *o.store, RetentionWorkerOptions{o.retention, o.purge_interval, o.logger});
+  }
 }
 
 absl::StatusOr<HostCycle> ServiceHost::run_once() {
   HostCycle cycle;
-  if (outbox_) {
-    absl::StatusOr<DrainCycleResult> outbox = outbox_->run_once();
-    if (!outbox.ok()) return outbox.status();
-    cycle.outbox = *outbox;
-  }
+  absl::StatusOr<DrainCycleResult> outbox = outbox_->run_once();
+  if (!outbox.ok()) return outbox.status();
+  cycle.outbox = *outbox;
   absl::StatusOr<InboxCycleResult> inbox = inbox_->run_once();
   if (!inbox.ok()) return inbox.status();
   cycle.inbox = *inbox;
@@ -175,19 +207,22 @@ absl::Status ServiceHost::subscribe() {
 
 absl::Status ServiceHost::start() {
   if (absl::Status status = subscribe(); !status.ok()) return status;
-  if (outbox_) outbox_->start();
+  outbox_->start();
   inbox_->start();
   if (perspective_worker_) perspective_worker_->start();
+  if (retention_) retention_->start();
   return absl::OkStatus();
 }
 
 void ServiceHost::stop() {
-  // Producers first: what they publish on the way out still reaches the outbox.
+  // Every worker first, so nothing schedules detached work any more; then the detached work;
+  // then the deferred rows that work (and the workers' last cycles) queued, which no drain cycle
+  // will take up now.
   if (inbox_) inbox_->stop();
   if (perspective_worker_) perspective_worker_->stop();
-  if (options_.executor != nullptr) options_.executor->drain();
   if (outbox_) outbox_->stop();
-  // Deferred rows no drain cycle picked up are written now, not lost with the process.
+  if (retention_) retention_->stop();
+  if (options_.executor != nullptr) options_.executor->drain();
   if (std::vector<OutboxMessage> pending = deferred_.drain_all(); !pending.empty()) {
     absl::StatusOr<std::vector<StoredOutboxRow>> stored =
         options_.store->store_outbox_messages(pending);

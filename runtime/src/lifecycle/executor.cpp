@@ -1,8 +1,12 @@
 #include "whizbang/executor.hpp"
 
+#include "whizbang/failure.hpp"
+#include "whizbang/logging.hpp"
+
 namespace whizbang {
 
-ThreadPoolExecutor::ThreadPoolExecutor(int threads) {
+ThreadPoolExecutor::ThreadPoolExecutor(int threads, std::shared_ptr<spdlog::logger> logger)
+    : logger_(std::move(logger)) {
   for (int i = 0; i < (threads < 1 ? 1 : threads); ++i) threads_.emplace_back([this] { run(); });
 }
 
@@ -40,7 +44,16 @@ void ThreadPoolExecutor::run() {
       queue_.pop_front();
       ++running_;
     }
-    work();  // detached work reports its own errors (logged by the invoker)
+    // Detached work reports its own errors (the invoker logs EventId 17); this catches what
+    // escapes anyway, so the pool keeps its thread and drain() still returns.
+    if (absl::Status status = status_of_call("detached work",
+                                             [&] {
+                                               work();
+                                               return absl::OkStatus();
+                                             });
+        !status.ok()) {
+      log(logger_, spdlog::level::err, log_events::kExecutorWorkFailed, "{}", status.message());
+    }
     {
       std::lock_guard lock(mutex_);
       --running_;

@@ -2,11 +2,23 @@
 
 #include <initializer_list>
 
+#include "fmt/format.h"
+#include "whizbang/failure.hpp"
+#include "whizbang/logging.hpp"
+
 namespace whizbang {
 
 absl::Status Lifecycle::run_stage(Envelope& envelope, Stage stage,
                                   const LifecycleContext& context) {
-  return invoker_.invoke(envelope, stage, context).status();
+  // The invoker throws DuplicateReceptorFireException under OnDoubleFire::Throw: here it becomes
+  // a permanent failure of the handling, so the worker dead-letters the row once instead of
+  // retrying (and re-firing the receptors before it) every cycle.
+  try {
+    return invoker_.invoke(envelope, stage, context).status();
+  } catch (...) {
+    return status_from_current_exception(
+        fmt::format("{} at {}", envelope.message_id, to_string(stage)));
+  }
 }
 
 absl::Status Lifecycle::process_inbox(Envelope& envelope, const LifecycleContext& context) {

@@ -6,6 +6,7 @@
 
 #include "internal/fast_clock.hpp"
 #include "internal/text.hpp"
+#include "whizbang/failure.hpp"
 #include "whizbang/logging.hpp"
 #include "whizbang/security_context.hpp"
 
@@ -106,18 +107,25 @@ absl::Status ReceptorInvoker::run(const ReceptorInfo& receptor, Stage stage,
                                   const Envelope& envelope) {
   log(options_.logger, spdlog::level::debug, log_events::kReceptorFiring,
       "receptor {} firing at {} for {}", receptor.id, to_string(stage), envelope.message_id);
-  struct Fired {  // EventId 17 in every outcome, exceptions included
-    const ReceptorInvoker& self;
-    const ReceptorInfo& receptor;
-    Stage stage;
-    const MessageId& id;
-    ~Fired() {
-      log(self.options_.logger, spdlog::level::debug, log_events::kReceptorFired,
-          "receptor {} fired at {} for {}", receptor.id, to_string(stage), id);
-    }
-  } fired{*this, receptor, stage, envelope.message_id};
   // The receptor's own handling (handler name = receptor id, ordinals from 0) of this envelope.
-  return dispatcher_.run_receptor(receptor, envelope, receptor.id);
+  // A receptor's exception comes back from the dispatcher as a status; anything else thrown on
+  // the way (a cascade's allocation) is turned into one here, so EventId 17 is logged in every
+  // outcome.
+  absl::Status status;
+  try {
+    status = dispatcher_.run_receptor(receptor, envelope, receptor.id);
+  } catch (...) {
+    status = status_from_current_exception(fmt::format("receptor {}", receptor.id));
+  }
+  if (status.ok()) {
+    log(options_.logger, spdlog::level::debug, log_events::kReceptorFired,
+        "receptor {} fired at {} for {}", receptor.id, to_string(stage), envelope.message_id);
+  } else {
+    log(options_.logger, spdlog::level::err, log_events::kReceptorFired,
+        "receptor {} failed at {} for {}: {}", receptor.id, to_string(stage), envelope.message_id,
+        status.message());
+  }
+  return status;
 }
 
 absl::Status ReceptorInvoker::fire(Envelope& envelope, const ReceptorInfo& receptor, Stage stage,
@@ -138,15 +146,9 @@ absl::Status ReceptorInvoker::fire(Envelope& envelope, const ReceptorInfo& recep
     // The detached run outlives this call: it gets its own copy of the envelope.
     options_.executor->submit([handling = envelope, security, this, &receptor, stage] {
       ScopedSecurityContext scope(security);
-      try {
-        if (absl::Status status = run(receptor, stage, handling); !status.ok()) {
-          log(options_.logger, spdlog::level::err, log_events::kReceptorFired,
-              "detached receptor {} failed: {}", receptor.id, status.ToString());
-        }
-      } catch (const std::exception& error) {
-        log(options_.logger, spdlog::level::err, log_events::kReceptorFired,
-            "detached receptor {} threw: {}", receptor.id, error.what());
-      }
+      // run() logs the failure (EventId 17 at Error) and never throws: detached work has no
+      // caller to report to, and must not take the executor's thread down.
+      (void)run(receptor, stage, handling);
     });
     return absl::OkStatus();
   }

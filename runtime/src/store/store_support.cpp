@@ -9,6 +9,26 @@
 #include "whizbang/logging.hpp"
 #include "whizbang/metrics.hpp"
 
+namespace whizbang::store_internal {}  // namespace whizbang::store_internal
+
+namespace whizbang {
+
+std::string_view to_string(DeadLetterSource source) {
+  switch (source) {
+    case DeadLetterSource::Outbox:
+      return "outbox";
+    case DeadLetterSource::Inbox:
+      return "inbox";
+    case DeadLetterSource::PerspectiveEvent:
+      return "perspective event";
+    case DeadLetterSource::LifecycleCompletion:
+      return "lifecycle completion";
+  }
+  return "unknown";
+}
+
+}  // namespace whizbang
+
 namespace whizbang::store_internal {
 
 StoreOptions normalize(StoreOptions options) {
@@ -35,10 +55,43 @@ void report_deduplicated(const StoreOptions& options, std::span<const OutboxMess
   }
 }
 
+void report_failure(const StoreOptions& options, const RecordedFailure& failure) {
+  if (options.metrics) {
+    const MetricTag tags[] = {{metric_names::kMessageTypeTag, failure.message_type}};
+    options.metrics->add(metric_names::kWorkCoordinatorMeter, metric_names::kWorkFailed, 1, tags);
+    if (failure.dead_lettered) {
+      options.metrics->add(metric_names::kWorkCoordinatorMeter, metric_names::kWorkDeadLettered, 1,
+                           tags);
+    }
+  }
+  if (!failure.dead_lettered) return;
+  const std::string stream =
+      failure.stream_id
+          ? fmt::format("; later rows of stream {} proceed without it", *failure.stream_id)
+          : std::string();
+  log(options.logger, spdlog::level::warn, log_events::kMessageDeadLettered,
+      "{} row {} ({}) dead-lettered after {} attempt{}: {}{}", failure.table, failure.id,
+      failure.message_type, failure.attempts, failure.attempts == 1 ? "" : "s", failure.error,
+      stream);
+}
+
+void report_purged(const StoreOptions& options, const PurgeCounts& counts) {
+  if (counts.inbox_deduplication + counts.outbox_tombstones + counts.receptor_invocations +
+          counts.service_instances ==
+      0) {
+    return;
+  }
+  log(options.logger, spdlog::level::info, log_events::kRetentionPurged,
+      "purged {} inbox dedup ids, {} outbox tombstones, {} receptor invocations, {} service "
+      "instances past their retention",
+      counts.inbox_deduplication, counts.outbox_tombstones, counts.receptor_invocations,
+      counts.service_instances);
+}
+
 void report_quarantined(const std::shared_ptr<spdlog::logger>& logger, std::string_view table,
                         const MessageId& id, std::string_view reason) {
   log(logger, spdlog::level::warn, log_events::kStoredRowQuarantined,
-      "{} row {} quarantined (marked failed, not retried): {}", table, id, reason);
+      "{} row {} quarantined (dead-lettered, not retried): {}", table, id, reason);
 }
 
 absl::StatusOr<EventParts> event_parts(std::string_view envelope_json) {

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -10,6 +11,7 @@
 #include "absl/status/statusor.h"
 #include "whizbang/store/outbox_message.hpp"
 #include "whizbang/store/store_options.hpp"
+#include "whizbang/store/store_rows.hpp"
 
 // Early returns for Status/StatusOr in the store sources.
 #define WB_RETURN_IF_ERROR(expr)                                               \
@@ -42,6 +44,24 @@ StoreOptions normalize(StoreOptions options);
 // row's message type, and a Debug line (EventId 110) naming it. Quiet without metrics/logger.
 void report_deduplicated(const StoreOptions& options, std::span<const OutboxMessage> messages,
                          std::span<const StoredOutboxRow> rows);
+
+// A failure a store recorded: counted, and warned about when it dead-lettered the row.
+struct RecordedFailure {
+  std::string_view table;
+  MessageId id;
+  std::string message_type;  // for perspective rows: the perspective
+  int attempts = 0;          // after this failure
+  bool dead_lettered = false;
+  std::optional<Uuid> stream_id;
+  std::string_view error;
+};
+// +1 on `whizbang.work_coordinator.failed{message_type}`; when dead-lettered also +1 on
+// `…dead_lettered{message_type}` and a Warning (EventId 141) naming the row, its attempts, its
+// error and the stream it no longer holds back.
+void report_failure(const StoreOptions& options, const RecordedFailure& failure);
+
+// Logs EventId 143 (Information) when a purge removed anything.
+void report_purged(const StoreOptions& options, const PurgeCounts& counts);
 
 // Logs EventId 111 for a row the store or a worker quarantined.
 void report_quarantined(const std::shared_ptr<spdlog::logger>& logger, std::string_view table,

@@ -5,15 +5,22 @@
 // outside an explicit transaction runs in its own implicit one. A failed call inside an explicit
 // transaction dooms it: the outer commit rolls back and returns Aborted, so a handling never
 // commits half of its writes.
+//
+// Commit listeners run after the store lock is released. remove_listener() waits until no
+// thread is still calling the listener (except the calling thread itself, when a listener
+// removes itself), so the listener's captures may be destroyed as soon as it returns.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <functional>
 #include <map>
 #include <mutex>
 #include <thread>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -61,12 +68,19 @@ class TransactionGate {
 
   int add_listener(WorkStore::CommitListener listener) {
     std::lock_guard lock(listeners_mutex_);
-    listeners_.emplace(++next_listener_, std::move(listener));
+    listeners_.emplace(++next_listener_,
+                       std::make_shared<Listener>(Listener{std::move(listener), 0}));
     return next_listener_;
   }
   void remove_listener(int id) {
-    std::lock_guard lock(listeners_mutex_);
-    listeners_.erase(id);
+    std::unique_lock lock(listeners_mutex_);
+    auto it = listeners_.find(id);
+    if (it == listeners_.end()) return;
+    std::shared_ptr<Listener> listener = std::move(it->second);
+    listeners_.erase(it);
+    const auto& calls = calling_on_this_thread();
+    const int mine = static_cast<int>(std::count(calls.begin(), calls.end(), listener.get()));
+    listener_returned_.wait(lock, [&] { return listener->in_flight == mine; });
   }
 
  private:
@@ -112,13 +126,33 @@ class TransactionGate {
     return status;
   }
 
+  struct Listener {
+    WorkStore::CommitListener call;
+    int in_flight = 0;  // guarded by listeners_mutex_
+  };
+
   void notify(const CommitInfo& info) {
-    std::map<int, WorkStore::CommitListener> listeners;
+    std::vector<std::shared_ptr<Listener>> listeners;
     {
       std::lock_guard lock(listeners_mutex_);
-      listeners = listeners_;
+      for (const auto& [id, listener] : listeners_) {
+        ++listener->in_flight;
+        listeners.push_back(listener);
+      }
     }
-    for (auto& [id, listener] : listeners) listener(info);
+    for (const std::shared_ptr<Listener>& listener : listeners) {
+      calling_on_this_thread().push_back(listener.get());
+      listener->call(info);  // wake-ups only: they do not throw
+      calling_on_this_thread().pop_back();
+      std::lock_guard lock(listeners_mutex_);
+      if (--listener->in_flight == 0) listener_returned_.notify_all();
+    }
+  }
+
+  // The listeners this thread is calling now (a listener may remove itself).
+  static std::vector<const Listener*>& calling_on_this_thread() {
+    thread_local std::vector<const Listener*> calls;
+    return calls;
   }
 
   TransactionBackend& backend_;
@@ -129,7 +163,8 @@ class TransactionGate {
   CommitInfo pending_;
 
   std::mutex listeners_mutex_;
-  std::map<int, WorkStore::CommitListener> listeners_;
+  std::condition_variable listener_returned_;
+  std::map<int, std::shared_ptr<Listener>> listeners_;
   int next_listener_ = 0;
 };
 

@@ -2,11 +2,14 @@
 
 #include <rapidjson/document.h>
 
-#include "whizbang/internal/bounded_json.hpp"
+#include <set>
+
 #include "store/store_support.hpp"
+#include "whizbang/failure.hpp"
+#include "whizbang/internal/bounded_json.hpp"
 #include "whizbang/internal/json_codec.hpp"
 #include "whizbang/logging.hpp"
-#include "whizbang/workers/outbox_drain_worker.hpp"
+#include "workers/lease_keeper.hpp"
 
 namespace whizbang {
 namespace {
@@ -89,7 +92,25 @@ absl::StatusOr<InboxCycleResult> InboxWorker::run_once() {
   request.receiving_service_id = options_.service_id;
   absl::StatusOr<std::vector<WorkItem>> items = store_.process_work_batch(request);
   if (!items.ok()) return items.status();
-  for (const WorkItem& item : *items) {
+
+  LeaseKeeper leases(store_, options_.lease_renewal_interval);
+  std::set<Uuid> failed_streams;
+  std::vector<WorkCompletion> released;
+  for (std::size_t index = 0; index < items->size(); ++index) {
+    const WorkItem& item = (*items)[index];
+    if (item.stream_id && failed_streams.contains(*item.stream_id)) {
+      // Stream order: this row waits for the retry of the earlier row that failed.
+      released.push_back({WorkSource::Inbox, item.message_id, MessageStatus::None});
+      ++result.held_back;
+      continue;
+    }
+    absl::StatusOr<bool> held = leases.still_held(*items, index);
+    if (!held.ok()) return held.status();
+    if (!*held) {  // another instance has it (and so the stream's turn)
+      ++result.lease_lost;
+      if (item.stream_id) failed_streams.insert(*item.stream_id);
+      continue;
+    }
     absl::StatusOr<Envelope> envelope = deserialize_envelope(
         item.envelope_json, [&](std::string_view name) { return resolver_(name); });
     if (!envelope.ok()) {
@@ -100,7 +121,7 @@ absl::StatusOr<InboxCycleResult> InboxWorker::run_once() {
                                 MessageStatus::None,
                                 reason,
                                 FailureReason::SerializationError,
-                                /*quarantine=*/true};
+                                /*dead_letter=*/true};
       if (absl::Status status = store_.complete_work({}, {&failure, 1}); !status.ok()) {
         return status;
       }
@@ -109,27 +130,49 @@ absl::StatusOr<InboxCycleResult> InboxWorker::run_once() {
     }
     envelope->dispatch_context.handler_name = item.handler_name;
     envelope->dispatch_context.source = MessageSource::Inbox;
-    if (absl::Status status = handle(item, *envelope, result); !status.ok()) return status;
+    absl::StatusOr<bool> completed = handle(item, *envelope, result);
+    if (!completed.ok()) return completed.status();
+    if (!*completed && item.stream_id) failed_streams.insert(*item.stream_id);
+  }
+  if (!released.empty()) {
+    if (absl::Status status = store_.complete_work(released, {}); !status.ok()) return status;
   }
   return result;
 }
 
-absl::Status InboxWorker::handle(const WorkItem& item, Envelope& envelope,
-                                 InboxCycleResult& result) {
+absl::StatusOr<bool> InboxWorker::handle(const WorkItem& item, Envelope& envelope,
+                                         InboxCycleResult& result) {
   const WorkCompletion completion{WorkSource::Inbox, item.message_id, MessageStatus::EventStored};
+  const WorkLease lease{WorkSource::Inbox, item.message_id};
   Transaction transaction(store_);
   if (!transaction.status().ok()) return transaction.status();
   InboxHandling handling{item, envelope, store_};
-  absl::Status handled = handler_(handling);
+  // Receptors fail by throwing; whatever the handler lets through becomes this row's failure.
+  absl::Status handled = status_of_call("inbox handler", [&] { return handler_(handling); });
   if (handled.ok() && options_.atomic_completion) {
+    // Inside the handling's transaction: no other instance can claim the row until it commits,
+    // so a lease held now is held at the commit.
+    absl::StatusOr<std::vector<MessageId>> held = store_.renew_leases({&lease, 1});
+    if (!held.ok()) return held.status();
+    if (held->empty()) {
+      (void)transaction.rollback();
+      log(options_.logger, spdlog::level::warn, log_events::kLeaseLost,
+          "inbox row {} ({}) was taken over by another instance after this one's lease lapsed; "
+          "its handling here rolled back",
+          item.message_id, item.message_type);
+      ++result.lease_lost;
+      return false;
+    }
     handled = store_.complete_work({&completion, 1}, {});
   }
   if (!handled.ok()) {
     (void)transaction.rollback();
-    const WorkFailure failure{WorkSource::Inbox, item.message_id, MessageStatus::None,
-                              std::string(handled.message()), FailureReason::Unknown};
+    const WorkFailure failure{WorkSource::Inbox,      item.message_id,
+                              MessageStatus::None,    std::string(handled.message()),
+                              FailureReason::Unknown, is_permanent(handled)};
     ++result.failed;
-    return store_.complete_work({}, {&failure, 1});
+    if (absl::Status status = store_.complete_work({}, {&failure, 1}); !status.ok()) return status;
+    return false;
   }
   if (!options_.atomic_completion) {
     // The reference's shape: the emissions commit on their own, the completion after them.
@@ -139,7 +182,7 @@ absl::Status InboxWorker::handle(const WorkItem& item, Envelope& envelope,
     if (absl::Status crash = options_.before_completion(item); !crash.ok()) {
       (void)transaction.rollback();  // no-op when already committed
       ++result.crashed;
-      return absl::OkStatus();
+      return false;
     }
   }
   if (options_.atomic_completion) {
@@ -148,7 +191,7 @@ absl::Status InboxWorker::handle(const WorkItem& item, Envelope& envelope,
     return status;
   }
   ++result.handled;
-  return absl::OkStatus();
+  return true;
 }
 
 void InboxWorker::start() {

@@ -1,15 +1,20 @@
 #include "whizbang/workers/outbox_drain_worker.hpp"
 
 #include <exception>
+#include <map>
+#include <set>
 #include <utility>
 #include <vector>
 
 #include "store/store_support.hpp"
+#include "whizbang/failure.hpp"
 #include "whizbang/transport/publish_strategy.hpp"
+#include "workers/lease_keeper.hpp"
 
 namespace whizbang {
 namespace {
 
+// Rows published in one transport call: one destination, one stream.
 struct Group {
   TransportDestination destination;
   std::optional<Uuid> stream_id;
@@ -35,11 +40,38 @@ Lookup run_lookup(const std::function<Uuid()>& lookup) {
 
 }  // namespace
 
+// One cycle's claimed rows on their way out, and what becomes of each.
+struct OutboxDrainWorker::Batch {
+  std::vector<Group> groups;  // in publishing order
+  std::vector<WorkCompletion> completions;
+  std::vector<WorkFailure> failures;
+  // Streams with a row that failed (or waits) in this batch: their later rows wait too.
+  std::set<Uuid> stopped_streams;
+  // The stream's newest group: a row of the stream may join only that one, so a stream's rows
+  // leave in claim order even when their destinations alternate.
+  std::map<Uuid, std::size_t> last_group_of_stream;
+
+  bool stopped(const std::optional<Uuid>& stream) const {
+    return stream && stopped_streams.contains(*stream);
+  }
+  void release(const MessageId& id, DrainCycleResult& result) {
+    completions.push_back({WorkSource::Outbox, id, MessageStatus::None});
+    ++result.held_back;
+  }
+};
+
 OutboxDrainWorker::OutboxDrainWorker(WorkStore& store, Transport& transport,
                                      MessageTypeResolver resolver, OutboxDrainWorkerOptions options,
                                      DeferredOutboxChannel* channel)
+    : OutboxDrainWorker(store, std::move(resolver), std::move(options), channel) {
+  transport_ = &transport;
+}
+
+OutboxDrainWorker::OutboxDrainWorker(WorkStore& store, MessageTypeResolver resolver,
+                                     OutboxDrainWorkerOptions options,
+                                     DeferredOutboxChannel* channel)
     : store_(store),
-      transport_(transport),
+      transport_(nullptr),
       resolver_(std::move(resolver)),
       options_(std::move(options)),
       channel_(channel) {
@@ -111,28 +143,57 @@ absl::StatusOr<DrainCycleResult> OutboxDrainWorker::run_once() {
   if (channel_ != nullptr) request.new_outbox = channel_->drain_all();
   result.deferred_written = request.new_outbox.size();
   resolve_before_batch();
-  const Uuid source_id = source_service_id();
-
   request.claim_inbox = false;
+  request.event_store_outbox_only = transport_ == nullptr;
   request.max_items = options_.max_batch;
   request.debug_mode = options_.debug_mode;
+  request.completions = std::move(unrecorded_completions_);
+  request.failures = std::move(unrecorded_failures_);
   absl::StatusOr<std::vector<WorkItem>> items = store_.process_work_batch(request);
   if (!items.ok()) {
-    // The batch rolled back: give the deferred messages back for the next cycle.
+    // The batch rolled back: give the deferred messages back for the next cycle, and keep the
+    // unrecorded completions for it.
     if (channel_ != nullptr) {
       for (OutboxMessage& message : request.new_outbox) channel_->queue(std::move(message));
     }
+    unrecorded_completions_ = std::move(request.completions);
+    unrecorded_failures_ = std::move(request.failures);
     return items.status();
   }
 
-  std::vector<WorkCompletion> completions;
-  std::vector<WorkFailure> failures;
-  std::vector<Group> groups;
-  for (const WorkItem& item : *items) {
+  Batch batch;
+  prepare(*items, batch, result);
+  if (absl::Status status = publish(batch, result); !status.ok()) return status;
+  if (absl::Status status = store_.complete_work(batch.completions, batch.failures); !status.ok()) {
+    // Published, but not recorded: the next cycle records it before it claims anything, rather
+    // than publishing these rows again at once.
+    unrecorded_completions_ = std::move(batch.completions);
+    unrecorded_failures_ = std::move(batch.failures);
+    return status;
+  }
+  return result;
+}
+
+void OutboxDrainWorker::fail(Batch& batch, const WorkItem& item, const absl::Status& status,
+                             FailureReason reason, DrainCycleResult& result) {
+  batch.failures.push_back({WorkSource::Outbox, item.message_id, MessageStatus::None,
+                            std::string(status.message()), reason, is_permanent(status)});
+  if (item.stream_id) batch.stopped_streams.insert(*item.stream_id);
+  ++result.failed;
+}
+
+void OutboxDrainWorker::prepare(const std::vector<WorkItem>& items, Batch& batch,
+                                DrainCycleResult& result) {
+  const Uuid source_id = source_service_id();
+  for (const WorkItem& item : items) {
+    if (batch.stopped(item.stream_id)) {
+      batch.release(item.message_id, result);
+      continue;
+    }
     std::optional<TransportDestination> destination =
         publish_destination(item, options_.shared_inbox_topic);
     if (!destination) {
-      completions.push_back({WorkSource::Outbox, item.message_id, MessageStatus::Published});
+      batch.completions.push_back({WorkSource::Outbox, item.message_id, MessageStatus::Published});
       ++result.event_store_only;
       continue;
     }
@@ -141,8 +202,8 @@ absl::StatusOr<DrainCycleResult> OutboxDrainWorker::run_once() {
     if (!envelope.ok()) {
       const std::string reason(envelope.status().message());
       store_internal::report_quarantined(options_.logger, "wh_outbox", item.message_id, reason);
-      failures.push_back({WorkSource::Outbox, item.message_id, MessageStatus::None, reason,
-                          FailureReason::SerializationError, /*quarantine=*/true});
+      batch.failures.push_back({WorkSource::Outbox, item.message_id, MessageStatus::None, reason,
+                                FailureReason::SerializationError, /*dead_letter=*/true});
       ++result.quarantined;
       continue;
     }
@@ -156,58 +217,95 @@ absl::StatusOr<DrainCycleResult> OutboxDrainWorker::run_once() {
     if (options_.lifecycle) {
       // PreOutbox receptors run before the message leaves; their records leave with it.
       const std::size_t records_before = envelope->receptor_invocations.size();
-      absl::Status status = options_.lifecycle(*envelope, Stage::PreOutboxDetached);
-      if (status.ok()) status = options_.lifecycle(*envelope, Stage::PreOutboxInline);
+      absl::Status status = status_of_call("PreOutbox stages", [&] {
+        absl::Status detached = options_.lifecycle(*envelope, Stage::PreOutboxDetached);
+        return detached.ok() ? options_.lifecycle(*envelope, Stage::PreOutboxInline) : detached;
+      });
       if (!status.ok()) {
-        failures.push_back({WorkSource::Outbox, item.message_id, MessageStatus::None,
-                            std::string(status.message()), FailureReason::Unknown});
-        ++result.failed;
+        fail(batch, item, status, FailureReason::Unknown, result);
         continue;
       }
       reserialize = reserialize || envelope->receptor_invocations.size() != records_before;
     }
     if (reserialize) message.envelope_json = serialize_envelope(*envelope);
-    auto group = std::find_if(groups.begin(), groups.end(), [&](const Group& g) {
-      return g.destination.address == destination->address &&
-             g.destination.routing_key == destination->routing_key && g.stream_id == item.stream_id;
-    });
-    if (group == groups.end()) {
-      groups.push_back({*std::move(destination), item.stream_id, {}, {}});
-      group = groups.end() - 1;
+    Group* group = nullptr;
+    if (item.stream_id) {
+      auto last = batch.last_group_of_stream.find(*item.stream_id);
+      if (last != batch.last_group_of_stream.end()) {
+        Group& candidate = batch.groups[last->second];
+        if (candidate.destination.address == destination->address &&
+            candidate.destination.routing_key == destination->routing_key) {
+          group = &candidate;
+        }
+      }
+    } else {
+      for (Group& candidate : batch.groups) {
+        if (!candidate.stream_id && candidate.destination.address == destination->address &&
+            candidate.destination.routing_key == destination->routing_key) {
+          group = &candidate;
+        }
+      }
+    }
+    if (group == nullptr) {
+      batch.groups.push_back({*std::move(destination), item.stream_id, {}, {}});
+      group = &batch.groups.back();
+      if (item.stream_id) batch.last_group_of_stream[*item.stream_id] = batch.groups.size() - 1;
     }
     group->messages.push_back(std::move(message));
     group->envelopes.push_back(*std::move(envelope));
   }
+}
 
-  for (Group& group : groups) {
-    if (!transport_.is_ready()) break;  // rows stay leased to us; the next cycle retries
-    const absl::Status status = transport_.publish(group.destination, group.messages);
+absl::Status OutboxDrainWorker::publish(Batch& batch, DrainCycleResult& result) {
+  LeaseKeeper leases(store_, options_.lease_renewal_interval);
+  for (std::size_t index = 0; index < batch.groups.size(); ++index) {
+    Group& group = batch.groups[index];
+    if (batch.stopped(group.stream_id) || transport_ == nullptr || !transport_->is_ready()) {
+      // Not ready (or an earlier row of the stream failed): the rows wait for the next cycle.
+      if (group.stream_id) batch.stopped_streams.insert(*group.stream_id);
+      for (const TransportMessage& message : group.messages) {
+        batch.release(message.message_id, result);
+      }
+      continue;
+    }
+    std::vector<WorkLease> remaining;
+    for (std::size_t later = index; later < batch.groups.size(); ++later) {
+      for (const TransportMessage& message : batch.groups[later].messages) {
+        remaining.push_back({WorkSource::Outbox, message.message_id});
+      }
+    }
+    if (absl::Status status = leases.renew_if_due(remaining); !status.ok()) return status;
+    const absl::Status status = status_of_call("transport publish", [&] {
+      return transport_->publish(group.destination, group.messages);
+    });
     if (status.ok() && options_.lifecycle) {
       for (Envelope& published : group.envelopes) {
         for (Stage stage : {Stage::PostOutboxDetached, Stage::PostOutboxInline}) {
-          if (absl::Status post = options_.lifecycle(published, stage); !post.ok()) {
+          const absl::Status post = status_of_call(
+              "PostOutbox stages", [&] { return options_.lifecycle(published, stage); });
+          if (!post.ok()) {
             log(options_.logger, spdlog::level::warn, log_events::kWorkerCycleFailed,
                 "{} at {} for {} failed after publishing: {}", published.payload.info()->wire_name,
-                to_string(stage), published.message_id, std::string(post.message()));
+                to_string(stage), published.message_id, post.message());
           }
         }
       }
     }
-    for (const TransportMessage& message : group.messages) {
+    for (std::size_t i = 0; i < group.messages.size(); ++i) {
+      const TransportMessage& message = group.messages[i];
       if (status.ok()) {
-        completions.push_back({WorkSource::Outbox, message.message_id, MessageStatus::Published});
+        batch.completions.push_back(
+            {WorkSource::Outbox, message.message_id, MessageStatus::Published});
         ++result.published;
       } else {
-        failures.push_back({WorkSource::Outbox, message.message_id, MessageStatus::None,
-                            std::string(status.message()), FailureReason::TransportException});
-        ++result.failed;
+        WorkItem item;
+        item.message_id = message.message_id;
+        item.stream_id = message.stream_id;
+        fail(batch, item, status, FailureReason::TransportException, result);
       }
     }
   }
-  if (absl::Status status = store_.complete_work(completions, failures); !status.ok()) {
-    return status;  // leases lapse and the rows are re-offered; the inbox side deduplicates
-  }
-  return result;
+  return absl::OkStatus();
 }
 
 void OutboxDrainWorker::start() {

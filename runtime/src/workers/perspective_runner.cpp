@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "fmt/format.h"
+#include "whizbang/failure.hpp"
 #include "whizbang/logging.hpp"
 #include "whizbang/security_context.hpp"
 
@@ -51,8 +52,11 @@ bool PerspectiveRunner::has_perspectives(const Envelope& envelope) const {
 absl::Status PerspectiveRunner::run_stages(Envelope& envelope, std::initializer_list<Stage> stages,
                                            const LifecycleContext& context) {
   for (Stage stage : stages) {
-    absl::StatusOr<InvokeReport> report = invoker_.invoke(envelope, stage, context);
-    if (!report.ok()) return report.status();
+    // The invoker throws DuplicateReceptorFireException under OnDoubleFire::Throw: a permanent
+    // failure of this apply, not an exception through the worker.
+    absl::Status status = status_of_call(
+        to_string(stage), [&] { return invoker_.invoke(envelope, stage, context).status(); });
+    if (!status.ok()) return status;
   }
   return absl::OkStatus();
 }
@@ -73,56 +77,68 @@ absl::StatusOr<PerspectiveOutcome> PerspectiveRunner::apply(Envelope& envelope,
   LifecycleContext scoped = context;
   scoped.perspective = std::string(perspective.name);
 
-  // Completes the perspective event row (when there is one) with whatever else `write` stores.
-  auto commit = [&](auto&& write) -> absl::Status {
+  // Load, apply, save and complete in one transaction: two instances applying events of one
+  // stream cannot both start from the same stored model, and the perspective event row is
+  // completed with the model that includes its event (or neither happens).
+  PerspectiveOutcome outcome = PerspectiveOutcome::Applied;
+  absl::Status applied = [&]() -> absl::Status {
     Transaction tx(store_);
     if (!tx.status().ok()) return tx.status();
-    if (absl::Status status = write(); !status.ok()) return status;
+    absl::StatusOr<std::optional<PerspectiveModelRow>> stored =
+        store_.load_perspective_model(perspective.name, stream);
+    if (!stored.ok()) return stored.status();
+    if (*stored && (*stored)->last_event_id == envelope.message_id) {
+      log(options_.logger, spdlog::level::debug, log_events::kPerspectiveAlreadyApplied,
+          "perspective {} already applied {} to stream {}", perspective.name, envelope.message_id,
+          stream);
+      outcome = PerspectiveOutcome::AlreadyApplied;
+    } else {
+      if (absl::Status status = run_stages(
+              envelope, {Stage::PrePerspectiveDetached, Stage::PrePerspectiveInline}, scoped);
+          !status.ok()) {
+        return status;
+      }
+      std::shared_ptr<void> model = perspective.new_model();
+      if (*stored) {
+        if (absl::Status status = perspective.model_from_json((*stored)->model_json, model.get());
+            !status.ok()) {
+          return absl::DataLossError(fmt::format("stored model of perspective {} for stream {}: {}",
+                                                 perspective.name, stream, status.message()));
+        }
+      }
+      // Perspectives fail by throwing, like receptors.
+      if (absl::Status status = status_of_call(
+              fmt::format("perspective {}", perspective.name),
+              [&] { return perspective.apply(instance, model.get(), envelope.payload); });
+          !status.ok()) {
+        return status;
+      }
+      const std::string json = perspective.model_to_json(model.get());
+      if (absl::Status status =
+              store_.save_perspective_model(perspective.name, stream, json, envelope.message_id);
+          !status.ok()) {
+        return status;
+      }
+    }
     if (event_work_id != nullptr) {
       absl::StatusOr<PerspectiveCompletion> done =
           store_.complete_perspective_work(std::span<const MessageId>(event_work_id, 1));
       if (!done.ok()) return done.status();
+      if (done->work_completed.empty()) {
+        return absl::AbortedError(fmt::format(
+            "perspective event {} of {} was taken over by another instance after this one's "
+            "lease lapsed; this apply rolled back",
+            *event_work_id, perspective.name));
+      }
       if (gate_opened != nullptr) *gate_opened = !done->events_completed.empty();
     }
     return tx.commit();
-  };
-
-  absl::StatusOr<std::optional<PerspectiveModelRow>> stored =
-      store_.load_perspective_model(perspective.name, stream);
-  if (!stored.ok()) return stored.status();
-  if (*stored && (*stored)->last_event_id == envelope.message_id) {
-    log(options_.logger, spdlog::level::debug, log_events::kPerspectiveAlreadyApplied,
-        "perspective {} already applied {} to stream {}", perspective.name, envelope.message_id,
-        stream);
-    if (absl::Status status = commit([] { return absl::OkStatus(); }); !status.ok()) return status;
-    return PerspectiveOutcome::AlreadyApplied;
+  }();
+  if (!applied.ok()) {
+    if (gate_opened != nullptr) *gate_opened = false;  // rolled back with the rest
+    return applied;
   }
-
-  if (absl::Status status = run_stages(
-          envelope, {Stage::PrePerspectiveDetached, Stage::PrePerspectiveInline}, scoped);
-      !status.ok()) {
-    return status;
-  }
-  std::shared_ptr<void> model = perspective.new_model();
-  if (*stored) {
-    if (absl::Status status = perspective.model_from_json((*stored)->model_json, model.get());
-        !status.ok()) {
-      return absl::DataLossError(fmt::format("stored model of perspective {} for stream {}: {}",
-                                             perspective.name, stream,
-                                             std::string(status.message())));
-    }
-  }
-  if (absl::Status status = perspective.apply(instance, model.get(), envelope.payload);
-      !status.ok()) {
-    return status;
-  }
-  const std::string json = perspective.model_to_json(model.get());
-  if (absl::Status status = commit([&] {
-        return store_.save_perspective_model(perspective.name, stream, json, envelope.message_id);
-      });
-      !status.ok()) {
-    return status;
-  }
+  if (outcome == PerspectiveOutcome::AlreadyApplied) return outcome;
   if (absl::Status status = run_stages(
           envelope, {Stage::PostPerspectiveDetached, Stage::PostPerspectiveInline}, scoped);
       !status.ok()) {
@@ -152,7 +168,9 @@ absl::Status PerspectiveRunner::process(Envelope& envelope, const LifecycleConte
   message_scoped.perspective.clear();
   const std::span<const PerspectiveInfo* const> perspectives = perspectives_for(envelope);
   if (perspectives.empty()) return finish(envelope, message_scoped, /*had_perspectives=*/false);
-  if (options_.executor != nullptr && perspectives.size() > 1) {
+  // Concurrently only outside a transaction: inside one, the executor's threads would wait for
+  // the store this thread holds while this thread waits for them.
+  if (options_.executor != nullptr && perspectives.size() > 1 && !store_.in_transaction()) {
     return process_concurrently(envelope, message_scoped, perspectives);
   }
   // Every perspective runs even when one fails (independent read models); the gate stays shut.
@@ -195,13 +213,11 @@ absl::Status PerspectiveRunner::process_concurrently(
       ScopedSecurityContext scope(security);
       absl::Status status;
       bool applied = false;
-      try {
+      status = status_of_call(perspective->name, [&] {
         absl::StatusOr<PerspectiveOutcome> outcome = apply(copy, *perspective, context);
-        status = outcome.status();
         applied = outcome.ok() && *outcome == PerspectiveOutcome::Applied;
-      } catch (const std::exception& error) {
-        status = absl::InternalError(error.what());
-      }
+        return outcome.status();
+      });
       bool last = false;
       {
         std::lock_guard lock(gate->mutex);
@@ -218,11 +234,9 @@ absl::Status PerspectiveRunner::process_concurrently(
       if (result.ok() && gate->any_applied) {
         envelope.receptor_invocations.insert(envelope.receptor_invocations.end(),
                                              gate->records.begin(), gate->records.end());
-        try {
-          result = finish(envelope, context, /*had_perspectives=*/true);
-        } catch (const std::exception& error) {
-          result = absl::InternalError(error.what());
-        }
+        result = status_of_call("PostAllPerspectives", [&] {
+          return finish(envelope, context, /*had_perspectives=*/true);
+        });
       }
       std::lock_guard lock(gate->mutex);
       gate->result = result;

@@ -5,38 +5,43 @@
 #include <rapidjson/writer.h>
 
 #include <map>
+#include <set>
 
 #include "fmt/format.h"
 #include "whizbang/envelope_json.hpp"
+#include "whizbang/failure.hpp"
+#include "whizbang/internal/bounded_json.hpp"
 #include "whizbang/logging.hpp"
 
 namespace whizbang {
 
-absl::StatusOr<Envelope> envelope_from_stored_event(const PerspectiveWork& work,
+absl::StatusOr<Envelope> envelope_from_stored_event(const MessageId& event_id,
+                                                    std::string_view event_type,
+                                                    std::string_view event_data,
+                                                    std::string_view metadata_json,
                                                     const Registry& registry) {
   // Rebuild the envelope JSON ({"v","id","t","p","h"}) from the row's parts and decode it with
   // the envelope codec, so stored events and envelopes can never disagree on the hop format.
+  // Bounded: stored rows are data, and a deeply nested one must not overflow the stack.
   rapidjson::Document metadata;
-  metadata.Parse(work.metadata.data(), work.metadata.size());
-  if (metadata.HasParseError() || !metadata.IsObject()) {
+  if (internal::parse_bounded(metadata_json, metadata).IsError() || !metadata.IsObject()) {
     return absl::InvalidArgumentError(
-        fmt::format("event {}: metadata is not a JSON object", work.event_id));
+        fmt::format("event {}: metadata is not a JSON object", event_id));
   }
   rapidjson::Document payload;
-  payload.Parse(work.event_data.data(), work.event_data.size());
-  if (payload.HasParseError()) {
-    return absl::InvalidArgumentError(fmt::format("event {}: payload is not JSON", work.event_id));
+  if (internal::parse_bounded(event_data, payload).IsError()) {
+    return absl::InvalidArgumentError(fmt::format("event {}: payload is not JSON", event_id));
   }
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
-  const std::string id = work.event_id.to_string();
+  const std::string id = event_id.to_string();
   writer.StartObject();
   writer.Key("v");
   writer.Int(1);
   writer.Key("id");
   writer.String(id.data(), static_cast<rapidjson::SizeType>(id.size()));
   writer.Key("t");
-  writer.String(work.event_type.data(), static_cast<rapidjson::SizeType>(work.event_type.size()));
+  writer.String(event_type.data(), static_cast<rapidjson::SizeType>(event_type.size()));
   writer.Key("p");
   payload.Accept(writer);
   if (auto hops = metadata.FindMember("Hops"); hops != metadata.MemberEnd()) {
@@ -62,18 +67,27 @@ absl::StatusOr<PerspectiveCycleResult> PerspectiveWorker::run_once() {
   const LifecycleContext context{.mode = options_.mode, .perspective = {}};
   // One envelope per event in the batch: its perspectives' records accumulate on it.
   std::map<MessageId, Envelope> envelopes;
+  // (stream, perspective) lanes with a failed event in this batch: their later events wait.
+  std::set<std::pair<Uuid, std::string>> failed_lanes;
   for (const PerspectiveWork& item : *work) {
-    auto fail = [&](const absl::Status& status, LogEvent event) -> absl::Status {
+    const std::pair<Uuid, std::string> lane{item.stream_id, item.perspective_name};
+    if (failed_lanes.contains(lane)) {
+      ++result.held_back;
+      continue;  // still leased to this instance; the claim holds it back until the retry
+    }
+    auto fail = [&](const absl::Status& status, LogEvent event, bool dead_letter) -> absl::Status {
       log(options_.logger, spdlog::level::warn, event, "perspective {} on event {} failed: {}",
           item.perspective_name, item.event_id, status.ToString());
       ++result.failed;
-      return store_.fail_perspective_work(item.event_work_id, status.ToString());
+      failed_lanes.insert(lane);
+      return store_.fail_perspective_work(item.event_work_id, status.ToString(),
+                                          dead_letter || is_permanent(status));
     };
     const PerspectiveInfo* perspective = runner_.registry().find_perspective(item.perspective_name);
     if (perspective == nullptr) {
       absl::Status status = fail(absl::NotFoundError(fmt::format(
                                      "no perspective {} in this registry", item.perspective_name)),
-                                 log_events::kPerspectiveEventQuarantined);
+                                 log_events::kPerspectiveEventQuarantined, /*dead_letter=*/true);
       if (!status.ok()) return status;
       continue;
     }
@@ -81,7 +95,8 @@ absl::StatusOr<PerspectiveCycleResult> PerspectiveWorker::run_once() {
     if (found == envelopes.end()) {
       absl::StatusOr<Envelope> envelope = envelope_from_stored_event(item, runner_.registry());
       if (!envelope.ok()) {
-        if (absl::Status status = fail(envelope.status(), log_events::kPerspectiveEventQuarantined);
+        if (absl::Status status = fail(envelope.status(), log_events::kPerspectiveEventQuarantined,
+                                       /*dead_letter=*/true);
             !status.ok()) {
           return status;
         }
@@ -90,26 +105,65 @@ absl::StatusOr<PerspectiveCycleResult> PerspectiveWorker::run_once() {
       found = envelopes.emplace(item.event_id, *std::move(envelope)).first;
     }
     bool gate_opened = false;
-    absl::StatusOr<PerspectiveOutcome> outcome =
-        runner_.apply(found->second, *perspective, context, &item.event_work_id, &gate_opened);
-    if (!outcome.ok()) {
-      if (absl::Status status = fail(outcome.status(), log_events::kPerspectiveApplyFailed);
-          !status.ok()) {
-        return status;
+    absl::StatusOr<PerspectiveOutcome> outcome;
+    const absl::Status applied = status_of_call(item.perspective_name, [&] {
+      outcome =
+          runner_.apply(found->second, *perspective, context, &item.event_work_id, &gate_opened);
+      return outcome.status();
+    });
+    if (!applied.ok()) {
+      if (!gate_opened) {
+        if (absl::Status status = fail(applied, log_events::kPerspectiveApplyFailed, false);
+            !status.ok()) {
+          return status;
+        }
+        continue;
       }
       // A PostPerspective stage failed after the row completed: the gate still opened here.
-      if (!gate_opened) continue;
+      log(options_.logger, spdlog::level::warn, log_events::kPerspectiveApplyFailed,
+          "perspective {} on event {}: {}", item.perspective_name, item.event_id,
+          applied.ToString());
     } else {
       ++(*outcome == PerspectiveOutcome::Applied ? result.applied : result.already_applied);
     }
     if (!gate_opened) continue;
     ++result.events_completed;
-    if (absl::Status status = runner_.finish(found->second, context); !status.ok()) {
-      log(options_.logger, spdlog::level::warn, log_events::kPerspectiveApplyFailed,
-          "post-perspective stages of event {} failed: {}", item.event_id, status.ToString());
+    if (absl::Status status = finish(found->second, result); !status.ok()) return status;
+  }
+
+  // Lifecycle completions owed from earlier: a process that died before their stages ran, or
+  // stages that failed and are due for a retry.
+  absl::StatusOr<std::vector<LifecycleWork>> owed = store_.claim_lifecycle_work(options_.max_batch);
+  if (!owed.ok()) return owed.status();
+  for (const LifecycleWork& item : *owed) {
+    absl::StatusOr<Envelope> envelope = envelope_from_stored_event(
+        item.event_id, item.event_type, item.event_data, item.metadata, runner_.registry());
+    if (!envelope.ok()) {
+      ++result.lifecycle_failed;
+      if (absl::Status status = store_.fail_lifecycle_work(
+              item.event_id, envelope.status().ToString(), /*dead_letter=*/true);
+          !status.ok()) {
+        return status;
+      }
+      continue;
     }
+    if (absl::Status status = finish(*envelope, result); !status.ok()) return status;
   }
   return result;
+}
+
+absl::Status PerspectiveWorker::finish(Envelope& envelope, PerspectiveCycleResult& result) {
+  const LifecycleContext context{.mode = options_.mode, .perspective = {}};
+  const absl::Status stages =
+      status_of_call("PostAllPerspectives", [&] { return runner_.finish(envelope, context); });
+  if (stages.ok()) {
+    ++result.lifecycle_completed;
+    return store_.complete_lifecycle_work(envelope.message_id);
+  }
+  log(options_.logger, spdlog::level::warn, log_events::kPerspectiveApplyFailed,
+      "post-perspective stages of event {} failed: {}", envelope.message_id, stages.ToString());
+  ++result.lifecycle_failed;
+  return store_.fail_lifecycle_work(envelope.message_id, stages.ToString(), is_permanent(stages));
 }
 
 void PerspectiveWorker::start() {

@@ -36,6 +36,7 @@ class MemoryWorkStore final : public WorkStore {
       const WorkBatchRequest& request) override;
   absl::Status complete_work(std::span<const WorkCompletion> completions,
                              std::span<const WorkFailure> failures) override;
+  absl::StatusOr<std::vector<MessageId>> renew_leases(std::span<const WorkLease> leases) override;
   absl::Status record_receptor_invocations(
       const MessageId& message_id, std::span<const ReceptorInvocationRecord> records) override;
   absl::StatusOr<std::vector<ReceptorInvocationRecord>> find_receptor_invocations(
@@ -47,13 +48,21 @@ class MemoryWorkStore final : public WorkStore {
       std::size_t max_items) override;
   absl::StatusOr<PerspectiveCompletion> complete_perspective_work(
       std::span<const MessageId> event_work_ids) override;
-  absl::Status fail_perspective_work(const MessageId& event_work_id,
-                                     std::string_view error) override;
+  absl::Status fail_perspective_work(const MessageId& event_work_id, std::string_view error,
+                                     bool dead_letter) override;
+  absl::StatusOr<std::vector<LifecycleWork>> claim_lifecycle_work(std::size_t max_items) override;
+  absl::Status complete_lifecycle_work(const MessageId& event_id) override;
+  absl::Status fail_lifecycle_work(const MessageId& event_id, std::string_view error,
+                                   bool dead_letter) override;
   absl::StatusOr<std::optional<PerspectiveModelRow>> load_perspective_model(
       std::string_view perspective, const Uuid& stream_id) override;
   absl::Status save_perspective_model(std::string_view perspective, const Uuid& stream_id,
                                       std::string_view model_json,
                                       const MessageId& last_event_id) override;
+
+  absl::StatusOr<std::vector<DeadLetter>> dead_letters(std::size_t limit) override;
+  absl::StatusOr<std::size_t> requeue_dead_letters(std::span<const MessageId> ids) override;
+  absl::StatusOr<PurgeCounts> purge(const RetentionOptions& retention) override;
 
   absl::StatusOr<std::optional<OutboxRow>> find_outbox_row(const MessageId& id) override;
   absl::StatusOr<std::optional<InboxRow>> find_inbox_row(const MessageId& id) override;
@@ -66,8 +75,9 @@ class MemoryWorkStore final : public WorkStore {
 
   const StoreOptions& options() const;
 
- private:
   struct Impl;
+
+ private:
   std::unique_ptr<Impl> impl_;
 };
 

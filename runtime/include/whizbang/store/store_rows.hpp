@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "whizbang/envelope.hpp"
@@ -23,6 +24,8 @@ struct RowState {
   std::optional<TimePoint> scheduled_for;
   std::optional<TimePoint> processed_at;
   std::optional<TimePoint> published_at;
+  // Set when the row was dead-lettered: it is never offered again until requeued.
+  std::optional<TimePoint> dead_lettered_at;
   TimePoint created_at{};
 };
 
@@ -60,6 +63,8 @@ struct PerspectiveEventRow {
   int attempts = 0;
   std::string error;
   std::optional<TimePoint> scheduled_for;
+  std::optional<TimePoint> dead_lettered_at;
+  FailureReason failure_reason = FailureReason::Unknown;
 };
 
 // One perspective event handed to a perspective worker (leased to this instance), with the event
@@ -80,6 +85,56 @@ struct PerspectiveWork {
 // removed (every perspective of the event has completed: the WhenAll gate opens once, here).
 struct PerspectiveCompletion {
   std::vector<MessageId> events_completed;
+  // The perspective events this call completed: those leased to this instance (or to nobody).
+  // An id missing here was completed already, or taken over by another instance.
+  std::vector<MessageId> work_completed;
+};
+
+// An event whose every perspective completed, waiting for its PostAllPerspectives and
+// PostLifecycle stages (wh_lifecycle_completions). Created in the transaction that completes the
+// event's last perspective event, deleted when those stages succeeded: a crash in between leaves
+// it to be claimed again, so the gate's stages run until they succeed.
+struct LifecycleWork {
+  MessageId event_id;
+  Uuid stream_id;
+  std::string event_type;
+  std::string event_data;  // the payload JSON
+  std::string metadata;    // {"MessageId":…,"Hops":[…]}
+  int attempts = 0;
+};
+
+// Where a dead letter lives.
+enum class DeadLetterSource : std::uint8_t {
+  Outbox = 0,
+  Inbox = 1,
+  PerspectiveEvent = 2,
+  LifecycleCompletion = 3,
+};
+std::string_view to_string(DeadLetterSource source);
+
+// One dead-lettered row (WorkStore::dead_letters).
+struct DeadLetter {
+  DeadLetterSource source = DeadLetterSource::Outbox;
+  // The row's key: message id (outbox, inbox), event_work_id (perspective event), event id
+  // (lifecycle completion). requeue_dead_letters() takes it.
+  MessageId id;
+  // The message's wire name (for perspective rows: the event's).
+  std::string message_type;
+  // Destination (outbox), handler (inbox) or perspective name.
+  std::string target;
+  std::optional<Uuid> stream_id;
+  int attempts = 0;
+  std::string error;
+  FailureReason reason = FailureReason::Unknown;
+  TimePoint dead_lettered_at{};
+};
+
+// What WorkStore::purge removed.
+struct PurgeCounts {
+  std::int64_t inbox_deduplication = 0;
+  std::int64_t outbox_tombstones = 0;
+  std::int64_t receptor_invocations = 0;
+  std::int64_t service_instances = 0;
 };
 
 // One wh_perspective_models row: a perspective's model for one stream.

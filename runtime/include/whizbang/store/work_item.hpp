@@ -53,6 +53,12 @@ enum class WorkSource : std::uint8_t {
 };
 
 // One row handed out by process_work_batch, leased to the calling instance.
+//
+// Stream order: a row with a stream id is handed out only while no earlier row of its stream is
+// pending elsewhere (leased to another instance, or waiting for a retry or a schedule); rows of a
+// stream come in message-id order. A worker that fails a row releases the later rows of its
+// stream it holds (a completion with flags None), so they wait for the retry. Dead letters do
+// not hold their stream back.
 struct WorkItem {
   WorkSource source = WorkSource::Outbox;
   MessageId message_id;
@@ -78,24 +84,29 @@ struct WorkItem {
 
 // "Done with this row": the flags are OR-ed into its status. Outbox rows with Published and inbox
 // rows with EventStored are deleted (kept with processed_at set in debug mode); flags None only
-// releases the lease.
+// releases the lease. Completions and failures apply only to rows leased to this instance (or
+// not leased at all): once another instance has claimed a row whose lease lapsed, it is theirs.
 struct WorkCompletion {
   WorkSource source = WorkSource::Outbox;
   MessageId message_id;
   MessageStatus status = MessageStatus::None;
 };
 
-// "This row failed": Failed is set, attempts incremented, the lease released and the row
-// rescheduled with backoff (now + 30 s × min(2^min(attempts + 1, 10), 10): 60 s, 120 s, 240 s,
-// then 300 s). A quarantined row (corrupt JSON, unknown type) is never offered again; it stays
-// for inspection with its reason.
+// "This row failed": Failed is set, attempts incremented, the error and reason kept, the lease
+// released and the row rescheduled with backoff (now + 30 s × min(2^min(attempts + 1, 10), 10):
+// 60 s, 120 s, 240 s, then 300 s). The failure that brings attempts to StoreOptions::max_attempts
+// dead-letters the row instead (reason MaxAttemptsExceeded, the last error kept). A dead letter
+// is never offered again and never deleted: it stays, with its attempts and error, until
+// requeue_dead_letters() gives it a fresh set of attempts.
 struct WorkFailure {
   WorkSource source = WorkSource::Outbox;
   MessageId message_id;
   MessageStatus status = MessageStatus::None;
   std::string error;
   FailureReason reason = FailureReason::Unknown;
-  bool quarantine = false;
+  // Dead-letter now, whatever the attempts: a corrupt row or unknown type (quarantine), a
+  // permanent failure (whizbang/failure.hpp).
+  bool dead_letter = false;
 };
 
 struct WorkLease {
@@ -116,6 +127,9 @@ struct WorkBatchRequest {
   std::vector<WorkLease> renewals;
   bool claim_outbox = true;
   bool claim_inbox = true;
+  // Claim only outbox rows without a destination (event-store only): a host with no transport
+  // still stores its events, and its rows for other services wait for one.
+  bool event_store_outbox_only = false;
   // Keep completed rows (processed_at/published_at set) instead of deleting them.
   bool debug_mode = false;
   // Per source.

@@ -32,6 +32,7 @@
 #include "whizbang/envelope.hpp"
 #include "whizbang/store/outbox_message.hpp"
 #include "whizbang/store/outbox_store.hpp"
+#include "whizbang/store/store_options.hpp"
 #include "whizbang/store/store_rows.hpp"
 #include "whizbang/store/work_item.hpp"
 
@@ -76,9 +77,18 @@ class WorkStore : public OutboxStore {
       const WorkBatchRequest& request) = 0;
 
   // The completion and failure phases of process_work_batch on their own, so a handling can
-  // complete its inbox row in the transaction that stores its emissions.
+  // complete its inbox row in the transaction that stores its emissions. Every failure adds one
+  // to `whizbang.work_coordinator.failed{message_type}`; a dead-lettering one also to
+  // `…dead_lettered{message_type}` and logs a Warning (EventId 141).
   virtual absl::Status complete_work(std::span<const WorkCompletion> completions,
                                      std::span<const WorkFailure> failures) = 0;
+
+  // Extends the leases this instance holds on `leases` by the store's lease duration. Returns the
+  // ids it still held (and renewed); a row missing from the answer was completed or claimed by
+  // another instance after its lease lapsed: its handling must not commit. Workers call it for
+  // long batches, and inside a handling's transaction just before it commits.
+  virtual absl::StatusOr<std::vector<MessageId>> renew_leases(
+      std::span<const WorkLease> leases) = 0;
 
   // Records that the receptors fired for `message_id` (insert-or-ignore on (message_id,
   // receptor_id, service_name, perspective)).
@@ -95,18 +105,30 @@ class WorkStore : public OutboxStore {
 
   // ---- perspectives -------------------------------------------------------------------------
   // Perspective events to apply, in (stream, event id) order: rows unleased, leased to this
-  // instance, or whose lease lapsed, and not scheduled in the future. Each is leased to this
-  // instance.
+  // instance, or whose lease lapsed, not scheduled in the future and not dead-lettered. Each is
+  // leased to this instance. Per (stream, perspective), a row waits while an earlier one is
+  // pending elsewhere (leased to another instance, or waiting for its retry).
   virtual absl::StatusOr<std::vector<PerspectiveWork>> claim_perspective_work(
       std::size_t max_items) = 0;
-  // Deletes the perspective events (applied). Reports the events none of whose perspective events
-  // remain: exactly one call ever reports an event, so PostAllPerspectives fires once.
+  // Deletes the perspective events (applied). For each event none of whose perspective events
+  // remain, records a lifecycle completion (claim_lifecycle_work) in the same transaction and
+  // reports the event: exactly one call ever reports an event.
   virtual absl::StatusOr<PerspectiveCompletion> complete_perspective_work(
       std::span<const MessageId> event_work_ids) = 0;
   // Releases a perspective event whose apply failed: attempts + 1, error kept, retried after the
-  // store's backoff (failure_backoff).
-  virtual absl::Status fail_perspective_work(const MessageId& event_work_id,
-                                             std::string_view error) = 0;
+  // store's backoff (failure_backoff); dead-lettered at max_attempts, or at once with
+  // `dead_letter` (an unknown perspective, an event that cannot be decoded).
+  virtual absl::Status fail_perspective_work(const MessageId& event_work_id, std::string_view error,
+                                             bool dead_letter) = 0;
+  // Lifecycle completions (see LifecycleWork) that are unleased, leased to this instance or whose
+  // lease lapsed, and due; each is leased to this instance. Oldest event first.
+  virtual absl::StatusOr<std::vector<LifecycleWork>> claim_lifecycle_work(
+      std::size_t max_items) = 0;
+  // Its stages succeeded: the lifecycle completion is deleted.
+  virtual absl::Status complete_lifecycle_work(const MessageId& event_id) = 0;
+  // Its stages failed: retried with backoff, dead-lettered like any row.
+  virtual absl::Status fail_lifecycle_work(const MessageId& event_id, std::string_view error,
+                                           bool dead_letter) = 0;
   // The stored model of `perspective` for `stream_id`; nullopt when no event was applied yet.
   virtual absl::StatusOr<std::optional<PerspectiveModelRow>> load_perspective_model(
       std::string_view perspective, const Uuid& stream_id) = 0;
@@ -114,6 +136,15 @@ class WorkStore : public OutboxStore {
   virtual absl::Status save_perspective_model(std::string_view perspective, const Uuid& stream_id,
                                               std::string_view model_json,
                                               const MessageId& last_event_id) = 0;
+
+  // ---- operations ---------------------------------------------------------------------------
+  // Dead-lettered rows of every kind, oldest dead letter first, at most `limit`.
+  virtual absl::StatusOr<std::vector<DeadLetter>> dead_letters(std::size_t limit) = 0;
+  // Gives the dead letters with these ids (DeadLetter::id; empty: every dead letter) a fresh set
+  // of attempts: due now, error kept for the record. Returns how many rows were requeued.
+  virtual absl::StatusOr<std::size_t> requeue_dead_letters(std::span<const MessageId> ids) = 0;
+  // Deletes duplicate-guarding bookkeeping older than `retention` (see RetentionOptions).
+  virtual absl::StatusOr<PurgeCounts> purge(const RetentionOptions& retention) = 0;
 
   // ---- reads --------------------------------------------------------------------------------
   virtual absl::StatusOr<std::optional<OutboxRow>> find_outbox_row(const MessageId& id) = 0;

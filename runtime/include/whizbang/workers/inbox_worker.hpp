@@ -4,8 +4,16 @@
 // A handling runs inside a transaction on the store: whatever the handler writes (its emitted
 // outbox rows, its receptor invocation records) and the inbox row's completion commit together,
 // so a crash either loses the whole handling (the row is re-offered when its lease lapses, and
-// nothing was emitted) or none of it. A failed handler rolls back and the row is retried with
-// backoff; a row whose envelope is corrupt or of an unknown type is quarantined (EventId 111).
+// nothing was emitted) or none of it. A handler that fails (or throws: receptors fail by
+// throwing) rolls back and the row is retried with backoff, then dead-lettered after
+// StoreOptions::max_attempts; a permanent failure (whizbang/failure.hpp) is dead-lettered at
+// once; a row whose envelope is corrupt or of an unknown type is quarantined (EventId 111).
+//
+// Rows of one stream are handled in order: when a row fails, the later rows of its stream in the
+// batch are released untouched and wait for its retry. A long batch renews its leases every
+// `lease_renewal_interval`; a handling commits only while this instance still holds the row's
+// lease (checked inside its transaction), so a row another instance took over after a lapse is
+// never completed twice.
 //
 //   whizbang::InboxWorker inbox(store, resolver, [&](whizbang::InboxHandling& h) {
 //     return dispatcher.handle_inbox(h.envelope, h.store);   // writes join the transaction
@@ -49,6 +57,9 @@ struct InboxWorkerOptions {
   std::vector<TransportBinding> bindings;
   std::size_t max_batch = 100;
   std::chrono::milliseconds poll_interval{1000};
+  // How often a batch still being handled renews the leases of its remaining rows. Keep it well
+  // below StoreOptions::lease_duration (300 s).
+  std::chrono::milliseconds lease_renewal_interval{60'000};
   // The handler name of a received message; default: the type's simple name + "Handler".
   std::function<std::string(const TransportMessage&)> handler_name;
   // true: the handler's writes and the completion commit in one transaction. false: the
@@ -63,9 +74,11 @@ struct InboxWorkerOptions {
 
 struct InboxCycleResult {
   std::size_t handled = 0;
-  std::size_t failed = 0;
+  std::size_t failed = 0;  // retried later, or dead-lettered
   std::size_t quarantined = 0;
-  std::size_t crashed = 0;  // before_completion faults
+  std::size_t crashed = 0;     // before_completion faults
+  std::size_t held_back = 0;   // released: an earlier row of their stream failed in this batch
+  std::size_t lease_lost = 0;  // another instance took the row over: this handling rolled back
 };
 
 class InboxWorker {
@@ -87,7 +100,8 @@ class InboxWorker {
   void notify() { loop_.notify(); }
 
  private:
-  absl::Status handle(const WorkItem& item, Envelope& envelope, InboxCycleResult& result);
+  // Handles one row; false when it did not complete (failed, crashed, lease lost).
+  absl::StatusOr<bool> handle(const WorkItem& item, Envelope& envelope, InboxCycleResult& result);
 
   WorkStore& store_;
   MessageTypeResolver resolver_;

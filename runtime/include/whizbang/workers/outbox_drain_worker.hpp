@@ -3,10 +3,19 @@
 // Each cycle (run_once): write what the deferred channel holds, resolve the local service id
 // while it is still unknown, call process_work_batch (claims fresh rows and rows whose lease
 // lapsed), publish the returned rows grouped by destination, and record completions (Published:
-// the row is deleted) and failures (backoff) in one transaction. Rows without a destination are
-// event-store only: they were appended to the event store by the batch and complete as Published
-// without a transport call. A row whose envelope is corrupt or of an unknown type is quarantined
-// (EventId 111) and the cycle goes on.
+// the row is deleted) and failures (backoff, then dead letter) in one transaction. Rows without a
+// destination are event-store only: they were appended to the event store by the batch and
+// complete as Published without a transport call. A row whose envelope is corrupt or of an
+// unknown type is quarantined (EventId 111) and the cycle goes on. Built without a transport (a
+// host that publishes to nobody), the worker claims only event-store-only rows: its events are
+// stored, and rows for other services wait in the outbox for a host that has one.
+//
+// Faults: a PreOutbox receptor or the transport may fail or throw; the row fails (retried with
+// backoff, dead-lettered at max attempts, at once for a permanent failure) and the later rows of
+// its stream in the batch are released to wait for its retry, so a stream is published in order.
+// When the transport is not ready the remaining rows are released. Completions that could not be
+// recorded (store unavailable) are carried into the next cycle's batch, so a published row is
+// not published again at once.
 //
 // Source service id (automatic-message-cascade.md): the constructor looks the id up once
 // ("start-up"). While it is unknown, the worker looks it up again before each batch: on a
@@ -29,6 +38,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "spdlog/logger.h"
@@ -56,6 +66,8 @@ struct OutboxDrainWorkerOptions {
   // PostOutbox stages after; typically ReceptorInvoker::invoke. A PreOutbox error fails the row
   // (backoff); records appended by PreOutbox receptors leave with the message.
   std::function<absl::Status(Envelope& envelope, Stage stage)> lifecycle;
+  // How often a batch still being published renews the leases of its remaining rows.
+  std::chrono::milliseconds lease_renewal_interval{60'000};
   std::shared_ptr<spdlog::logger> logger;
 };
 
@@ -63,14 +75,19 @@ struct DrainCycleResult {
   std::size_t deferred_written = 0;
   std::size_t published = 0;
   std::size_t event_store_only = 0;
-  std::size_t failed = 0;
+  std::size_t failed = 0;  // retried later, or dead-lettered
   std::size_t quarantined = 0;
+  std::size_t held_back = 0;  // released: an earlier row of their stream failed, or not ready
 };
 
 class OutboxDrainWorker {
  public:
   // `channel` may be null (no deferred publishing). The references must outlive the worker.
   OutboxDrainWorker(WorkStore& store, Transport& transport, MessageTypeResolver resolver,
+                    OutboxDrainWorkerOptions options = {},
+                    DeferredOutboxChannel* channel = nullptr);
+  // Without a transport: event-store-only rows (and the deferred channel) only.
+  OutboxDrainWorker(WorkStore& store, MessageTypeResolver resolver,
                     OutboxDrainWorkerOptions options = {},
                     DeferredOutboxChannel* channel = nullptr);
   ~OutboxDrainWorker();
@@ -91,11 +108,20 @@ class OutboxDrainWorker {
   Uuid source_service_id() const;
 
  private:
+  struct Batch;
+
   void resolve_at_startup();
   void resolve_before_batch();
+  // Decodes the claimed rows, stamps the source service id, runs PreOutbox and groups them.
+  void prepare(const std::vector<WorkItem>& items, Batch& batch, DrainCycleResult& result);
+  // Publishes the groups in order and runs PostOutbox for what was published.
+  absl::Status publish(Batch& batch, DrainCycleResult& result);
+  // A failed row: recorded, and the rest of its stream in this batch waits.
+  void fail(Batch& batch, const WorkItem& item, const absl::Status& status, FailureReason reason,
+            DrainCycleResult& result);
 
   WorkStore& store_;
-  Transport& transport_;
+  Transport* transport_;
   MessageTypeResolver resolver_;
   OutboxDrainWorkerOptions options_;
   DeferredOutboxChannel* channel_;
@@ -104,6 +130,10 @@ class OutboxDrainWorker {
   mutable std::mutex id_mutex_;
   Uuid source_service_id_;
   int lookup_attempts_ = 0;
+
+  // Completions and failures a cycle could not record; the next cycle's batch carries them.
+  std::vector<WorkCompletion> unrecorded_completions_;
+  std::vector<WorkFailure> unrecorded_failures_;
 
   WorkerLoop loop_;
 };

@@ -2,11 +2,18 @@
 // created for stored events (one per (event, associated perspective), wh_perspective_events) and
 // applies each through a PerspectiveRunner.
 //
-// Each perspective event is applied in its own transaction that saves the model and deletes the
-// row; the store reports the completion that removed an event's last row, and only that one
-// fires PostAllPerspectives and PostLifecycle — once per event, whichever worker, batch or retry
-// completes the last perspective. A failed apply is retried with backoff; a row whose event
-// cannot be decoded (unknown type, corrupt payload) is failed with the reason (EventId 122).
+// Each perspective event is applied in its own transaction that loads and saves the model and
+// deletes the row; the completion that removes an event's last row also records a lifecycle
+// completion (wh_lifecycle_completions), and only that event's PostAllPerspectives and
+// PostLifecycle stages run — once per event, whichever worker, batch or retry completes the last
+// perspective. The lifecycle completion is deleted when those stages succeed; when they fail, or
+// the process dies before they run, a later cycle claims it and runs them again (receptors that
+// already fired are skipped by the guardrail, from records kept in wh_receptor_invocations).
+//
+// A failed apply (or a perspective or receptor that throws) is retried with backoff and
+// dead-lettered after StoreOptions::max_attempts; the later events of the same stream and
+// perspective wait for it. A row whose event cannot be decoded (unknown type, corrupt payload)
+// or whose perspective this registry does not know is dead-lettered at once (EventId 122).
 //
 //   whizbang::PerspectiveWorker worker(store, *runner, {.poll_interval = 200ms});
 //   worker.start();            // or worker.run_once() in tests
@@ -37,7 +44,10 @@ struct PerspectiveCycleResult {
   std::size_t applied = 0;
   std::size_t already_applied = 0;
   std::size_t failed = 0;
-  std::size_t events_completed = 0;  // WhenAll gates passed in this cycle
+  std::size_t held_back = 0;            // an earlier event of their stream and perspective failed
+  std::size_t events_completed = 0;     // WhenAll gates passed in this cycle
+  std::size_t lifecycle_completed = 0;  // PostAllPerspectives/PostLifecycle stages that succeeded
+  std::size_t lifecycle_failed = 0;
 };
 
 class PerspectiveWorker {
@@ -54,6 +64,10 @@ class PerspectiveWorker {
   void notify() { loop_.notify(); }
 
  private:
+  // Runs an event's PostAllPerspectives and PostLifecycle stages and records the outcome on its
+  // lifecycle completion.
+  absl::Status finish(Envelope& envelope, PerspectiveCycleResult& result);
+
   WorkStore& store_;
   PerspectiveRunner& runner_;
   PerspectiveWorkerOptions options_;
@@ -62,7 +76,15 @@ class PerspectiveWorker {
 
 // The envelope of a stored event as the event store keeps it (id, payload, hops); InvalidArgument
 // for a corrupt row, NotFound for a type `registry` does not know.
-absl::StatusOr<Envelope> envelope_from_stored_event(const PerspectiveWork& work,
+absl::StatusOr<Envelope> envelope_from_stored_event(const MessageId& event_id,
+                                                    std::string_view event_type,
+                                                    std::string_view event_data,
+                                                    std::string_view metadata,
                                                     const Registry& registry);
+inline absl::StatusOr<Envelope> envelope_from_stored_event(const PerspectiveWork& work,
+                                                           const Registry& registry) {
+  return envelope_from_stored_event(work.event_id, work.event_type, work.event_data, work.metadata,
+                                    registry);
+}
 
 }  // namespace whizbang

@@ -2,7 +2,8 @@
 //
 // start() runs `cycle` repeatedly on a new thread; between cycles it sleeps until notify() or the
 // poll interval, whichever comes first. stop() wakes the thread and joins it. A failed cycle is
-// logged (EventId 54) and the next one retries.
+// logged (EventId 54) and the next one retries; so is a cycle that throws, so that nothing a
+// worker runs can take the process down.
 //
 //   loop_.start([this] { return run_once().status(); }, "inbox", options_.poll_interval, logger);
 #pragma once
@@ -16,6 +17,7 @@
 
 #include "absl/status/status.h"
 #include "spdlog/logger.h"
+#include "whizbang/failure.hpp"
 #include "whizbang/logging.hpp"
 #include "whizbang/wake_signal.hpp"
 
@@ -35,7 +37,7 @@ class WorkerLoop {
     thread_ = std::thread([this, cycle = std::move(cycle), name = std::move(name), poll_interval,
                            logger = std::move(logger)] {
       while (running_.load()) {
-        if (absl::Status status = cycle(); !status.ok()) {
+        if (absl::Status status = status_of_call(name, cycle); !status.ok()) {
           log(logger, spdlog::level::warn, log_events::kWorkerCycleFailed, "{} cycle failed: {}",
               name, std::string(status.message()));
         }

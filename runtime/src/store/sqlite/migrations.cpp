@@ -137,11 +137,44 @@ CREATE TABLE wh_perspective_models (
 CREATE INDEX wh_perspective_events_event_id ON wh_perspective_events (event_id);
 )sql";
 
-constexpr std::array<Migration, 4> kMigrations{{
+// Failures and recovery: dead letters (kept, never offered again, requeued by an operator), the
+// indexes stream-ordered claims read, and lifecycle completions — an event whose perspectives all
+// completed, waiting for PostAllPerspectives and PostLifecycle to succeed. Rows quarantined by
+// earlier versions (processed, failed as unreadable) become dead letters.
+constexpr std::string_view kV5 = R"sql(
+ALTER TABLE wh_outbox ADD COLUMN dead_lettered_at INTEGER;
+ALTER TABLE wh_inbox ADD COLUMN dead_lettered_at INTEGER;
+ALTER TABLE wh_perspective_events ADD COLUMN dead_lettered_at INTEGER;
+UPDATE wh_outbox SET dead_lettered_at = processed_at, processed_at = NULL
+  WHERE processed_at IS NOT NULL AND (status & 32768) <> 0 AND failure_reason = 3
+    AND published_at IS NULL;
+UPDATE wh_inbox SET dead_lettered_at = processed_at, processed_at = NULL
+  WHERE processed_at IS NOT NULL AND (status & 32768) <> 0 AND failure_reason = 3;
+CREATE INDEX wh_outbox_stream ON wh_outbox (stream_id, message_id);
+CREATE INDEX wh_inbox_stream ON wh_inbox (stream_id, message_id);
+CREATE TABLE wh_lifecycle_completions (
+  event_id BLOB PRIMARY KEY NOT NULL,
+  stream_id BLOB NOT NULL,
+  instance_id BLOB,
+  lease_expiry INTEGER,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  error TEXT,
+  failure_reason INTEGER NOT NULL DEFAULT 99,
+  scheduled_for INTEGER,
+  created_at INTEGER NOT NULL,
+  dead_lettered_at INTEGER
+) WITHOUT ROWID;
+CREATE INDEX wh_receptor_invocations_completed_at ON wh_receptor_invocations (completed_at);
+CREATE INDEX wh_message_deduplication_first_seen_at ON wh_message_deduplication (first_seen_at);
+CREATE INDEX wh_outbox_tombstones_published_at ON wh_outbox_tombstones (published_at);
+)sql";
+
+constexpr std::array<Migration, 5> kMigrations{{
     {1, "core tables", kV1},
     {2, "inbox source_service_id", kV2},
     {3, "outbox tombstones, receptor invocations", kV3},
     {4, "perspective models", kV4},
+    {5, "dead letters, stream order, lifecycle completions", kV5},
 }};
 
 absl::StatusOr<std::int64_t> scalar(Connection& connection, const std::string& sql) {
@@ -158,14 +191,15 @@ absl::StatusOr<std::int64_t> scalar(Connection& connection, const std::string& s
 std::span<const Migration> migrations() { return kMigrations; }
 int latest_schema_version() { return kMigrations.back().version; }
 
-absl::StatusOr<int> migrate(Connection& connection) {
-  // The first read tells a non-SQLite file apart (SQLITE_NOTADB).
+namespace {
+
+// The checks and migrations, run inside one write transaction: concurrent first opens of a file
+// (several processes of one service) then migrate one after the other, each reading the version
+// the previous one left.
+absl::Status migrate_locked(Connection& connection) {
   absl::StatusOr<std::int64_t> tables =
       scalar(connection, "SELECT count(*) FROM sqlite_master WHERE type = 'table'");
-  if (!tables.ok()) {
-    return absl::DataLossError(fmt::format("'{}' is not an SQLite database: {}", connection.path(),
-                                           std::string(tables.status().message())));
-  }
+  if (!tables.ok()) return tables.status();
   absl::StatusOr<std::int64_t> has_version_table = scalar(
       connection,
       "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'wh_schema_version'");
@@ -178,8 +212,8 @@ absl::StatusOr<int> migrate(Connection& connection) {
   }
   if (*has_version_table == 0) {
     absl::Status status = connection.exec(
-        "CREATE TABLE IF NOT EXISTS wh_schema_version (version INTEGER PRIMARY KEY, name TEXT "
-        "NOT NULL, applied_at INTEGER NOT NULL)");
+        "CREATE TABLE wh_schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+        "applied_at INTEGER NOT NULL)");
     if (!status.ok()) return status;
   }
   absl::StatusOr<std::int64_t> current =
@@ -192,20 +226,37 @@ absl::StatusOr<int> migrate(Connection& connection) {
   }
   for (const Migration& migration : kMigrations) {
     if (migration.version <= *current) continue;
-    absl::Status status = connection.exec("BEGIN IMMEDIATE");
-    if (status.ok()) status = connection.exec(std::string(migration.sql));
+    absl::Status status = connection.exec(std::string(migration.sql));
     if (status.ok()) {
       status = connection.exec(
           fmt::format("INSERT INTO wh_schema_version (version, name, applied_at) VALUES ({}, '{}', "
                       "CAST(strftime('%s','now') AS INTEGER) * 1000000)",
                       migration.version, migration.name));
     }
-    if (status.ok()) status = connection.exec("COMMIT");
     if (!status.ok()) {
-      (void)connection.exec("ROLLBACK");
       return absl::InternalError(fmt::format("migration {} ({}) failed: {}", migration.version,
                                              migration.name, std::string(status.message())));
     }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<int> migrate(Connection& connection) {
+  // The first read tells a non-SQLite file apart (SQLITE_NOTADB).
+  absl::StatusOr<std::int64_t> tables =
+      scalar(connection, "SELECT count(*) FROM sqlite_master WHERE type = 'table'");
+  if (!tables.ok()) {
+    return absl::DataLossError(fmt::format("'{}' is not an SQLite database: {}", connection.path(),
+                                           std::string(tables.status().message())));
+  }
+  if (absl::Status status = connection.exec("BEGIN IMMEDIATE"); !status.ok()) return status;
+  absl::Status status = migrate_locked(connection);
+  if (status.ok()) status = connection.exec("COMMIT");
+  if (!status.ok()) {
+    (void)connection.exec("ROLLBACK");
+    return status;
   }
   return latest_schema_version();
 }

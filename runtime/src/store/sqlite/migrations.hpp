@@ -23,7 +23,8 @@ std::span<const Migration> migrations();
 int latest_schema_version();
 
 // Checks that `connection` is an SQLite file that is empty or a Whizbang store, then applies
-// the missing migrations, each in its own transaction. Returns the resulting version.
+// the missing migrations, all in one write transaction (BEGIN IMMEDIATE: concurrent first opens
+// of one file take turns). Returns the resulting version.
 // FailedPrecondition for a database that is not a Whizbang store or is newer than this runtime;
 // DataLoss for a file that is not SQLite.
 absl::StatusOr<int> migrate(Connection& connection);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "whizbang/store/work_item.hpp"
 
@@ -31,33 +32,51 @@ inline const std::string kInsertInbox =
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, 0, ?7, ?8) ON CONFLICT (message_id) DO NOTHING";
 
 // ---- completions and failures -----------------------------------------------------------------
+// Completions and failures touch a row only while it is leased to this instance (?2) or to
+// nobody: once another instance claimed it after a lapsed lease, it is theirs.
+inline constexpr const char* kOwnedBy2 = " AND (instance_id IS NULL OR instance_id = ?2)";
+
+// ?1 id ?2 instance
 inline std::string delete_row(WorkSource source) {
-  return std::string("DELETE FROM ") + table(source) + " WHERE message_id = ?1";
+  return std::string("DELETE FROM ") + table(source) + " WHERE message_id = ?1" + kOwnedBy2;
 }
 inline const std::string kInsertTombstone =
     "INSERT INTO wh_outbox_tombstones (message_id, published_at) VALUES (?1, ?2) "
     "ON CONFLICT (message_id) DO NOTHING";
-// ?1 id ?2 flags ?3 now
+// ?1 id ?2 instance ?3 flags ?4 now
 inline std::string complete_row(WorkSource source) {
   std::string sql = std::string("UPDATE ") + table(source) +
-                    " SET status = status | ?2, "
-                    "processed_at = CASE WHEN ?2 <> 0 THEN ?3 ELSE processed_at END, "
+                    " SET status = status | ?3, "
+                    "processed_at = CASE WHEN ?3 <> 0 THEN ?4 ELSE processed_at END, "
                     "instance_id = NULL, lease_expiry = NULL";
   if (source == WorkSource::Outbox) {
-    sql += ", published_at = CASE WHEN (?2 & 4) <> 0 THEN ?3 ELSE published_at END";
+    sql += ", published_at = CASE WHEN (?3 & 4) <> 0 THEN ?4 ELSE published_at END";
   }
-  return sql + " WHERE message_id = ?1";
+  return sql + " WHERE message_id = ?1" + kOwnedBy2;
 }
-// ?1 id ?2 flags ?3 error ?4 reason ?5 now ?6 quarantine (0/1). Backoff: now + 30 s ×
-// min(2^min(attempts + 1, 10), 10).
+
+// The retry schedule and the dead-letter rule, shared by every failing table. ?5 now ?6 dead
+// letter now (0/1) ?7 max attempts (0: never). Backoff: now + 30 s × min(2^min(attempts + 1,
+// 10), 10) — failure_backoff() in work_item.hpp.
+inline constexpr const char* kDeadLetterNow = "(?6 OR (?7 > 0 AND attempts + 1 >= ?7))";
+inline std::string failure_columns() {
+  return std::string("attempts = attempts + 1, instance_id = NULL, lease_expiry = NULL, ") +
+         "dead_lettered_at = CASE WHEN " + kDeadLetterNow + " THEN ?5 ELSE NULL END, " +
+         "scheduled_for = CASE WHEN " + kDeadLetterNow +
+         " THEN NULL ELSE ?5 + 30000000 * MIN(1 << MIN(attempts + 1, 10), 10) END";
+}
+
+// ?1 id ?2 instance ?3 flags ?4 error ?5 now ?6 dead letter now ?7 max attempts ?8 reason.
+// Reaching max attempts turns the reason into MaxAttemptsExceeded (5). Returns what the failure
+// counters and the dead-letter warning need. (dead_lettered_at itself, not "IS NOT NULL": SQLite
+// 3.40's RETURNING answers that expression wrongly for a column the same UPDATE sets to NULL.)
 inline std::string fail_row(WorkSource source) {
   return std::string("UPDATE ") + table(source) +
-         " SET status = status | ?2 | 32768, error = ?3, failure_reason = ?4, "
-         "scheduled_for = CASE WHEN ?6 THEN NULL "
-         "ELSE ?5 + 30000000 * MIN(1 << MIN(attempts + 1, 10), 10) END, "
-         "processed_at = CASE WHEN ?6 THEN ?5 ELSE processed_at END, "
-         "attempts = attempts + 1, instance_id = NULL, lease_expiry = NULL "
-         "WHERE message_id = ?1";
+         " SET status = status | ?3 | 32768, error = ?4, "
+         "failure_reason = CASE WHEN NOT ?6 AND ?7 > 0 AND attempts + 1 >= ?7 THEN 5 ELSE ?8 "
+         "END, " +
+         failure_columns() + " WHERE message_id = ?1" + kOwnedBy2 +
+         " RETURNING message_type, attempts, dead_lettered_at, stream_id";
 }
 
 // ---- coordination -----------------------------------------------------------------------------
@@ -66,16 +85,29 @@ inline const std::string kHeartbeat =
     "INSERT INTO wh_service_instances (instance_id, service_name, host_name, process_id, "
     "started_at, last_heartbeat_at) VALUES (?1, ?2, ?3, ?4, ?5, ?5) "
     "ON CONFLICT (instance_id) DO UPDATE SET last_heartbeat_at = excluded.last_heartbeat_at";
-// ?1 now ?2 instance ?3 limit. Rows in message-id (= time) order that are unleased, leased to
-// this instance, or whose lease lapsed; not processed; not scheduled in the future.
+// ?1 now ?2 instance ?3 limit ?4 event-store outbox rows only (0/1). Rows in message-id (= time)
+// order that are unleased, leased to this instance, or whose lease lapsed; not processed, not
+// dead-lettered, not scheduled in the future; and (stream order) with no earlier live row of
+// their stream that waits elsewhere: leased to another instance, or scheduled for later (a
+// retry). An earlier row that is claimable now comes first in the same answer.
 inline std::string claimable(WorkSource source) {
   const bool outbox = source == WorkSource::Outbox;
+  const std::string only_event_store =
+      outbox ? std::string(" AND (?4 = 0 OR destination IS NULL)") : std::string();
   return std::string("SELECT message_id, ") + (outbox ? "destination" : "handler_name") +
          ", message_type, event_data, stream_id, is_event, status, attempts, error, "
          "instance_id, lease_expiry, " +
          (outbox ? "NULL" : "source_service_id") + " FROM " + table(source) +
-         " WHERE processed_at IS NULL AND (scheduled_for IS NULL OR scheduled_for <= ?1) "
-         "AND (instance_id IS NULL OR lease_expiry < ?1 OR instance_id = ?2) "
+         " AS r WHERE processed_at IS NULL AND dead_lettered_at IS NULL "
+         "AND (scheduled_for IS NULL OR scheduled_for <= ?1) "
+         "AND (instance_id IS NULL OR lease_expiry < ?1 OR instance_id = ?2)" +
+         only_event_store + " AND (stream_id IS NULL OR NOT EXISTS (SELECT 1 FROM " +
+         table(source) +
+         " AS e WHERE e.stream_id = r.stream_id AND e.message_id < r.message_id "
+         "AND e.processed_at IS NULL AND e.dead_lettered_at IS NULL" +
+         (outbox ? std::string(" AND (?4 = 0 OR e.destination IS NULL)") : std::string()) +
+         " AND (e.scheduled_for > ?1 OR (e.instance_id IS NOT NULL AND e.lease_expiry >= ?1 "
+         "AND e.instance_id <> ?2)))) "
          "ORDER BY message_id LIMIT ?3";
 }
 // ?1 id ?2 instance ?3 lease expiry
@@ -86,13 +118,14 @@ inline std::string lease_row(WorkSource source) {
 // ?1 id ?2 instance ?3 lease expiry
 inline std::string renew_row(WorkSource source) {
   return std::string("UPDATE ") + table(source) +
-         " SET lease_expiry = ?3 WHERE message_id = ?1 AND instance_id = ?2";
+         " SET lease_expiry = ?3 WHERE message_id = ?1 AND instance_id = ?2 "
+         "AND processed_at IS NULL AND dead_lettered_at IS NULL";
 }
-// ?1 id ?2 error ?3 now
+// ?1 id ?2 error ?3 now. A row the store cannot read (SerializationError) is dead-lettered.
 inline std::string quarantine_row(WorkSource source) {
   return std::string("UPDATE ") + table(source) +
-         " SET status = status | 32768, error = ?2, failure_reason = 3, processed_at = ?3, "
-         "instance_id = NULL, lease_expiry = NULL WHERE message_id = ?1";
+         " SET status = status | 32768, error = ?2, failure_reason = 3, dead_lettered_at = ?3, "
+         "scheduled_for = NULL, instance_id = NULL, lease_expiry = NULL WHERE message_id = ?1";
 }
 inline std::string mark_event_stored(WorkSource source) {
   return std::string("UPDATE ") + table(source) + " SET status = status | 2 WHERE message_id = ?1";
@@ -129,29 +162,63 @@ inline const std::string kFindInvocations =
     "ORDER BY completed_at, service_name, perspective";
 
 // ---- perspectives -----------------------------------------------------------------------------
-// ?1 now ?2 instance ?3 limit
+// ?1 now ?2 instance ?3 limit. Per (stream, perspective) in event order, as claimable() does for
+// outbox and inbox rows.
 inline const std::string kClaimablePerspectiveWork =
     "SELECT pe.event_work_id, pe.stream_id, pe.perspective_name, pe.event_id, es.event_type, "
     "es.event_data, es.metadata, es.version, pe.attempts FROM wh_perspective_events pe "
     "JOIN wh_event_store es ON es.event_id = pe.event_id "
-    "WHERE pe.processed_at IS NULL AND (pe.scheduled_for IS NULL OR pe.scheduled_for <= ?1) "
+    "WHERE pe.processed_at IS NULL AND pe.dead_lettered_at IS NULL "
+    "AND (pe.scheduled_for IS NULL OR pe.scheduled_for <= ?1) "
     "AND (pe.instance_id IS NULL OR pe.lease_expiry < ?1 OR pe.instance_id = ?2) "
+    "AND NOT EXISTS (SELECT 1 FROM wh_perspective_events e WHERE e.stream_id = pe.stream_id "
+    "AND e.perspective_name = pe.perspective_name AND e.event_id < pe.event_id "
+    "AND e.processed_at IS NULL AND e.dead_lettered_at IS NULL AND (e.scheduled_for > ?1 OR "
+    "(e.instance_id IS NOT NULL AND e.lease_expiry >= ?1 AND e.instance_id <> ?2))) "
     "ORDER BY pe.stream_id, pe.event_id, pe.perspective_name LIMIT ?3";
 // ?1 work id ?2 instance ?3 lease expiry ?4 now
 inline const std::string kLeasePerspectiveWork =
     "UPDATE wh_perspective_events SET instance_id = ?2, lease_expiry = ?3, claimed_at = ?4 "
     "WHERE event_work_id = ?1";
+// ?1 work id ?2 instance: the event of a perspective event this instance may complete.
 inline const std::string kPerspectiveWorkEvent =
-    "SELECT event_id FROM wh_perspective_events WHERE event_work_id = ?1";
+    std::string("SELECT event_id, stream_id FROM wh_perspective_events WHERE event_work_id = ?1") +
+    kOwnedBy2;
 inline const std::string kDeletePerspectiveWork =
     "DELETE FROM wh_perspective_events WHERE event_work_id = ?1";
 inline const std::string kPerspectiveWorkRemaining =
     "SELECT count(*) FROM wh_perspective_events WHERE event_id = ?1";
-// ?1 work id ?2 error ?3 now
+// ?1 work id ?2 instance ?3 (unused) ?4 error ?5 now ?6 dead letter now ?7 max attempts ?8 reason
 inline const std::string kFailPerspectiveWork =
-    "UPDATE wh_perspective_events SET error = ?2, "
-    "scheduled_for = ?3 + 30000000 * MIN(1 << MIN(attempts + 1, 10), 10), "
-    "attempts = attempts + 1, instance_id = NULL, lease_expiry = NULL WHERE event_work_id = ?1";
+    "UPDATE wh_perspective_events SET status = status | 32768, error = ?4, failure_reason = "
+    "CASE WHEN NOT ?6 AND ?7 > 0 AND attempts + 1 >= ?7 THEN 5 ELSE ?8 END, " +
+    failure_columns() + " WHERE event_work_id = ?1" + kOwnedBy2 +
+    " RETURNING perspective_name, attempts, dead_lettered_at, stream_id";
+
+// ---- lifecycle completions (migration 5) --------------------------------------------------
+// ?1 event ?2 stream ?3 instance ?4 lease expiry ?5 now
+inline const std::string kInsertLifecycleCompletion =
+    "INSERT INTO wh_lifecycle_completions (event_id, stream_id, instance_id, lease_expiry, "
+    "created_at) VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (event_id) DO NOTHING";
+// ?1 now ?2 instance ?3 limit
+inline const std::string kClaimableLifecycleWork =
+    "SELECT lc.event_id, lc.stream_id, es.event_type, es.event_data, es.metadata, lc.attempts "
+    "FROM wh_lifecycle_completions lc JOIN wh_event_store es ON es.event_id = lc.event_id "
+    "WHERE lc.dead_lettered_at IS NULL AND (lc.scheduled_for IS NULL OR lc.scheduled_for <= ?1) "
+    "AND (lc.instance_id IS NULL OR lc.lease_expiry < ?1 OR lc.instance_id = ?2) "
+    "ORDER BY lc.event_id LIMIT ?3";
+// ?1 event ?2 instance ?3 lease expiry
+inline const std::string kLeaseLifecycleWork =
+    "UPDATE wh_lifecycle_completions SET instance_id = ?2, lease_expiry = ?3 WHERE event_id = ?1";
+// ?1 event ?2 instance
+inline const std::string kDeleteLifecycleWork =
+    std::string("DELETE FROM wh_lifecycle_completions WHERE event_id = ?1") + kOwnedBy2;
+// ?1 event ?2 instance ?3 (unused) ?4 error ?5 now ?6 dead letter now ?7 max attempts ?8 reason
+inline const std::string kFailLifecycleWork =
+    "UPDATE wh_lifecycle_completions SET error = ?4, failure_reason = "
+    "CASE WHEN NOT ?6 AND ?7 > 0 AND attempts + 1 >= ?7 THEN 5 ELSE ?8 END, " +
+    failure_columns() + " WHERE event_id = ?1" + kOwnedBy2 +
+    " RETURNING 'PostLifecycle', attempts, dead_lettered_at, stream_id";
 inline const std::string kLoadPerspectiveModel =
     "SELECT model_data, last_event_id, updated_at FROM wh_perspective_models "
     "WHERE perspective_name = ?1 AND stream_id = ?2";
@@ -162,21 +229,59 @@ inline const std::string kSavePerspectiveModel =
     "SET model_data = excluded.model_data, last_event_id = excluded.last_event_id, "
     "updated_at = excluded.updated_at";
 
+// ---- dead letters and retention ---------------------------------------------------------------
+// Every dead letter: source (0 outbox, 1 inbox, 2 perspective event, 3 lifecycle completion),
+// id, type, target, stream, attempts, error, reason, dead-lettered at. ?1 limit
+inline const std::string kDeadLetters =
+    "SELECT * FROM ("
+    "SELECT 0, message_id, message_type, COALESCE(destination, '(event store)'), stream_id, "
+    "attempts, error, failure_reason, dead_lettered_at FROM wh_outbox "
+    "WHERE dead_lettered_at IS NOT NULL UNION ALL "
+    "SELECT 1, message_id, message_type, handler_name, stream_id, attempts, error, "
+    "failure_reason, dead_lettered_at FROM wh_inbox WHERE dead_lettered_at IS NOT NULL "
+    "UNION ALL "
+    "SELECT 2, pe.event_work_id, COALESCE(es.event_type, ''), pe.perspective_name, pe.stream_id, "
+    "pe.attempts, pe.error, pe.failure_reason, pe.dead_lettered_at FROM wh_perspective_events pe "
+    "LEFT JOIN wh_event_store es ON es.event_id = pe.event_id "
+    "WHERE pe.dead_lettered_at IS NOT NULL UNION ALL "
+    "SELECT 3, lc.event_id, COALESCE(es.event_type, ''), 'PostAllPerspectives/PostLifecycle', "
+    "lc.stream_id, lc.attempts, lc.error, lc.failure_reason, lc.dead_lettered_at "
+    "FROM wh_lifecycle_completions lc LEFT JOIN wh_event_store es ON es.event_id = lc.event_id "
+    "WHERE lc.dead_lettered_at IS NOT NULL) ORDER BY 9, 2 LIMIT ?1";
+// Requeue: a fresh set of attempts, due now; the last error stays for the record. ?1 id, or NULL
+// for every dead letter of the table.
+inline std::string requeue(std::string_view table, std::string_view key) {
+  return std::string("UPDATE ") + std::string(table) +
+         " SET dead_lettered_at = NULL, attempts = 0, scheduled_for = NULL, instance_id = NULL, "
+         "lease_expiry = NULL WHERE dead_lettered_at IS NOT NULL AND (?1 IS NULL OR " +
+         std::string(key) + " = ?1)";
+}
+// ?1 cut-off (micros)
+inline const std::string kPurgeDeduplication =
+    "DELETE FROM wh_message_deduplication WHERE first_seen_at < ?1";
+inline const std::string kPurgeTombstones =
+    "DELETE FROM wh_outbox_tombstones WHERE published_at < ?1";
+inline const std::string kPurgeInvocations =
+    "DELETE FROM wh_receptor_invocations WHERE completed_at < ?1";
+// ?1 cut-off ?2 this instance (never purged: it is alive)
+inline const std::string kPurgeInstances =
+    "DELETE FROM wh_service_instances WHERE last_heartbeat_at < ?1 AND instance_id <> ?2";
+
 // ---- reads ------------------------------------------------------------------------------------
 inline const std::string kFindOutbox =
     "SELECT destination, message_type, event_data, scope, stream_id, is_event, status, attempts, "
     "error, failure_reason, instance_id, lease_expiry, scheduled_for, processed_at, published_at, "
-    "created_at FROM wh_outbox WHERE message_id = ?1";
+    "created_at, dead_lettered_at FROM wh_outbox WHERE message_id = ?1";
 inline const std::string kFindInbox =
     "SELECT handler_name, message_type, event_data, source_service_id, stream_id, is_event, "
     "status, attempts, error, failure_reason, instance_id, lease_expiry, scheduled_for, "
-    "processed_at, NULL, received_at FROM wh_inbox WHERE message_id = ?1";
+    "processed_at, NULL, received_at, dead_lettered_at FROM wh_inbox WHERE message_id = ?1";
 inline const std::string kReadStream =
     "SELECT event_id, event_type, event_data, metadata, version, created_at FROM wh_event_store "
     "WHERE stream_id = ?1 ORDER BY version";
 inline const std::string kPerspectiveEvents =
     "SELECT event_work_id, perspective_name, event_id, instance_id, lease_expiry, status, "
-    "attempts, error, scheduled_for "
+    "attempts, error, scheduled_for, dead_lettered_at, failure_reason "
     "FROM wh_perspective_events WHERE stream_id = ?1 ORDER BY event_id, perspective_name";
 
 }  // namespace whizbang::sqlite::sql

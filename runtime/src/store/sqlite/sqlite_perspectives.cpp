@@ -56,48 +56,131 @@ absl::StatusOr<PerspectiveCompletion> SqliteWorkStore::complete_perspective_work
     std::span<const MessageId> event_work_ids) {
   return impl_->gate.run([&]() -> absl::StatusOr<PerspectiveCompletion> {
     sqlite::Connection& db = *impl_->connection;
+    const Uuid& self = impl_->options.instance.instance_id;
     WB_ASSIGN_OR_RETURN(sqlite3_stmt * find, db.prepare(sqlite::sql::kPerspectiveWorkEvent));
     WB_ASSIGN_OR_RETURN(sqlite3_stmt * erase, db.prepare(sqlite::sql::kDeletePerspectiveWork));
-    std::vector<MessageId> touched;
+    std::vector<std::pair<MessageId, Uuid>> touched;  // (event, stream)
+    std::vector<MessageId> completed;
     for (const MessageId& work_id : event_work_ids) {
       {
         Use use(db, find);
         use.bind_uuid(1, work_id.uuid());
+        use.bind_uuid(2, self);
         WB_ASSIGN_OR_RETURN(bool found, use.step());
-        if (!found) continue;  // already completed (by this or another worker)
-        touched.push_back(MessageId::from_trusted(use.uuid(0)));
+        // Already completed (by this or another worker), or claimed by another instance after
+        // this one's lease lapsed: not ours to complete.
+        if (!found) continue;
+        touched.emplace_back(MessageId::from_trusted(use.uuid(0)), use.uuid(1));
       }
       Use use(db, erase);
       use.bind_uuid(1, work_id.uuid());
       WB_RETURN_IF_ERROR(use.run());
+      completed.push_back(work_id);
     }
     PerspectiveCompletion completion;
+    completion.work_completed = std::move(completed);
     WB_ASSIGN_OR_RETURN(sqlite3_stmt * remaining,
                         db.prepare(sqlite::sql::kPerspectiveWorkRemaining));
-    for (const MessageId& event_id : touched) {
+    WB_ASSIGN_OR_RETURN(sqlite3_stmt * lifecycle,
+                        db.prepare(sqlite::sql::kInsertLifecycleCompletion));
+    const std::int64_t now = impl_->now_micros();
+    for (const auto& [event_id, stream_id] : touched) {
       if (std::find(completion.events_completed.begin(), completion.events_completed.end(),
                     event_id) != completion.events_completed.end()) {
         continue;
       }
-      Use use(db, remaining);
+      {
+        Use use(db, remaining);
+        use.bind_uuid(1, event_id.uuid());
+        WB_ASSIGN_OR_RETURN(bool row, use.step());
+        if (!row || use.int64(0) != 0) continue;
+      }
+      // The gate opened: its stages are owed until they succeed (claim_lifecycle_work).
+      Use use(db, lifecycle);
       use.bind_uuid(1, event_id.uuid());
-      WB_ASSIGN_OR_RETURN(bool row, use.step());
-      if (row && use.int64(0) == 0) completion.events_completed.push_back(event_id);
+      use.bind_uuid(2, stream_id);
+      use.bind_uuid(3, self);
+      use.bind_int(4, now + impl_->lease_micros());
+      use.bind_int(5, now);
+      WB_RETURN_IF_ERROR(use.run());
+      completion.events_completed.push_back(event_id);
     }
     return completion;
   });
 }
 
 absl::Status SqliteWorkStore::fail_perspective_work(const MessageId& event_work_id,
-                                                    std::string_view error) {
+                                                    std::string_view error, bool dead_letter) {
+  return impl_->gate.run([&]() -> absl::Status {
+    return impl_->fail_keyed(sqlite::sql::kFailPerspectiveWork, "wh_perspective_events",
+                             event_work_id, error, dead_letter);
+  });
+}
+
+absl::Status SqliteWorkStore::Impl::fail_keyed(const std::string& sql, std::string_view table,
+                                               const MessageId& id, std::string_view error,
+                                               bool dead_letter) {
+  WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, connection->prepare(sql));
+  Use use(*connection, stmt);
+  use.bind_uuid(1, id.uuid());
+  use.bind_uuid(2, options.instance.instance_id);
+  use.bind_text(4, error);
+  bind_failure_rule(use, now_micros(), dead_letter, FailureReason::Unknown);
+  WB_ASSIGN_OR_RETURN(bool row, use.step());
+  if (!row) return absl::OkStatus();  // gone, or another instance's now
+  store_internal::report_failure(options, {table, id, use.text(0), static_cast<int>(use.int64(1)),
+                                           !use.is_null(2), use.optional_uuid(3), error});
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<LifecycleWork>> SqliteWorkStore::claim_lifecycle_work(
+    std::size_t max_items) {
+  return impl_->gate.run([&]() -> absl::StatusOr<std::vector<LifecycleWork>> {
+    sqlite::Connection& db = *impl_->connection;
+    const std::int64_t now = impl_->now_micros();
+    const Uuid& self = impl_->options.instance.instance_id;
+    std::vector<LifecycleWork> work;
+    {
+      WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, db.prepare(sqlite::sql::kClaimableLifecycleWork));
+      Use use(db, stmt);
+      use.bind_int(1, now);
+      use.bind_uuid(2, self);
+      use.bind_int(3, static_cast<std::int64_t>(max_items));
+      while (true) {
+        WB_ASSIGN_OR_RETURN(bool row, use.step());
+        if (!row) break;
+        work.push_back({MessageId::from_trusted(use.uuid(0)), use.uuid(1), use.text(2), use.text(3),
+                        use.text(4), static_cast<int>(use.int64(5))});
+      }
+    }
+    WB_ASSIGN_OR_RETURN(sqlite3_stmt * lease, db.prepare(sqlite::sql::kLeaseLifecycleWork));
+    for (const LifecycleWork& item : work) {
+      Use use(db, lease);
+      use.bind_uuid(1, item.event_id.uuid());
+      use.bind_uuid(2, self);
+      use.bind_int(3, now + impl_->lease_micros());
+      WB_RETURN_IF_ERROR(use.run());
+    }
+    return work;
+  });
+}
+
+absl::Status SqliteWorkStore::complete_lifecycle_work(const MessageId& event_id) {
   return impl_->gate.run([&]() -> absl::Status {
     WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt,
-                        impl_->connection->prepare(sqlite::sql::kFailPerspectiveWork));
+                        impl_->connection->prepare(sqlite::sql::kDeleteLifecycleWork));
     Use use(*impl_->connection, stmt);
-    use.bind_uuid(1, event_work_id.uuid());
-    use.bind_text(2, error);
-    use.bind_int(3, impl_->now_micros());
+    use.bind_uuid(1, event_id.uuid());
+    use.bind_uuid(2, impl_->options.instance.instance_id);
     return use.run();
+  });
+}
+
+absl::Status SqliteWorkStore::fail_lifecycle_work(const MessageId& event_id, std::string_view error,
+                                                  bool dead_letter) {
+  return impl_->gate.run([&]() -> absl::Status {
+    return impl_->fail_keyed(sqlite::sql::kFailLifecycleWork, "wh_lifecycle_completions", event_id,
+                             error, dead_letter);
   });
 }
 

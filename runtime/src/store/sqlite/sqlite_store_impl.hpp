@@ -35,6 +35,15 @@ struct SqliteWorkStore::Impl final : store_internal::TransactionBackend {
                                                      const Uuid& receiving_service_id);
   absl::Status complete(std::span<const WorkCompletion> completions,
                         std::span<const WorkFailure> failures, bool debug_mode);
+  // Binds ?5 now, ?6 dead letter, ?7 max attempts, ?8 reason of a failing statement
+  // (sql::failure_columns).
+  void bind_failure_rule(sqlite::Use& use, std::int64_t now, bool dead_letter,
+                         FailureReason reason) const;
+  absl::StatusOr<std::vector<MessageId>> renew(std::span<const WorkLease> leases);
+  // Fails the row keyed `id` with one of the keyed failing statements (perspective events,
+  // lifecycle completions) and reports the failure.
+  absl::Status fail_keyed(const std::string& sql, std::string_view table, const MessageId& id,
+                          std::string_view error, bool dead_letter);
   absl::StatusOr<std::vector<WorkItem>> process(const WorkBatchRequest& request);
   absl::Status claim(WorkSource source, const WorkBatchRequest& request,
                      const std::set<MessageId>& newly_stored, std::vector<WorkItem>& items);

@@ -44,18 +44,27 @@ absl::StatusOr<std::vector<WorkItem>> SqliteWorkStore::Impl::process(
   }
 
   if (!request.renewals.empty()) {
-    const std::int64_t lease_expiry = now + lease_micros();
-    for (const WorkLease& renewal : request.renewals) {
-      WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt,
-                          connection->prepare(sqlite::sql::renew_row(renewal.source)));
-      Use use(*connection, stmt);
-      use.bind_uuid(1, renewal.message_id.uuid());
-      use.bind_uuid(2, options.instance.instance_id);
-      use.bind_int(3, lease_expiry);
-      WB_RETURN_IF_ERROR(use.run());
-    }
+    WB_ASSIGN_OR_RETURN(std::vector<MessageId> renewed, renew(request.renewals));
+    (void)renewed;  // a lost lease shows when the row's completion no longer applies
   }
   return items;
+}
+
+absl::StatusOr<std::vector<MessageId>> SqliteWorkStore::Impl::renew(
+    std::span<const WorkLease> leases) {
+  const std::int64_t lease_expiry = now_micros() + lease_micros();
+  std::vector<MessageId> renewed;
+  for (const WorkLease& lease : leases) {
+    WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt,
+                        connection->prepare(sqlite::sql::renew_row(lease.source)));
+    Use use(*connection, stmt);
+    use.bind_uuid(1, lease.message_id.uuid());
+    use.bind_uuid(2, options.instance.instance_id);
+    use.bind_int(3, lease_expiry);
+    WB_RETURN_IF_ERROR(use.run());
+    if (use.changes() == 1) renewed.push_back(lease.message_id);
+  }
+  return renewed;
 }
 
 absl::Status SqliteWorkStore::Impl::claim(WorkSource source, const WorkBatchRequest& request,
@@ -70,6 +79,7 @@ absl::Status SqliteWorkStore::Impl::claim(WorkSource source, const WorkBatchRequ
     use.bind_int(1, now);
     use.bind_uuid(2, options.instance.instance_id);
     use.bind_int(3, static_cast<std::int64_t>(request.max_items));
+    if (source == WorkSource::Outbox) use.bind_int(4, request.event_store_outbox_only ? 1 : 0);
     while (true) {
       WB_ASSIGN_OR_RETURN(bool row, use.step());
       if (!row) break;

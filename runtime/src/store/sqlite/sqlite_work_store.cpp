@@ -81,6 +81,7 @@ absl::Status SqliteWorkStore::Impl::complete(std::span<const WorkCompletion> com
                                              std::span<const WorkFailure> failures,
                                              bool debug_mode) {
   const std::int64_t now = now_micros();
+  const Uuid& self = options.instance.instance_id;
   for (const WorkCompletion& completion : completions) {
     const bool deletes =
         !debug_mode && has_status(completion.status, completion.source == WorkSource::Outbox
@@ -91,6 +92,7 @@ absl::Status SqliteWorkStore::Impl::complete(std::span<const WorkCompletion> com
                           connection->prepare(sqlite::sql::delete_row(completion.source)));
       Use use(*connection, stmt);
       use.bind_uuid(1, completion.message_id.uuid());
+      use.bind_uuid(2, self);
       WB_RETURN_IF_ERROR(use.run());
       if (completion.source == WorkSource::Outbox && use.changes() == 1) {
         WB_ASSIGN_OR_RETURN(sqlite3_stmt * tomb,
@@ -106,8 +108,9 @@ absl::Status SqliteWorkStore::Impl::complete(std::span<const WorkCompletion> com
                         connection->prepare(sqlite::sql::complete_row(completion.source)));
     Use use(*connection, stmt);
     use.bind_uuid(1, completion.message_id.uuid());
-    use.bind_int(2, static_cast<std::int64_t>(completion.status));
-    use.bind_int(3, now);
+    use.bind_uuid(2, self);
+    use.bind_int(3, static_cast<std::int64_t>(completion.status));
+    use.bind_int(4, now);
     WB_RETURN_IF_ERROR(use.run());
   }
   for (const WorkFailure& failure : failures) {
@@ -115,17 +118,49 @@ absl::Status SqliteWorkStore::Impl::complete(std::span<const WorkCompletion> com
                         connection->prepare(sqlite::sql::fail_row(failure.source)));
     Use use(*connection, stmt);
     use.bind_uuid(1, failure.message_id.uuid());
-    use.bind_int(2, static_cast<std::int64_t>(failure.status));
-    use.bind_text(3, std::string_view(failure.error));
-    use.bind_int(4, static_cast<std::int64_t>(failure.reason));
-    use.bind_int(5, now);
-    use.bind_int(6, failure.quarantine ? 1 : 0);
-    WB_RETURN_IF_ERROR(use.run());
+    use.bind_uuid(2, self);
+    use.bind_int(3, static_cast<std::int64_t>(failure.status));
+    use.bind_text(4, std::string_view(failure.error));
+    bind_failure_rule(use, now, failure.dead_letter, failure.reason);
+    WB_ASSIGN_OR_RETURN(bool row, use.step());
+    if (!row) continue;  // gone, or claimed by another instance: not ours to fail
+    store_internal::report_failure(options, {sqlite::sql::table(failure.source), failure.message_id,
+                                             use.text(0), static_cast<int>(use.int64(1)),
+                                             !use.is_null(2), use.optional_uuid(3), failure.error});
   }
   return absl::OkStatus();
 }
 
+void SqliteWorkStore::Impl::bind_failure_rule(sqlite::Use& use, std::int64_t now, bool dead_letter,
+                                              FailureReason reason) const {
+  use.bind_int(5, now);
+  use.bind_int(6, dead_letter ? 1 : 0);
+  use.bind_int(7, options.max_attempts);
+  use.bind_int(8, static_cast<std::int64_t>(reason));
+}
+
 // ---- open and transactions ------------------------------------------------------------------
+
+namespace {
+
+// Switches `connection` to WAL (readers never wait for the writer) and checks that it took: a
+// file system without shared memory, or a read-only directory, leaves the journal in another mode
+// with other locking, which the store's concurrency does not expect.
+absl::Status use_wal(sqlite::Connection& connection) {
+  WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, connection.prepare("PRAGMA journal_mode=WAL"));
+  Use use(connection, stmt);
+  WB_ASSIGN_OR_RETURN(bool row, use.step());
+  const std::string mode = row ? use.text(0) : std::string();
+  if (mode == "wal" || (mode == "memory" && connection.path() == ":memory:")) {
+    return absl::OkStatus();
+  }
+  return absl::FailedPreconditionError(fmt::format(
+      "SQLite store '{}': journal_mode=WAL did not take (the journal mode is '{}'); the store "
+      "needs WAL: put the file on a local file system that supports shared memory",
+      connection.path(), mode));
+}
+
+}  // namespace
 
 absl::StatusOr<std::unique_ptr<SqliteWorkStore>> SqliteWorkStore::open(const std::string& path,
                                                                        StoreOptions options) {
@@ -133,10 +168,12 @@ absl::StatusOr<std::unique_ptr<SqliteWorkStore>> SqliteWorkStore::open(const std
                       sqlite::Connection::open(path));
   sqlite3_busy_timeout(connection->db(), 5000);
   WB_ASSIGN_OR_RETURN(int version, sqlite::migrate(*connection));
-  // WAL lets readers proceed while one writer commits; NORMAL syncs at checkpoints only, which
-  // WAL keeps durable against application crashes.
-  WB_RETURN_IF_ERROR(connection->exec("PRAGMA journal_mode=WAL"));
-  WB_RETURN_IF_ERROR(connection->exec("PRAGMA synchronous=NORMAL"));
+  WB_RETURN_IF_ERROR(use_wal(*connection));
+  // FULL: a commit is on disk when it returns, so what the inbox acknowledged survives a power
+  // loss. NORMAL syncs at checkpoints only (StoreOptions::durability).
+  WB_RETURN_IF_ERROR(connection->exec(options.durability == Durability::Full
+                                          ? "PRAGMA synchronous=FULL"
+                                          : "PRAGMA synchronous=NORMAL"));
   auto impl = std::make_unique<Impl>(std::move(connection), std::move(options));
   impl->schema_version = version;
   return std::unique_ptr<SqliteWorkStore>(new SqliteWorkStore(std::move(impl)));
@@ -148,6 +185,24 @@ SqliteWorkStore::SqliteWorkStore(std::unique_ptr<Impl> impl) : impl_(std::move(i
 SqliteWorkStore::~SqliteWorkStore() = default;
 
 int SqliteWorkStore::schema_version() const { return impl_->schema_version; }
+
+absl::StatusOr<SqliteWorkStore::ConnectionSettings> SqliteWorkStore::connection_settings() {
+  return impl_->gate.run([&]() -> absl::StatusOr<ConnectionSettings> {
+    auto read = [&](const std::string& pragma) -> absl::StatusOr<std::string> {
+      WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, impl_->connection->prepare(pragma));
+      Use use(*impl_->connection, stmt);
+      WB_ASSIGN_OR_RETURN(bool row, use.step());
+      return row ? use.text(0) : std::string();
+    };
+    ConnectionSettings settings;
+    WB_ASSIGN_OR_RETURN(settings.journal_mode, read("PRAGMA journal_mode"));
+    WB_ASSIGN_OR_RETURN(std::string synchronous, read("PRAGMA synchronous"));
+    static constexpr const char* kLevels[] = {"off", "normal", "full", "extra"};
+    const int level = synchronous.empty() ? -1 : synchronous[0] - '0';
+    settings.synchronous = level >= 0 && level < 4 ? kLevels[level] : synchronous;
+    return settings;
+  });
+}
 const StoreOptions& SqliteWorkStore::options() const { return impl_->options; }
 absl::Status SqliteWorkStore::begin() { return impl_->gate.begin(); }
 absl::Status SqliteWorkStore::commit() { return impl_->gate.commit(); }
@@ -262,6 +317,7 @@ RowState read_row_state(const Use& use) {
   state.processed_at = time(13);
   state.published_at = time(14);
   state.created_at = from_micros(use.int64(15));
+  state.dead_lettered_at = time(16);
   return state;
 }
 
@@ -351,6 +407,10 @@ absl::StatusOr<std::vector<PerspectiveEventRow>> SqliteWorkStore::perspective_ev
       if (std::optional<std::int64_t> scheduled = use.optional_int64(8)) {
         event.scheduled_for = from_micros(*scheduled);
       }
+      if (std::optional<std::int64_t> dead = use.optional_int64(9)) {
+        event.dead_lettered_at = from_micros(*dead);
+      }
+      event.failure_reason = static_cast<FailureReason>(use.int64(10));
       rows.push_back(std::move(event));
     }
     return rows;

@@ -1,0 +1,113 @@
+// MemoryWorkStore: dead letters (list and requeue) and the retention purge.
+#include <algorithm>
+
+#include "store/memory/memory_store_impl.hpp"
+
+namespace whizbang {
+namespace {
+
+// A fresh set of attempts, due now; the last error stays for the record.
+template <class Row>
+void requeue(Row& row) {
+  row.dead_lettered_at.reset();
+  row.attempts = 0;
+  row.scheduled_for.reset();
+  row.instance_id.reset();
+  row.lease_expiry.reset();
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<DeadLetter>> MemoryWorkStore::dead_letters(std::size_t limit) {
+  return impl_->gate.run([&]() -> absl::StatusOr<std::vector<DeadLetter>> {
+    const memory_store::State& state = impl_->state;
+    std::vector<DeadLetter> letters;
+    for (const auto& [id, row] : state.outbox) {
+      if (!row.state.dead_lettered_at) continue;
+      letters.push_back({DeadLetterSource::Outbox, id, row.message.message_type,
+                         row.message.destination.value_or("(event store)"), row.message.stream_id,
+                         row.state.attempts, row.state.error, row.state.failure_reason,
+                         *row.state.dead_lettered_at});
+    }
+    for (const auto& [id, row] : state.inbox) {
+      if (!row.state.dead_lettered_at) continue;
+      letters.push_back({DeadLetterSource::Inbox, id, row.message.message_type,
+                         row.message.handler_name, row.message.stream_id, row.state.attempts,
+                         row.state.error, row.state.failure_reason, *row.state.dead_lettered_at});
+    }
+    auto event_type = [&](const MessageId& event_id) {
+      auto event = state.events.find(event_id);
+      return event == state.events.end() ? std::string() : event->second.event_type;
+    };
+    for (const auto& [key, row] : state.perspective_events) {
+      if (!row.dead_lettered_at) continue;
+      letters.push_back({DeadLetterSource::PerspectiveEvent, row.event_work_id,
+                         event_type(row.event_id), row.perspective_name, row.stream_id,
+                         row.attempts, row.error, row.failure_reason, *row.dead_lettered_at});
+    }
+    for (const auto& [event_id, row] : state.lifecycle) {
+      if (!row.dead_lettered_at) continue;
+      letters.push_back({DeadLetterSource::LifecycleCompletion, event_id, event_type(event_id),
+                         "PostAllPerspectives/PostLifecycle", row.stream_id, row.attempts,
+                         row.error, row.failure_reason, *row.dead_lettered_at});
+    }
+    std::stable_sort(letters.begin(), letters.end(), [](const auto& a, const auto& b) {
+      return std::tie(a.dead_lettered_at, a.id) < std::tie(b.dead_lettered_at, b.id);
+    });
+    if (letters.size() > limit) letters.resize(limit);
+    return letters;
+  });
+}
+
+absl::StatusOr<std::size_t> MemoryWorkStore::requeue_dead_letters(std::span<const MessageId> ids) {
+  return impl_->gate.run([&]() -> absl::StatusOr<std::size_t> {
+    memory_store::State& state = impl_->state;
+    auto wanted = [&](const MessageId& id) {
+      return ids.empty() || std::find(ids.begin(), ids.end(), id) != ids.end();
+    };
+    std::size_t requeued = 0;
+    for (auto& [id, row] : state.outbox) {
+      if (row.state.dead_lettered_at && wanted(id)) requeue(row.state), ++requeued;
+    }
+    for (auto& [id, row] : state.inbox) {
+      if (row.state.dead_lettered_at && wanted(id)) requeue(row.state), ++requeued;
+    }
+    for (auto& [key, row] : state.perspective_events) {
+      if (row.dead_lettered_at && wanted(row.event_work_id)) requeue(row), ++requeued;
+    }
+    for (auto& [event_id, row] : state.lifecycle) {
+      if (row.dead_lettered_at && wanted(event_id)) requeue(row), ++requeued;
+    }
+    if (requeued > 0) impl_->gate.note({.outbox_written = true, .inbox_written = true});
+    return requeued;
+  });
+}
+
+absl::StatusOr<PurgeCounts> MemoryWorkStore::purge(const RetentionOptions& retention) {
+  absl::StatusOr<PurgeCounts> counts = impl_->gate.run([&]() -> absl::StatusOr<PurgeCounts> {
+    memory_store::State& state = impl_->state;
+    const TimePoint now = impl_->now();
+    PurgeCounts purged;
+    purged.inbox_deduplication = static_cast<std::int64_t>(std::erase_if(
+        state.message_deduplication,
+        [&](const auto& entry) { return entry.second < now - retention.inbox_deduplication; }));
+    purged.outbox_tombstones =
+        static_cast<std::int64_t>(std::erase_if(state.outbox_tombstones, [&](const auto& entry) {
+          return entry.second < now - retention.outbox_tombstones;
+        }));
+    purged.receptor_invocations =
+        static_cast<std::int64_t>(std::erase_if(state.invocations, [&](const auto& entry) {
+          return entry.second.second.completed_at < now - retention.receptor_invocations;
+        }));
+    purged.service_instances =
+        static_cast<std::int64_t>(std::erase_if(state.instances, [&](const auto& entry) {
+          return entry.first != impl_->self() &&
+                 entry.second.second < now - retention.service_instances;
+        }));
+    return purged;
+  });
+  if (counts.ok()) store_internal::report_purged(impl_->options, *counts);
+  return counts;
+}
+
+}  // namespace whizbang

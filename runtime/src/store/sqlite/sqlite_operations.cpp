@@ -1,0 +1,104 @@
+// SqliteWorkStore: lease renewal, dead letters (list and requeue) and the retention purge.
+#include "fmt/format.h"
+#include "store/sqlite/sql.hpp"
+#include "store/sqlite/sqlite_store_impl.hpp"
+#include "whizbang/logging.hpp"
+
+namespace whizbang {
+
+using sqlite::Use;
+using store_internal::from_micros;
+using store_internal::to_micros;
+
+absl::StatusOr<std::vector<MessageId>> SqliteWorkStore::renew_leases(
+    std::span<const WorkLease> leases) {
+  return impl_->gate.run([&] { return impl_->renew(leases); });
+}
+
+absl::StatusOr<std::vector<DeadLetter>> SqliteWorkStore::dead_letters(std::size_t limit) {
+  return impl_->gate.run([&]() -> absl::StatusOr<std::vector<DeadLetter>> {
+    WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, impl_->connection->prepare(sqlite::sql::kDeadLetters));
+    Use use(*impl_->connection, stmt);
+    use.bind_int(1, static_cast<std::int64_t>(limit));
+    std::vector<DeadLetter> letters;
+    while (true) {
+      WB_ASSIGN_OR_RETURN(bool row, use.step());
+      if (!row) break;
+      DeadLetter letter;
+      letter.source = static_cast<DeadLetterSource>(use.int64(0));
+      letter.id = MessageId::from_trusted(use.uuid(1));
+      letter.message_type = use.text(2);
+      letter.target = use.text(3);
+      letter.stream_id = use.optional_uuid(4);
+      letter.attempts = static_cast<int>(use.int64(5));
+      letter.error = use.text(6);
+      letter.reason = static_cast<FailureReason>(use.int64(7));
+      letter.dead_lettered_at = from_micros(use.int64(8));
+      letters.push_back(std::move(letter));
+    }
+    return letters;
+  });
+}
+
+absl::StatusOr<std::size_t> SqliteWorkStore::requeue_dead_letters(std::span<const MessageId> ids) {
+  static const std::string kStatements[] = {
+      sqlite::sql::requeue("wh_outbox", "message_id"),
+      sqlite::sql::requeue("wh_inbox", "message_id"),
+      sqlite::sql::requeue("wh_perspective_events", "event_work_id"),
+      sqlite::sql::requeue("wh_lifecycle_completions", "event_id"),
+  };
+  return impl_->gate.run([&]() -> absl::StatusOr<std::size_t> {
+    std::size_t requeued = 0;
+    auto run = [&](const std::optional<MessageId>& id) -> absl::Status {
+      for (const std::string& sql : kStatements) {
+        WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, impl_->connection->prepare(sql));
+        Use use(*impl_->connection, stmt);
+        if (id) use.bind_uuid(1, id->uuid());
+        WB_RETURN_IF_ERROR(use.run());
+        requeued += static_cast<std::size_t>(use.changes());
+      }
+      return absl::OkStatus();
+    };
+    if (ids.empty()) {
+      WB_RETURN_IF_ERROR(run(std::nullopt));
+    } else {
+      for (const MessageId& id : ids) WB_RETURN_IF_ERROR(run(id));
+    }
+    // Requeued rows are due now: wake the workers as a new row would.
+    if (requeued > 0) impl_->gate.note({.outbox_written = true, .inbox_written = true});
+    return requeued;
+  });
+}
+
+absl::StatusOr<PurgeCounts> SqliteWorkStore::purge(const RetentionOptions& retention) {
+  absl::StatusOr<PurgeCounts> counts = impl_->gate.run([&]() -> absl::StatusOr<PurgeCounts> {
+    const TimePoint now = impl_->options.now();
+    // ?2, where a statement has it, is this instance (never purged: it is alive).
+    auto purge_older = [&](const std::string& sql, std::chrono::seconds age,
+                           std::int64_t& count) -> absl::Status {
+      WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, impl_->connection->prepare(sql));
+      Use use(*impl_->connection, stmt);
+      use.bind_int(1, to_micros(now - age));
+      if (sqlite3_bind_parameter_count(stmt) >= 2) {
+        use.bind_uuid(2, impl_->options.instance.instance_id);
+      }
+      WB_RETURN_IF_ERROR(use.run());
+      count = use.changes();
+      return absl::OkStatus();
+    };
+    PurgeCounts purged;
+    WB_RETURN_IF_ERROR(purge_older(sqlite::sql::kPurgeDeduplication, retention.inbox_deduplication,
+                                   purged.inbox_deduplication));
+    WB_RETURN_IF_ERROR(purge_older(sqlite::sql::kPurgeTombstones, retention.outbox_tombstones,
+                                   purged.outbox_tombstones));
+    WB_RETURN_IF_ERROR(purge_older(sqlite::sql::kPurgeInvocations, retention.receptor_invocations,
+                                   purged.receptor_invocations));
+    WB_RETURN_IF_ERROR(purge_older(sqlite::sql::kPurgeInstances, retention.service_instances,
+                                   purged.service_instances));
+    return purged;
+  });
+  if (counts.ok()) store_internal::report_purged(impl_->options, *counts);
+  return counts;
+}
+
+}  // namespace whizbang

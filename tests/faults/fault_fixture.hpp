@@ -1,0 +1,216 @@
+// Services for the fault tests: a host over a memory or SQLite store and the in-process
+// transport, each with its own Faults (what its receptors do and how often they fired), a clock
+// the tests move, metrics and captured log lines.
+#pragma once
+
+#include <unistd.h>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include <spdlog/sinks/ringbuffer_sink.h>
+#include <whizbang/envelope_json.hpp>
+#include <whizbang/outbox_routing.hpp>
+#include <whizbang/service_host.hpp>
+#include <whizbang/store/memory_work_store.hpp>
+#include <whizbang/store/sqlite/sqlite_work_store.hpp>
+#include <whizbang/transport/in_process_transport.hpp>
+#include <whizbang/transport/publish_strategy.hpp>
+
+#include "fault_receptors.hpp"
+#include "whizbang_registry.hpp"
+
+namespace faults {
+
+inline const whizbang::Registry& fault_registry() {
+  return whizbang::generated::whizbang_fault_tests::registry();
+}
+
+enum class Backend { Memory, Sqlite };
+inline std::string backend_name(const ::testing::TestParamInfo<Backend>& info) {
+  return info.param == Backend::Memory ? "Memory" : "Sqlite";
+}
+
+// A clock the tests move by hand, so backoffs and leases pass without waiting.
+class TestClock {
+ public:
+  whizbang::TimePoint now() const {
+    std::lock_guard lock(mutex_);
+    return now_;
+  }
+  void advance(std::chrono::microseconds by) {
+    std::lock_guard lock(mutex_);
+    now_ += by;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  whizbang::TimePoint now_{std::chrono::seconds(1'750'000'000)};
+};
+
+// Formatted log lines of one test.
+struct LogCapture {
+  LogCapture()
+      : sink(std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(4000)),
+        logger(std::make_shared<spdlog::logger>("faults", sink)) {
+    logger->set_level(spdlog::level::debug);
+  }
+  int count(std::string_view text) const {
+    int n = 0;
+    for (const auto& line : sink->last_formatted()) n += line.find(text) != std::string::npos;
+    return n;
+  }
+  std::shared_ptr<spdlog::sinks::ringbuffer_sink_mt> sink;
+  std::shared_ptr<spdlog::logger> logger;
+};
+
+// A directory for SQLite files, removed with the test.
+class TestDir {
+ public:
+  TestDir() {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    std::string name = std::string(info->test_suite_name()) + "." + info->name();
+    for (char& c : name) c = c == '/' ? '_' : c;
+    path_ = std::filesystem::temp_directory_path() /
+            ("whizbang-fault-tests-" + std::to_string(::getpid())) / name;
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~TestDir() { std::filesystem::remove_all(path_); }
+  std::string file(std::string_view name) const { return (path_ / name).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+struct ServiceConfig {
+  Backend backend = Backend::Memory;
+  std::string name;
+  whizbang::Transport* transport = nullptr;
+  TestClock* clock = nullptr;
+  LogCapture* log = nullptr;
+  const TestDir* dir = nullptr;
+  int max_attempts = 10;
+  // Adjusts the host's options before it is created.
+  std::function<void(whizbang::HostOptions&)> configure;
+};
+
+// One hosted service: its Faults, its store and its host (subscribed, not started).
+class Service {
+ public:
+  explicit Service(ServiceConfig config) : config_(std::move(config)) {
+    services_.add<Faults>(faults);
+    open_store();
+    whizbang::HostOptions options;
+    options.service_name = config_.name;
+    options.store = store.get();
+    options.transport = config_.transport;
+    options.poll_interval = std::chrono::milliseconds(2);
+    options.purge_interval = std::chrono::milliseconds(0);
+    if (config_.log != nullptr) options.logger = config_.log->logger;
+    if (config_.configure) config_.configure(options);
+    auto created = whizbang::ServiceHost::create(fault_registry(), services_, std::move(options));
+    EXPECT_TRUE(created.ok()) << created.status();
+    if (!created.ok()) return;
+    host = *std::move(created);
+    EXPECT_TRUE(host->subscribe().ok());
+  }
+
+  whizbang::HostCycle step() {
+    absl::StatusOr<whizbang::HostCycle> cycle = host->run_once();
+    EXPECT_TRUE(cycle.ok()) << cycle.status();
+    return cycle.ok() ? *cycle : whizbang::HostCycle{};
+  }
+
+  Faults faults;
+  std::unique_ptr<whizbang::WorkStore> store;
+  std::unique_ptr<whizbang::ServiceHost> host;
+  std::shared_ptr<whizbang::InMemoryMetrics> metrics =
+      std::make_shared<whizbang::InMemoryMetrics>();
+
+ private:
+  void open_store() {
+    whizbang::StoreOptions options;
+    options.instance.service_name = config_.name;
+    options.max_attempts = config_.max_attempts;
+    options.metrics = metrics;
+    if (config_.log != nullptr) options.logger = config_.log->logger;
+    if (config_.clock != nullptr) options.now = [clock = config_.clock] { return clock->now(); };
+    if (config_.backend == Backend::Memory) {
+      store = std::make_unique<whizbang::MemoryWorkStore>(options);
+      return;
+    }
+    auto sqlite = whizbang::SqliteWorkStore::open(config_.dir->file(config_.name + ".db"), options);
+    EXPECT_TRUE(sqlite.ok()) << sqlite.status();
+    if (sqlite.ok()) store = *std::move(sqlite);
+  }
+
+  ServiceConfig config_;
+  whizbang::ServiceRegistry services_;
+};
+
+// Steps every service until a whole round moves nothing.
+inline void settle(std::initializer_list<Service*> services, int rounds = 20) {
+  for (int round = 0; round < rounds; ++round) {
+    bool moved = false;
+    for (Service* service : services) {
+      const whizbang::HostCycle cycle = service->step();
+      moved |= cycle.outbox.published + cycle.outbox.event_store_only + cycle.outbox.failed +
+                   cycle.inbox.handled + cycle.inbox.failed + cycle.perspectives.applied +
+                   cycle.perspectives.failed + cycle.perspectives.lifecycle_completed +
+                   cycle.perspectives.lifecycle_failed + cycle.outbox.deferred_written >
+               0;
+    }
+    if (!moved) return;
+  }
+}
+
+inline PlaceOrder place(std::string id, int steps = 1) {
+  PlaceOrder command;
+  command.order_id = std::move(id);
+  command.steps = steps;
+  return command;
+}
+
+// Publishes `message` on `transport` as service `from` would: the way a message reaches a
+// service's inbox from elsewhere. Returns its id.
+template <class Message>
+whizbang::MessageId deliver(whizbang::Transport& transport, const Message& message,
+                            std::string from = "elsewhere") {
+  whizbang::ServiceInstance origin;
+  origin.service_name = std::move(from);
+  whizbang::Envelope envelope =
+      whizbang::Envelope::create(whizbang::AnyMessage::make(message), origin);
+  envelope.hops.front().stream_id = envelope.message_id.uuid();
+  const whizbang::MessageTypeInfo& info = whizbang::MessageTraits<Message>::info();
+  const bool is_event = info.kind == whizbang::MessageKind::Event;
+  const whizbang::TransportMessage sent{envelope.message_id, std::string(info.wire_name),
+                                        whizbang::serialize_envelope(envelope),
+                                        envelope.stream_id(), is_event};
+  const whizbang::TransportDestination destination{
+      is_event ? whizbang::default_destination(info) : std::string("inbox"),
+      whizbang::routing_key_for(info.wire_name),
+      {}};
+  EXPECT_TRUE(transport.publish(destination, {&sent, 1}).ok());
+  return envelope.message_id;
+}
+
+inline ShipOrder ship(std::string id) {
+  ShipOrder command;
+  command.order_id = std::move(id);
+  return command;
+}
+
+inline OrderShipped shipped(std::string id) {
+  OrderShipped event;
+  event.order_id = std::move(id);
+  return event;
+}
+
+}  // namespace faults
