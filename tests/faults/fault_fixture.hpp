@@ -99,6 +99,9 @@ struct ServiceConfig {
   int max_attempts = 10;
   // Adjusts the host's options before it is created.
   std::function<void(whizbang::HostOptions&)> configure;
+  // Wraps the opened store (fault injection, HookedStore).
+  std::function<std::unique_ptr<whizbang::WorkStore>(std::unique_ptr<whizbang::WorkStore>)>
+      wrap_store;
 };
 
 // One hosted service: its Faults, its store and its host (subscribed, not started).
@@ -107,6 +110,7 @@ class Service {
   explicit Service(ServiceConfig config) : config_(std::move(config)) {
     services_.add<Faults>(faults);
     open_store();
+    if (config_.wrap_store) store = config_.wrap_store(std::move(store));
     whizbang::HostOptions options;
     options.service_name = config_.name;
     options.store = store.get();
@@ -146,6 +150,7 @@ class Service {
       store = std::make_unique<whizbang::MemoryWorkStore>(options);
       return;
     }
+    // One file per service name: two Services of one name are two instances of one service.
     auto sqlite = whizbang::SqliteWorkStore::open(config_.dir->file(config_.name + ".db"), options);
     EXPECT_TRUE(sqlite.ok()) << sqlite.status();
     if (sqlite.ok()) store = *std::move(sqlite);

@@ -72,7 +72,21 @@ class Faults {
     return it == fired_.end() ? std::vector<std::string>{} : it->second;
   }
 
-  // Blocking receptors signal `entered` and wait for `release`.
+  // `receptor` blocks on its next firings: it signals `entered` and waits for `release` (or
+  // two seconds, so that a test whose code under test never releases it still ends).
+  void block(const std::string& receptor) {
+    std::lock_guard lock(mutex_);
+    blocked_ = receptor;
+  }
+  void pause_if_blocked(const std::string& receptor) {
+    {
+      std::lock_guard lock(mutex_);
+      if (blocked_ != receptor) return;
+    }
+    entered.set();
+    (void)release.wait(std::chrono::seconds(2));
+  }
+
   Latch entered;
   Latch release;
 
@@ -80,6 +94,7 @@ class Faults {
   mutable std::mutex mutex_;
   std::map<std::string, int> failures_;
   std::map<std::string, std::vector<std::string>> fired_;
+  std::string blocked_;
 };
 
 struct ChargeCard : whizbang::Command {
@@ -106,6 +121,12 @@ struct ShipOrder : whizbang::Command {
 // Published by one service, handled by another: its outbox stages run in the publisher.
 struct OrderShipped : whizbang::Event {
   std::string order_id;
+  std::int32_t part = 1;
+};
+// Ships an order in `parts` shipments: one handling, so one stream.
+struct ShipInParts : whizbang::Command {
+  std::string order_id;
+  std::int32_t parts = 2;
 };
 
 // Throws a std::runtime_error while told to.
@@ -201,25 +222,21 @@ class [[whizbang::fire_at(whizbang::Stage::PreOutboxInline)]] ShipmentGate
  public:
   explicit ShipmentGate(Faults& faults) : faults_(faults) {}
   void handle(const OrderShipped& event) {
-    if (faults_.fire("ShipmentGate", event.order_id)) throw std::runtime_error("gate closed");
+    faults_.pause_if_blocked("ShipmentGate");
+    if (faults_.fire("ShipmentGate", event.order_id + "#" + std::to_string(event.part))) {
+      throw std::runtime_error("gate closed");
+    }
   }
 
  private:
   Faults& faults_;
 };
 
-// Blocks the outbox worker while told to (shutdown tests): signals `entered`, waits for
-// `release` (or gives up after a while, so a test that never releases still ends).
 class [[whizbang::fire_at(whizbang::Stage::PostOutboxInline)]] ShipmentNotice
     : public whizbang::Receptor<OrderShipped> {
  public:
   explicit ShipmentNotice(Faults& faults) : faults_(faults) {}
-  void handle(const OrderShipped& event) {
-    if (faults_.fire("ShipmentNotice", event.order_id)) {
-      faults_.entered.set();
-      (void)faults_.release.wait(std::chrono::seconds(2));
-    }
-  }
+  void handle(const OrderShipped& event) { faults_.fire("ShipmentNotice", event.order_id); }
 
  private:
   Faults& faults_;
@@ -235,12 +252,29 @@ class [[whizbang::fire_at(whizbang::Stage::PostOutboxDetached)]] ShipmentArchive
   Faults& faults_;
 };
 
+class ShipmentSplitter
+    : public whizbang::Receptor<ShipInParts, std::vector<whizbang::Routed<OrderShipped>>> {
+ public:
+  std::vector<whizbang::Routed<OrderShipped>> handle(const ShipInParts& command) {
+    std::vector<whizbang::Routed<OrderShipped>> shipments;
+    for (std::int32_t part = 1; part <= command.parts; ++part) {
+      OrderShipped shipped;
+      shipped.order_id = command.order_id;
+      shipped.part = part;
+      shipments.push_back(whizbang::Route::Outbox(shipped));
+    }
+    return shipments;
+  }
+};
+
 // Where OrderShipped arrives.
 class [[whizbang::fire_at(whizbang::Stage::PostInboxInline)]] ShipmentReceiver
     : public whizbang::Receptor<OrderShipped> {
  public:
   explicit ShipmentReceiver(Faults& faults) : faults_(faults) {}
-  void handle(const OrderShipped& event) { faults_.fire("ShipmentReceiver", event.order_id); }
+  void handle(const OrderShipped& event) {
+    faults_.fire("ShipmentReceiver", event.order_id + "#" + std::to_string(event.part));
+  }
 
  private:
   Faults& faults_;
@@ -259,7 +293,18 @@ class ShipOrderHandler : public whizbang::Receptor<ShipOrder> {
   Faults& faults_;
 };
 
-// The perspective gate's stages.
+// The perspective gate's stages: the counter fires first, so a retry of the stage after
+// AllProjected failed must skip it (its record is kept in the database).
+class [[whizbang::fire_at(whizbang::Stage::PostAllPerspectivesInline)]] ProjectionCounter
+    : public whizbang::Receptor<OrderPlaced> {
+ public:
+  explicit ProjectionCounter(Faults& faults) : faults_(faults) {}
+  void handle(const OrderPlaced& event) { faults_.fire("ProjectionCounter", event.order_id); }
+
+ private:
+  Faults& faults_;
+};
+
 class [[whizbang::fire_at(whizbang::Stage::PostAllPerspectivesInline)]] AllProjected
     : public whizbang::Receptor<OrderPlaced> {
  public:
@@ -267,16 +312,6 @@ class [[whizbang::fire_at(whizbang::Stage::PostAllPerspectivesInline)]] AllProje
   void handle(const OrderPlaced& event) {
     if (faults_.fire("AllProjected", event.order_id)) throw std::runtime_error("mailer down");
   }
-
- private:
-  Faults& faults_;
-};
-
-class [[whizbang::fire_at(whizbang::Stage::PostAllPerspectivesInline)]] ProjectionCounter
-    : public whizbang::Receptor<OrderPlaced> {
- public:
-  explicit ProjectionCounter(Faults& faults) : faults_(faults) {}
-  void handle(const OrderPlaced& event) { faults_.fire("ProjectionCounter", event.order_id); }
 
  private:
   Faults& faults_;

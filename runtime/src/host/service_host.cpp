@@ -148,6 +148,7 @@ void ServiceHost::build_workers() {
   OutboxDrainWorkerOptions outbox_options;
   outbox_options.shared_inbox_topic = o.shared_inbox_topic;
   outbox_options.poll_interval = o.poll_interval;
+  outbox_options.lease_renewal_interval = o.lease_renewal_interval;
   outbox_options.local_service_id_lookup = [id = o.service_id] { return id; };
   outbox_options.lifecycle = [lifecycle = outbox_lifecycle_.get()](Envelope& envelope,
                                                                    Stage stage) {
@@ -165,6 +166,7 @@ void ServiceHost::build_workers() {
   inbox_options.service_id = o.service_id;
   inbox_options.bindings = bindings_;
   inbox_options.poll_interval = o.poll_interval;
+  inbox_options.lease_renewal_interval = o.lease_renewal_interval;
   inbox_options.atomic_completion = o.atomic_inbox_completion;
   inbox_options.before_completion = o.before_inbox_completion;
   inbox_options.logger = o.logger;

@@ -146,23 +146,24 @@ absl::StatusOr<bool> InboxWorker::handle(const WorkItem& item, Envelope& envelop
   const WorkLease lease{WorkSource::Inbox, item.message_id};
   Transaction transaction(store_);
   if (!transaction.status().ok()) return transaction.status();
+  // Inside the handling's transaction, before any receptor runs: a row another instance took over
+  // after this one's lease lapsed is theirs, and its receptors must not fire here as well. The
+  // renewal holds the row (the store's write lock, or a row lock) until this transaction ends.
+  absl::StatusOr<std::vector<MessageId>> held = store_.renew_leases({&lease, 1});
+  if (!held.ok()) return held.status();
+  if (held->empty()) {
+    (void)transaction.rollback();
+    log(options_.logger, spdlog::level::warn, log_events::kLeaseLost,
+        "inbox row {} ({}) was taken over by another instance after this one's lease lapsed; "
+        "not handled here",
+        item.message_id, item.message_type);
+    ++result.lease_lost;
+    return false;
+  }
   InboxHandling handling{item, envelope, store_};
   // Receptors fail by throwing; whatever the handler lets through becomes this row's failure.
   absl::Status handled = status_of_call("inbox handler", [&] { return handler_(handling); });
   if (handled.ok() && options_.atomic_completion) {
-    // Inside the handling's transaction: no other instance can claim the row until it commits,
-    // so a lease held now is held at the commit.
-    absl::StatusOr<std::vector<MessageId>> held = store_.renew_leases({&lease, 1});
-    if (!held.ok()) return held.status();
-    if (held->empty()) {
-      (void)transaction.rollback();
-      log(options_.logger, spdlog::level::warn, log_events::kLeaseLost,
-          "inbox row {} ({}) was taken over by another instance after this one's lease lapsed; "
-          "its handling here rolled back",
-          item.message_id, item.message_type);
-      ++result.lease_lost;
-      return false;
-    }
     handled = store_.complete_work({&completion, 1}, {});
   }
   if (!handled.ok()) {

@@ -11,9 +11,9 @@
 //
 // Rows of one stream are handled in order: when a row fails, the later rows of its stream in the
 // batch are released untouched and wait for its retry. A long batch renews its leases every
-// `lease_renewal_interval`; a handling commits only while this instance still holds the row's
-// lease (checked inside its transaction), so a row another instance took over after a lapse is
-// never completed twice.
+// `lease_renewal_interval`; a handling starts only while this instance still holds the row's
+// lease (checked inside its transaction, before any receptor runs), so a row another instance
+// took over after a lapse is never handled twice.
 //
 //   whizbang::InboxWorker inbox(store, resolver, [&](whizbang::InboxHandling& h) {
 //     return dispatcher.handle_inbox(h.envelope, h.store);   // writes join the transaction

@@ -1,0 +1,138 @@
+// HookedStore: a WorkStore that forwards every call to another and runs a test's hook before
+// some of them: where a fault is injected (a failed completion) or another instance is made to
+// act at an exact point (between a claim and a handling).
+#pragma once
+
+#include <functional>
+#include <memory>
+
+#include <whizbang/store/work_store.hpp>
+
+namespace faults {
+
+class HookedStore final : public whizbang::WorkStore {
+ public:
+  explicit HookedStore(std::unique_ptr<whizbang::WorkStore> inner) : inner_(std::move(inner)) {}
+
+  whizbang::WorkStore& inner() { return *inner_; }
+
+  // Hooks; a non-OK status from one is returned instead of calling the store.
+  std::function<void()> before_begin;
+  std::function<void()> before_renew_leases;
+  std::function<absl::Status()> before_complete_work;
+
+  absl::Status begin() override {
+    if (before_begin) before_begin();
+    return inner_->begin();
+  }
+  absl::Status commit() override { return inner_->commit(); }
+  absl::Status rollback() override { return inner_->rollback(); }
+  bool in_transaction() const override { return inner_->in_transaction(); }
+
+  absl::StatusOr<std::vector<whizbang::StoredOutboxRow>> store_outbox_messages(
+      std::span<const whizbang::OutboxMessage> messages) override {
+    return inner_->store_outbox_messages(messages);
+  }
+  absl::StatusOr<std::vector<whizbang::MessageId>> store_inbox_messages(
+      std::span<const whizbang::InboxMessage> messages,
+      const whizbang::Uuid& receiving_service_id) override {
+    return inner_->store_inbox_messages(messages, receiving_service_id);
+  }
+  absl::StatusOr<std::vector<whizbang::WorkItem>> process_work_batch(
+      const whizbang::WorkBatchRequest& request) override {
+    return inner_->process_work_batch(request);
+  }
+  absl::Status complete_work(std::span<const whizbang::WorkCompletion> completions,
+                             std::span<const whizbang::WorkFailure> failures) override {
+    if (before_complete_work) {
+      if (absl::Status status = before_complete_work(); !status.ok()) return status;
+    }
+    return inner_->complete_work(completions, failures);
+  }
+  absl::StatusOr<std::vector<whizbang::MessageId>> renew_leases(
+      std::span<const whizbang::WorkLease> leases) override {
+    if (before_renew_leases) before_renew_leases();
+    return inner_->renew_leases(leases);
+  }
+  absl::Status record_receptor_invocations(
+      const whizbang::MessageId& message_id,
+      std::span<const whizbang::ReceptorInvocationRecord> records) override {
+    return inner_->record_receptor_invocations(message_id, records);
+  }
+  absl::StatusOr<std::vector<whizbang::ReceptorInvocationRecord>> find_receptor_invocations(
+      const whizbang::MessageId& message_id, std::string_view receptor_id) override {
+    return inner_->find_receptor_invocations(message_id, receptor_id);
+  }
+  absl::Status add_perspective_association(std::string_view message_type,
+                                           std::string_view perspective) override {
+    return inner_->add_perspective_association(message_type, perspective);
+  }
+  absl::StatusOr<std::vector<whizbang::PerspectiveWork>> claim_perspective_work(
+      std::size_t max_items) override {
+    return inner_->claim_perspective_work(max_items);
+  }
+  absl::StatusOr<whizbang::PerspectiveCompletion> complete_perspective_work(
+      std::span<const whizbang::MessageId> event_work_ids) override {
+    return inner_->complete_perspective_work(event_work_ids);
+  }
+  absl::Status fail_perspective_work(const whizbang::MessageId& event_work_id,
+                                     std::string_view error, bool dead_letter) override {
+    return inner_->fail_perspective_work(event_work_id, error, dead_letter);
+  }
+  absl::StatusOr<std::vector<whizbang::LifecycleWork>> claim_lifecycle_work(
+      std::size_t max_items) override {
+    return inner_->claim_lifecycle_work(max_items);
+  }
+  absl::Status complete_lifecycle_work(const whizbang::MessageId& event_id) override {
+    return inner_->complete_lifecycle_work(event_id);
+  }
+  absl::Status fail_lifecycle_work(const whizbang::MessageId& event_id, std::string_view error,
+                                   bool dead_letter) override {
+    return inner_->fail_lifecycle_work(event_id, error, dead_letter);
+  }
+  absl::StatusOr<std::optional<whizbang::PerspectiveModelRow>> load_perspective_model(
+      std::string_view perspective, const whizbang::Uuid& stream_id) override {
+    return inner_->load_perspective_model(perspective, stream_id);
+  }
+  absl::Status save_perspective_model(std::string_view perspective, const whizbang::Uuid& stream_id,
+                                      std::string_view model_json,
+                                      const whizbang::MessageId& last_event_id) override {
+    return inner_->save_perspective_model(perspective, stream_id, model_json, last_event_id);
+  }
+  absl::StatusOr<std::vector<whizbang::DeadLetter>> dead_letters(std::size_t limit) override {
+    return inner_->dead_letters(limit);
+  }
+  absl::StatusOr<std::size_t> requeue_dead_letters(
+      std::span<const whizbang::MessageId> ids) override {
+    return inner_->requeue_dead_letters(ids);
+  }
+  absl::StatusOr<whizbang::PurgeCounts> purge(
+      const whizbang::RetentionOptions& retention) override {
+    return inner_->purge(retention);
+  }
+  absl::StatusOr<std::optional<whizbang::OutboxRow>> find_outbox_row(
+      const whizbang::MessageId& id) override {
+    return inner_->find_outbox_row(id);
+  }
+  absl::StatusOr<std::optional<whizbang::InboxRow>> find_inbox_row(
+      const whizbang::MessageId& id) override {
+    return inner_->find_inbox_row(id);
+  }
+  absl::StatusOr<std::vector<whizbang::StoredEvent>> read_stream(
+      const whizbang::Uuid& stream_id) override {
+    return inner_->read_stream(stream_id);
+  }
+  absl::StatusOr<std::vector<whizbang::PerspectiveEventRow>> perspective_events(
+      const whizbang::Uuid& stream_id) override {
+    return inner_->perspective_events(stream_id);
+  }
+  int add_commit_listener(CommitListener listener) override {
+    return inner_->add_commit_listener(std::move(listener));
+  }
+  void remove_commit_listener(int id) override { inner_->remove_commit_listener(id); }
+
+ private:
+  std::unique_ptr<whizbang::WorkStore> inner_;
+};
+
+}  // namespace faults

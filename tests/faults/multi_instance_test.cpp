@@ -1,0 +1,116 @@
+// MultiInstanceTests: several instances of one service on one SQLite file. A row whose lease
+// lapsed and that another instance took over is not handled again by the first; two live
+// instances competing for the same rows handle each exactly once.
+#include <set>
+
+#include "fault_fixture.hpp"
+#include "hooked_store.hpp"
+
+namespace faults {
+namespace {
+
+using namespace std::chrono_literals;
+
+class MultiInstanceTests : public ::testing::Test {
+ protected:
+  // One more instance of the service "warehouse" on the shared file.
+  ServiceConfig warehouse(std::chrono::milliseconds renewal = std::chrono::hours(1)) {
+    ServiceConfig config{Backend::Sqlite, "warehouse", &transport_, &clock_, &log_, &dir_};
+    config.configure = [renewal](whizbang::HostOptions& options) {
+      options.lease_renewal_interval = renewal;
+    };
+    return config;
+  }
+  static std::function<std::unique_ptr<whizbang::WorkStore>(std::unique_ptr<whizbang::WorkStore>)>
+  hooked(HookedStore*& out) {
+    return [&out](std::unique_ptr<whizbang::WorkStore> store) {
+      auto hooked = std::make_unique<HookedStore>(std::move(store));
+      out = hooked.get();
+      return hooked;
+    };
+  }
+  int fired(const Service& a, const Service& b, const std::string& key) {
+    int n = 0;
+    for (const Service* service : {&a, &b}) {
+      for (const std::string& k : service->faults.keys("ShipOrderHandler")) n += k == key;
+    }
+    return n;
+  }
+
+  TestDir dir_;
+  TestClock clock_;
+  LogCapture log_;
+  whizbang::InProcessTransport transport_;
+};
+
+TEST_F(MultiInstanceTests, RowTakenOverBetweenTwoHandlings_IsNotHandledAgain) {
+  HookedStore* hooks = nullptr;
+  ServiceConfig first_config = warehouse(/*renewal=*/0ms);  // renew before every row
+  first_config.wrap_store = hooked(hooks);
+  Service first(first_config);
+  Service second(warehouse());
+  deliver(transport_, ship("o-1"));
+  deliver(transport_, ship("o-2"));
+  int renewals = 0;
+  hooks->before_renew_leases = [&] {
+    // Before the first instance goes on to o-2 (after o-1 committed): o-2's lease lapses, and
+    // the second instance claims and handles it.
+    if (++renewals != 3) return;
+    clock_.advance(301s);
+    EXPECT_EQ(second.step().inbox.handled, 1u);
+  };
+  const whizbang::HostCycle cycle = first.step();
+  EXPECT_EQ(cycle.inbox.handled, 1u);
+  EXPECT_EQ(cycle.inbox.lease_lost, 1u);
+  EXPECT_EQ(fired(first, second, "o-1"), 1);
+  EXPECT_EQ(fired(first, second, "o-2"), 1) << "handled by the second instance only";
+}
+
+TEST_F(MultiInstanceTests, RowTakenOverJustBeforeItsHandling_FiresNoReceptorHere) {
+  HookedStore* hooks = nullptr;
+  ServiceConfig first_config = warehouse();  // no renewal within the batch
+  first_config.wrap_store = hooked(hooks);
+  Service first(first_config);
+  Service second(warehouse());
+  deliver(transport_, ship("o-1"));
+  deliver(transport_, ship("o-2"));
+  int begins = 0;
+  hooks->before_begin = [&] {
+    if (++begins != 2) return;  // the handling of o-2
+    clock_.advance(301s);
+    EXPECT_EQ(second.step().inbox.handled, 1u);
+  };
+  const whizbang::HostCycle cycle = first.step();
+  EXPECT_EQ(cycle.inbox.handled, 1u);
+  EXPECT_EQ(cycle.inbox.lease_lost, 1u);
+  EXPECT_EQ(fired(first, second, "o-2"), 1);
+  EXPECT_GE(log_.count("[EventId 142 LeaseLost]"), 1);
+}
+
+TEST_F(MultiInstanceTests, TwoLiveInstancesOnOneFile_HandleEveryRowOnce) {
+  Service first(warehouse());
+  Service second(warehouse());
+  ASSERT_TRUE(first.host->start().ok());
+  ASSERT_TRUE(second.host->start().ok());
+  constexpr int kOrders = 200;
+  for (int i = 0; i < kOrders; ++i) deliver(transport_, ship("o-" + std::to_string(i)));
+  const auto deadline = std::chrono::steady_clock::now() + 60s;
+  while (first.faults.count("ShipOrderHandler") + second.faults.count("ShipOrderHandler") <
+             kOrders &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::yield();
+  }
+  first.host->stop();
+  second.host->stop();
+  std::multiset<std::string> handled;
+  for (const Service* service : {&first, &second}) {
+    for (const std::string& key : service->faults.keys("ShipOrderHandler")) handled.insert(key);
+  }
+  EXPECT_EQ(handled.size(), static_cast<std::size_t>(kOrders));
+  for (int i = 0; i < kOrders; ++i) {
+    EXPECT_EQ(handled.count("o-" + std::to_string(i)), 1u) << "o-" << i;
+  }
+}
+
+}  // namespace
+}  // namespace faults
