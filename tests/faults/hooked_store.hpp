@@ -99,6 +99,20 @@ class HookedStore final : public whizbang::WorkStore {
                                       const whizbang::MessageId& last_event_id) override {
     return inner_->save_perspective_model(perspective, stream_id, model_json, last_event_id);
   }
+  absl::Status store_detached_work(const whizbang::DetachedWork& work) override {
+    return inner_->store_detached_work(work);
+  }
+  absl::StatusOr<std::vector<whizbang::DetachedWork>> claim_detached_work(
+      std::size_t max_items) override {
+    return inner_->claim_detached_work(max_items);
+  }
+  absl::StatusOr<bool> complete_detached_work(const whizbang::MessageId& work_id) override {
+    return inner_->complete_detached_work(work_id);
+  }
+  absl::Status fail_detached_work(const whizbang::MessageId& work_id, std::string_view error,
+                                  bool dead_letter) override {
+    return inner_->fail_detached_work(work_id, error, dead_letter);
+  }
   absl::StatusOr<std::vector<whizbang::DeadLetter>> dead_letters(std::size_t limit) override {
     return inner_->dead_letters(limit);
   }

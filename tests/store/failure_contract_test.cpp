@@ -321,5 +321,44 @@ TYPED_TEST(FailureContractTest, Purge_RemovesBookkeepingPastItsRetentionOnly) {
   EXPECT_FALSE((*recent_again)[0].was_newly_created);
 }
 
+TYPED_TEST(FailureContractTest, DetachedWork_IsKeptUntilTheRunHoldingItsLeaseCompletesIt) {
+  DetachedWork work;
+  work.work_id = MessageId::mint();
+  work.message_id = MessageId::mint();
+  work.message_type = "store_test::OrderCreated";
+  work.receptor_id = "shop::Auditor";
+  work.stage = Stage::PostInboxDetached;
+  work.envelope_json = "{}";
+  ASSERT_TRUE(this->store_->store_detached_work(work).ok());
+  EXPECT_TRUE(this->store_->claim_detached_work(10)->empty())
+      << "leased to this instance: on its way through its executor";
+  this->clock_.advance(301s);  // its process died: the lease lapses
+  auto claimed = this->store_->claim_detached_work(10);
+  ASSERT_TRUE(claimed.ok());
+  ASSERT_EQ(claimed->size(), 1u);
+  EXPECT_EQ((*claimed)[0].receptor_id, "shop::Auditor");
+  EXPECT_EQ((*claimed)[0].message_type, "store_test::OrderCreated");
+  EXPECT_EQ((*claimed)[0].stage, Stage::PostInboxDetached);
+  EXPECT_EQ(*this->store_->complete_detached_work(work.work_id), true);
+  EXPECT_EQ(*this->store_->complete_detached_work(work.work_id), false) << "it ran once";
+}
+
+TYPED_TEST(FailureContractTest, FailedDetachedWork_WaitsForItsRetryAndNoStaleRunTakesIt) {
+  DetachedWork work;
+  work.work_id = MessageId::mint();
+  work.message_id = MessageId::mint();
+  work.message_type = "store_test::OrderCreated";
+  work.receptor_id = "shop::Auditor";
+  work.envelope_json = "{}";
+  ASSERT_TRUE(this->store_->store_detached_work(work).ok());
+  ASSERT_TRUE(this->store_->fail_detached_work(work.work_id, "smtp down", false).ok());
+  EXPECT_FALSE(*this->store_->complete_detached_work(work.work_id))
+      << "unleased, waiting for its retry: a run that claimed it before the failure is stale";
+  EXPECT_TRUE(this->store_->claim_detached_work(10)->empty()) << "waits for its backoff";
+  this->clock_.advance(61s);
+  ASSERT_EQ(this->store_->claim_detached_work(10)->size(), 1u);
+  EXPECT_TRUE(*this->store_->complete_detached_work(work.work_id));
+}
+
 }  // namespace
 }  // namespace store_test

@@ -16,7 +16,11 @@
 //
 // Inline stages run on the caller's thread. Detached stages run on the executor with a copy of
 // the envelope and of the security context; their record is written when they are scheduled, so a
-// later stage in this process already sees them.
+// later stage in this process already sees them. With `detached_work` set, a scheduled Detached
+// invocation is also kept in the store (joining the caller's transaction) until it has run, and
+// the run deletes it in the transaction that commits what the receptor emitted: a process that
+// dies in between leaves it for run_detached_work() (the host's detached worker), instead of
+// losing it. A run that fails is retried with backoff and dead-lettered like any row.
 #pragma once
 
 #include <memory>
@@ -31,6 +35,7 @@
 #include "whizbang/guardrails.hpp"
 #include "whizbang/lifecycle_stage_tracker.hpp"
 #include "whizbang/receptor_dedup_store.hpp"
+#include "whizbang/store/work_store.hpp"
 
 namespace whizbang {
 
@@ -58,6 +63,10 @@ struct ReceptorInvokerOptions {
   std::vector<std::string> owned_domains;
   // Where Detached stages run. Null: inline on the caller's thread.
   Executor* executor = nullptr;
+  // Where Detached stages scheduled on the executor are kept until they ran (see above). Null:
+  // not kept, and a crash between scheduling and running loses them. (Without an executor,
+  // Detached stages run inline in the caller's transaction, and there is nothing to keep.)
+  WorkStore* detached_work = nullptr;
   std::shared_ptr<spdlog::logger> logger;
 };
 
@@ -76,6 +85,11 @@ class ReceptorInvoker {
   absl::StatusOr<InvokeReport> invoke(Envelope& envelope, Stage stage,
                                       const LifecycleContext& context = {});
 
+  // Runs a Detached invocation kept in the store whose process did not run it (claimed with
+  // WorkStore::claim_detached_work), on the calling thread. A receptor or envelope this registry
+  // does not know dead-letters it.
+  absl::Status run_detached_work(const DetachedWork& work);
+
   const ReceptorInvokerOptions& options() const { return options_; }
 
  private:
@@ -87,6 +101,10 @@ class ReceptorInvoker {
                     const LifecycleContext& context);
   // Runs the receptor's own handling of `envelope`, logging EventIds 16 and 17.
   absl::Status run(const ReceptorInfo& receptor, Stage stage, const Envelope& envelope);
+  // Runs kept detached work in a transaction that first deletes it (so only one run owns it) and
+  // commits with what the receptor emitted; a failure keeps it for a retry.
+  absl::Status run_detached(const MessageId& work_id, const ReceptorInfo& receptor, Stage stage,
+                            const Envelope& envelope);
   // Appends the record of a successful invocation to the envelope and returns it.
   const ReceptorInvocationRecord& append_record(Envelope& envelope, const ReceptorInfo& receptor,
                                                 Stage stage, const LifecycleContext& context,

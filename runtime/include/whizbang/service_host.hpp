@@ -43,6 +43,7 @@
 #include "whizbang/receptor_invoker.hpp"
 #include "whizbang/store/work_store.hpp"
 #include "whizbang/transport/transport.hpp"
+#include "whizbang/workers/detached_worker.hpp"
 #include "whizbang/workers/inbox_worker.hpp"
 #include "whizbang/workers/outbox_drain_worker.hpp"
 #include "whizbang/workers/perspective_runner.hpp"
@@ -62,7 +63,9 @@ struct HostOptions {
   GuardrailOptions guardrails;
   std::shared_ptr<ReceptorDedupStore> dedup_store;  // null: chosen from guardrails.persist
   std::vector<std::string> owned_domains;
-  // Detached stages run here; null: the host runs them inline.
+  // Detached stages run here; null: the host runs them inline. What is scheduled here is kept in
+  // the store until it ran (wh_detached_work): the host's detached worker runs what a process
+  // that died left behind.
   Executor* executor = nullptr;
   std::string shared_inbox_topic = "inbox";
   // A publish made outside any store transaction (application code, a detached receptor):
@@ -92,6 +95,7 @@ struct HostCycle {
   DrainCycleResult outbox;
   InboxCycleResult inbox;
   PerspectiveCycleResult perspectives;
+  DetachedCycleResult detached;
 };
 
 class ServiceHost {
@@ -116,7 +120,8 @@ class ServiceHost {
   // The perspective runner; null when the registry declares no perspectives.
   PerspectiveRunner* perspectives() { return perspective_runner_.get(); }
 
-  // One outbox cycle, one inbox cycle, then one perspective cycle (deterministic tests, demos).
+  // One outbox cycle, one inbox cycle, one perspective cycle, then one cycle of detached work left
+  // by a process that died (deterministic tests, demos).
   absl::StatusOr<HostCycle> run_once();
   // Binds this service's inbox to the transport without starting any worker (start() does it
   // too; calling it again does nothing). A transport hands a message only to the subscriptions
@@ -153,6 +158,7 @@ class ServiceHost {
   std::unique_ptr<PerspectiveRunner> perspective_runner_;
   std::unique_ptr<PerspectiveWorker> perspective_worker_;
   std::unique_ptr<RetentionWorker> retention_;
+  std::unique_ptr<DetachedWorker> detached_;
   std::unique_ptr<TransportSubscription> subscription_;
 };
 

@@ -95,6 +95,7 @@ void ServiceHost::build_invokers() {
   invoker_options.dedup_store = o.dedup_store;
   invoker_options.owned_domains = o.owned_domains;
   invoker_options.executor = o.executor;
+  invoker_options.detached_work = o.store;
   invoker_options.logger = o.logger;
   invoker_ = std::make_unique<ReceptorInvoker>(*dispatcher_, invoker_options);
   // Outside a handling's transaction a record on the envelope alone is lost with a failed publish
@@ -176,6 +177,8 @@ void ServiceHost::build_workers() {
         return lifecycle->process_inbox(handling.envelope);
       },
       inbox_options);
+  detached_ = std::make_unique<DetachedWorker>(
+      *o.store, *invoker_, DetachedWorkerOptions{100, o.poll_interval, o.logger});
   if (o.purge_interval.count() > 0) {
     retention_ = std::make_unique<RetentionWorker>(
         *o.store, RetentionWorkerOptions{o.retention, o.purge_interval, o.logger});
@@ -195,6 +198,9 @@ absl::StatusOr<HostCycle> ServiceHost::run_once() {
     if (!perspectives.ok()) return perspectives.status();
     cycle.perspectives = *perspectives;
   }
+  absl::StatusOr<DetachedCycleResult> detached = detached_->run_once();
+  if (!detached.ok()) return detached.status();
+  cycle.detached = *detached;
   return cycle;
 }
 
@@ -212,6 +218,7 @@ absl::Status ServiceHost::start() {
   outbox_->start();
   inbox_->start();
   if (perspective_worker_) perspective_worker_->start();
+  detached_->start();
   if (retention_) retention_->start();
   return absl::OkStatus();
 }
@@ -223,6 +230,7 @@ void ServiceHost::stop() {
   if (inbox_) inbox_->stop();
   if (perspective_worker_) perspective_worker_->stop();
   if (outbox_) outbox_->stop();
+  if (detached_) detached_->stop();
   if (retention_) retention_->stop();
   if (options_.executor != nullptr) options_.executor->drain();
   if (std::vector<OutboxMessage> pending = deferred_.drain_all(); !pending.empty()) {

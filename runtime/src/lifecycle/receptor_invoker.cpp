@@ -6,6 +6,7 @@
 
 #include "internal/fast_clock.hpp"
 #include "internal/text.hpp"
+#include "whizbang/envelope_json.hpp"
 #include "whizbang/failure.hpp"
 #include "whizbang/logging.hpp"
 #include "whizbang/security_context.hpp"
@@ -141,14 +142,33 @@ absl::Status ReceptorInvoker::fire(Envelope& envelope, const ReceptorInfo& recep
         return status;
       }
     }
+    std::optional<MessageId> work_id;
+    if (options_.detached_work != nullptr) {
+      DetachedWork work;
+      work.work_id = MessageId::mint();
+      work.message_id = envelope.message_id;
+      work.message_type = std::string(envelope.payload.info()->wire_name);
+      work.receptor_id = std::string(receptor.id);
+      work.stage = stage;
+      if (per_perspective(stage, context)) work.perspective = context.perspective;
+      work.envelope_json = serialize_envelope(envelope);
+      if (absl::Status status = options_.detached_work->store_detached_work(work); !status.ok()) {
+        return status;
+      }
+      work_id = work.work_id;
+    }
     std::optional<SecurityContext> security;
     if (const SecurityContext* current = SecurityContext::current()) security = *current;
     // The detached run outlives this call: it gets its own copy of the envelope.
-    options_.executor->submit([handling = envelope, security, this, &receptor, stage] {
+    options_.executor->submit([handling = envelope, security, this, &receptor, stage, work_id] {
       ScopedSecurityContext scope(security);
-      // run() logs the failure (EventId 17 at Error) and never throws: detached work has no
+      // run() logs a failure (EventId 17 at Error) and never throws: detached work has no
       // caller to report to, and must not take the executor's thread down.
-      (void)run(receptor, stage, handling);
+      if (work_id) {
+        (void)run_detached(*work_id, receptor, stage, handling);
+      } else {
+        (void)run(receptor, stage, handling);
+      }
     });
     return absl::OkStatus();
   }
@@ -163,6 +183,60 @@ absl::Status ReceptorInvoker::fire(Envelope& envelope, const ReceptorInfo& recep
                     internal::FastClock::elapsed(started, completed));
   if (dedup_reads_envelope_only_) return absl::OkStatus();  // the record on the envelope is all
   return options_.dedup_store->record_invocation(envelope, record);
+}
+
+absl::Status ReceptorInvoker::run_detached(const MessageId& work_id, const ReceptorInfo& receptor,
+                                           Stage stage, const Envelope& envelope) {
+  WorkStore& store = *options_.detached_work;
+  bool owned = false;
+  absl::Status status = [&]() -> absl::Status {
+    // Waits for the scheduling handling's transaction on this store: the work is there once it
+    // committed, and gone when it rolled back.
+    Transaction transaction(store);
+    if (!transaction.status().ok()) return transaction.status();
+    absl::StatusOr<bool> ours = store.complete_detached_work(work_id);
+    if (!ours.ok()) return ours.status();
+    // Gone (its handling rolled back, or it ran) or taken over by another instance.
+    if (!*ours) return absl::OkStatus();
+    owned = true;
+    if (absl::Status ran = run(receptor, stage, envelope); !ran.ok()) return ran;
+    return transaction.commit();
+  }();
+  // Rolled back, so still kept: retried after its backoff, dead-lettered at max attempts. (A
+  // transaction that could not even begin leaves it leased; its lease lapses.)
+  if (!status.ok() && owned) {
+    if (absl::Status failed =
+            store.fail_detached_work(work_id, std::string(status.message()), is_permanent(status));
+        !failed.ok()) {
+      log(options_.logger, spdlog::level::err, log_events::kReceptorFired,
+          "detached work {} of receptor {} could not be marked failed: {}", work_id, receptor.id,
+          failed.message());
+    }
+  }
+  return status;
+}
+
+absl::Status ReceptorInvoker::run_detached_work(const DetachedWork& work) {
+  if (options_.detached_work == nullptr) {
+    return absl::FailedPreconditionError("run_detached_work: the invoker keeps no detached work");
+  }
+  const Registry& registry = dispatcher_.registry();
+  const ReceptorInfo* receptor = registry.find_receptor(work.receptor_id);
+  absl::StatusOr<Envelope> envelope = deserialize_envelope(
+      work.envelope_json, [&](std::string_view name) { return registry.find_message(name); });
+  if (receptor == nullptr || !envelope.ok()) {
+    const std::string why = receptor == nullptr
+                                ? fmt::format("no receptor {} in this registry", work.receptor_id)
+                                : std::string(envelope.status().message());
+    if (absl::Status failed = options_.detached_work->fail_detached_work(work.work_id, why, true);
+        !failed.ok()) {
+      return failed;
+    }
+    return absl::FailedPreconditionError(fmt::format("detached work {}: {}", work.work_id, why));
+  }
+  // What the receptor sees of the caller's security comes from the envelope's scope: an explicit
+  // as_system()/run_as() around the original dispatch did not survive the process.
+  return run_detached(work.work_id, *receptor, work.stage, *envelope);
 }
 
 absl::StatusOr<InvokeReport> ReceptorInvoker::invoke(Envelope& envelope, Stage stage,

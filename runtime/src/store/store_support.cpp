@@ -23,6 +23,8 @@ std::string_view to_string(DeadLetterSource source) {
       return "perspective event";
     case DeadLetterSource::LifecycleCompletion:
       return "lifecycle completion";
+    case DeadLetterSource::DetachedWork:
+      return "detached work";
   }
   return "unknown";
 }

@@ -60,6 +60,12 @@ class MemoryWorkStore final : public WorkStore {
                                       std::string_view model_json,
                                       const MessageId& last_event_id) override;
 
+  absl::Status store_detached_work(const DetachedWork& work) override;
+  absl::StatusOr<std::vector<DetachedWork>> claim_detached_work(std::size_t max_items) override;
+  absl::StatusOr<bool> complete_detached_work(const MessageId& work_id) override;
+  absl::Status fail_detached_work(const MessageId& work_id, std::string_view error,
+                                  bool dead_letter) override;
+
   absl::StatusOr<std::vector<DeadLetter>> dead_letters(std::size_t limit) override;
   absl::StatusOr<std::size_t> requeue_dead_letters(std::span<const MessageId> ids) override;
   absl::StatusOr<PurgeCounts> purge(const RetentionOptions& retention) override;

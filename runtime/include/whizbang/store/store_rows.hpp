@@ -103,12 +103,28 @@ struct LifecycleWork {
   int attempts = 0;
 };
 
+// A Detached stage's receptor invocation handed to an executor (wh_detached_work). Written when
+// it is scheduled — in the transaction of the handling that schedules it — and deleted in the
+// transaction that runs it, so a process that dies in between leaves it to be run by another
+// cycle (the host's detached worker) instead of losing it.
+struct DetachedWork {
+  MessageId work_id;
+  MessageId message_id;
+  std::string message_type;  // the payload's wire name
+  std::string receptor_id;
+  Stage stage = Stage::PostInboxDetached;
+  std::string perspective;  // for perspective-scoped stages
+  std::string envelope_json;
+  int attempts = 0;
+};
+
 // Where a dead letter lives.
 enum class DeadLetterSource : std::uint8_t {
   Outbox = 0,
   Inbox = 1,
   PerspectiveEvent = 2,
   LifecycleCompletion = 3,
+  DetachedWork = 4,
 };
 std::string_view to_string(DeadLetterSource source);
 
@@ -116,11 +132,11 @@ std::string_view to_string(DeadLetterSource source);
 struct DeadLetter {
   DeadLetterSource source = DeadLetterSource::Outbox;
   // The row's key: message id (outbox, inbox), event_work_id (perspective event), event id
-  // (lifecycle completion). requeue_dead_letters() takes it.
+  // (lifecycle completion), work id (detached work). requeue_dead_letters() takes it.
   MessageId id;
   // The message's wire name (for perspective rows: the event's).
   std::string message_type;
-  // Destination (outbox), handler (inbox) or perspective name.
+  // Destination (outbox), handler (inbox), perspective name, or receptor (detached work).
   std::string target;
   std::optional<Uuid> stream_id;
   int attempts = 0;

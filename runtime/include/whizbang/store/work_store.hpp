@@ -137,6 +137,23 @@ class WorkStore : public OutboxStore {
                                               std::string_view model_json,
                                               const MessageId& last_event_id) = 0;
 
+  // ---- detached stages ----------------------------------------------------------------------
+  // Keeps a Detached stage's invocation until it has run (see DetachedWork), leased to this
+  // instance; joins the caller's transaction.
+  virtual absl::Status store_detached_work(const DetachedWork& work) = 0;
+  // Detached work that is unleased (waiting for a retry) or whose lease lapsed (its process died),
+  // and due; each is leased to this instance. Not work leased to this instance: that is on its way
+  // through this process's executor. Oldest first.
+  virtual absl::StatusOr<std::vector<DetachedWork>> claim_detached_work(std::size_t max_items) = 0;
+  // Deletes the work while this instance holds its lease: the run that calls it, inside the
+  // transaction that runs the receptor, owns the run. False: it is gone (the handling that
+  // scheduled it rolled back, or it ran), failed and waits for a retry, or another instance took
+  // it over.
+  virtual absl::StatusOr<bool> complete_detached_work(const MessageId& work_id) = 0;
+  // Its run failed: retried with backoff, dead-lettered like any row.
+  virtual absl::Status fail_detached_work(const MessageId& work_id, std::string_view error,
+                                          bool dead_letter) = 0;
+
   // ---- operations ---------------------------------------------------------------------------
   // Dead-lettered rows of every kind, oldest dead letter first, at most `limit`.
   virtual absl::StatusOr<std::vector<DeadLetter>> dead_letters(std::size_t limit) = 0;

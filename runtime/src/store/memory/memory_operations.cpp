@@ -51,6 +51,12 @@ absl::StatusOr<std::vector<DeadLetter>> MemoryWorkStore::dead_letters(std::size_
                          "PostAllPerspectives/PostLifecycle", row.stream_id, row.attempts,
                          row.error, row.failure_reason, *row.dead_lettered_at});
     }
+    for (const auto& [work_id, row] : state.detached) {
+      if (!row.dead_lettered_at) continue;
+      letters.push_back({DeadLetterSource::DetachedWork, work_id, row.work.message_type,
+                         row.work.receptor_id, std::nullopt, row.work.attempts, row.error,
+                         row.failure_reason, *row.dead_lettered_at});
+    }
     std::stable_sort(letters.begin(), letters.end(), [](const auto& a, const auto& b) {
       return std::tie(a.dead_lettered_at, a.id) < std::tie(b.dead_lettered_at, b.id);
     });
@@ -77,6 +83,15 @@ absl::StatusOr<std::size_t> MemoryWorkStore::requeue_dead_letters(std::span<cons
     }
     for (auto& [event_id, row] : state.lifecycle) {
       if (row.dead_lettered_at && wanted(event_id)) requeue(row), ++requeued;
+    }
+    for (auto& [work_id, row] : state.detached) {
+      if (!row.dead_lettered_at || !wanted(work_id)) continue;
+      row.work.attempts = 0;
+      row.dead_lettered_at.reset();
+      row.scheduled_for.reset();
+      row.instance_id.reset();
+      row.lease_expiry.reset();
+      ++requeued;
     }
     if (requeued > 0) impl_->gate.note({.outbox_written = true, .inbox_written = true});
     return requeued;

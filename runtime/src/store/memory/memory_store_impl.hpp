@@ -32,6 +32,17 @@ struct LifecycleRow {
   TimePoint created_at{};
 };
 
+// One wh_detached_work row.
+struct DetachedRow {
+  DetachedWork work;
+  std::optional<Uuid> instance_id;
+  std::optional<TimePoint> lease_expiry;
+  std::string error;
+  FailureReason failure_reason = FailureReason::Unknown;
+  std::optional<TimePoint> scheduled_for;
+  std::optional<TimePoint> dead_lettered_at;
+};
+
 struct State {
   std::map<MessageId, OutboxRow> outbox;
   // Ids of published (deleted) outbox rows, with their publication time: a re-emission of one is
@@ -51,6 +62,7 @@ struct State {
   std::int64_t invocation_sequence = 0;
   std::map<Uuid, std::pair<ServiceInstance, TimePoint>> instances;
   std::map<MessageId, LifecycleRow> lifecycle;
+  std::map<MessageId, DetachedRow> detached;
 };
 
 // What a failure does to the lease and retry columns every failing table shares.

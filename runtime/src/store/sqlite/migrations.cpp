@@ -138,9 +138,10 @@ CREATE INDEX wh_perspective_events_event_id ON wh_perspective_events (event_id);
 )sql";
 
 // Failures and recovery: dead letters (kept, never offered again, requeued by an operator), the
-// indexes stream-ordered claims read, and lifecycle completions — an event whose perspectives all
-// completed, waiting for PostAllPerspectives and PostLifecycle to succeed. Rows quarantined by
-// earlier versions (processed, failed as unreadable) become dead letters.
+// indexes stream-ordered claims read, lifecycle completions — an event whose perspectives all
+// completed, waiting for PostAllPerspectives and PostLifecycle to succeed — and detached work, a
+// Detached stage scheduled on an executor and not yet run. Rows quarantined by earlier versions
+// (processed, failed as unreadable) become dead letters; the purge reads by age.
 constexpr std::string_view kV5 = R"sql(
 ALTER TABLE wh_outbox ADD COLUMN dead_lettered_at INTEGER;
 ALTER TABLE wh_inbox ADD COLUMN dead_lettered_at INTEGER;
@@ -164,6 +165,23 @@ CREATE TABLE wh_lifecycle_completions (
   created_at INTEGER NOT NULL,
   dead_lettered_at INTEGER
 ) WITHOUT ROWID;
+CREATE TABLE wh_detached_work (
+  work_id BLOB PRIMARY KEY NOT NULL,
+  message_id BLOB NOT NULL,
+  message_type TEXT NOT NULL,
+  receptor_id TEXT NOT NULL,
+  stage INTEGER NOT NULL,
+  perspective TEXT NOT NULL,
+  envelope TEXT NOT NULL,
+  instance_id BLOB,
+  lease_expiry INTEGER,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  error TEXT,
+  failure_reason INTEGER NOT NULL DEFAULT 99,
+  scheduled_for INTEGER,
+  created_at INTEGER NOT NULL,
+  dead_lettered_at INTEGER
+) WITHOUT ROWID;
 CREATE INDEX wh_receptor_invocations_completed_at ON wh_receptor_invocations (completed_at);
 CREATE INDEX wh_message_deduplication_first_seen_at ON wh_message_deduplication (first_seen_at);
 CREATE INDEX wh_outbox_tombstones_published_at ON wh_outbox_tombstones (published_at);
@@ -174,7 +192,7 @@ constexpr std::array<Migration, 5> kMigrations{{
     {2, "inbox source_service_id", kV2},
     {3, "outbox tombstones, receptor invocations", kV3},
     {4, "perspective models", kV4},
-    {5, "dead letters, stream order, lifecycle completions", kV5},
+    {5, "dead letters, stream order, lifecycle completions, detached work", kV5},
 }};
 
 absl::StatusOr<std::int64_t> scalar(Connection& connection, const std::string& sql) {

@@ -229,8 +229,40 @@ inline const std::string kSavePerspectiveModel =
     "SET model_data = excluded.model_data, last_event_id = excluded.last_event_id, "
     "updated_at = excluded.updated_at";
 
+// ---- detached work (migration 5) ------------------------------------------------------------
+// ?1 work ?2 message ?3 receptor ?4 stage ?5 perspective ?6 envelope ?7 instance ?8 lease ?9 now
+// ?10 message type
+inline const std::string kInsertDetachedWork =
+    "INSERT INTO wh_detached_work (work_id, message_id, receptor_id, stage, perspective, "
+    "envelope, instance_id, lease_expiry, created_at, message_type) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
+// ?1 now ?3 limit. Not work leased to this instance: that is on its way through this process's
+// executor.
+inline const std::string kClaimableDetachedWork =
+    "SELECT work_id, message_id, receptor_id, stage, perspective, envelope, attempts, "
+    "message_type "
+    "FROM wh_detached_work WHERE dead_lettered_at IS NULL "
+    "AND (scheduled_for IS NULL OR scheduled_for <= ?1) "
+    "AND (instance_id IS NULL OR lease_expiry < ?1) "
+    "ORDER BY work_id LIMIT ?3";
+// ?1 work ?2 instance ?3 lease expiry
+inline const std::string kLeaseDetachedWork =
+    "UPDATE wh_detached_work SET instance_id = ?2, lease_expiry = ?3 WHERE work_id = ?1";
+// ?1 work ?2 instance. Only under this instance's own lease: a run that claimed it (the executor's
+// at scheduling, the detached worker's), never an unleased one waiting for its retry.
+inline const std::string kDeleteDetachedWork =
+    "DELETE FROM wh_detached_work WHERE work_id = ?1 AND dead_lettered_at IS NULL "
+    "AND instance_id = ?2";
+// ?1 work ?2 instance ?3 (unused) ?4 error ?5 now ?6 dead letter now ?7 max attempts ?8 reason
+inline const std::string kFailDetachedWork =
+    "UPDATE wh_detached_work SET error = ?4, failure_reason = "
+    "CASE WHEN NOT ?6 AND ?7 > 0 AND attempts + 1 >= ?7 THEN 5 ELSE ?8 END, " +
+    failure_columns() + " WHERE work_id = ?1" + kOwnedBy2 +
+    " RETURNING message_type, attempts, dead_lettered_at, NULL";
+
 // ---- dead letters and retention ---------------------------------------------------------------
-// Every dead letter: source (0 outbox, 1 inbox, 2 perspective event, 3 lifecycle completion),
+// Every dead letter: source (0 outbox, 1 inbox, 2 perspective event, 3 lifecycle completion, 4
+// detached work),
 // id, type, target, stream, attempts, error, reason, dead-lettered at. ?1 limit
 inline const std::string kDeadLetters =
     "SELECT * FROM ("
@@ -247,7 +279,10 @@ inline const std::string kDeadLetters =
     "SELECT 3, lc.event_id, COALESCE(es.event_type, ''), 'PostAllPerspectives/PostLifecycle', "
     "lc.stream_id, lc.attempts, lc.error, lc.failure_reason, lc.dead_lettered_at "
     "FROM wh_lifecycle_completions lc LEFT JOIN wh_event_store es ON es.event_id = lc.event_id "
-    "WHERE lc.dead_lettered_at IS NOT NULL) ORDER BY 9, 2 LIMIT ?1";
+    "WHERE lc.dead_lettered_at IS NOT NULL UNION ALL "
+    "SELECT 4, work_id, message_type, receptor_id, NULL, attempts, error, "
+    "failure_reason, dead_lettered_at FROM wh_detached_work WHERE dead_lettered_at IS NOT NULL) "
+    "ORDER BY 9, 2 LIMIT ?1";
 // Requeue: a fresh set of attempts, due now; the last error stays for the record. ?1 id, or NULL
 // for every dead letter of the table.
 inline std::string requeue(std::string_view table, std::string_view key) {

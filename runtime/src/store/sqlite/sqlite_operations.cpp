@@ -46,6 +46,7 @@ absl::StatusOr<std::size_t> SqliteWorkStore::requeue_dead_letters(std::span<cons
       sqlite::sql::requeue("wh_inbox", "message_id"),
       sqlite::sql::requeue("wh_perspective_events", "event_work_id"),
       sqlite::sql::requeue("wh_lifecycle_completions", "event_id"),
+      sqlite::sql::requeue("wh_detached_work", "work_id"),
   };
   return impl_->gate.run([&]() -> absl::StatusOr<std::size_t> {
     std::size_t requeued = 0;

@@ -5,6 +5,8 @@
 #include <system_error>
 
 #include "fmt/format.h"
+#include "store/sqlite/migrations.hpp"
+#include "store/sqlite/sql.hpp"
 #include "store/sqlite/statement.hpp"
 #include "store/store_support.hpp"
 
@@ -20,10 +22,15 @@ struct SqliteStoreInspector::Impl {
   int schema_version = 0;
 
   bool has(const std::string& table) const { return tables.count(table) > 0; }
+  bool has_dead_letters() const {
+    return schema_version >= SqliteStoreInspector::kDeadLettersSchemaVersion;
+  }
 
-  absl::StatusOr<std::int64_t> count(const std::string& table) {
+  // The rows of `table` (those matching `where`, when given).
+  absl::StatusOr<std::int64_t> count(const std::string& table, const std::string& where = "") {
     if (!has(table)) return 0;
-    absl::StatusOr<sqlite3_stmt*> stmt = connection->prepare("SELECT count(*) FROM " + table);
+    absl::StatusOr<sqlite3_stmt*> stmt = connection->prepare(
+        "SELECT count(*) FROM " + table + (where.empty() ? "" : " WHERE " + where));
     if (!stmt.ok()) return stmt.status();
     Use use(*connection, *stmt);
     absl::StatusOr<bool> row = use.step();
@@ -31,7 +38,8 @@ struct SqliteStoreInspector::Impl {
     return *row ? use.int64(0) : 0;
   }
 
-  // Runs `sql` (with ?1 = limit when `limit` >= 0) over `table` and decodes each row.
+  // Runs `sql` (with ?1 = limit, when it has a parameter; SQLite reads a negative limit as none)
+  // over `table` and decodes each row.
   template <class Row, class Decode>
   absl::StatusOr<std::vector<Row>> rows(const std::string& table, const std::string& sql, int limit,
                                         Decode decode) {
@@ -40,7 +48,7 @@ struct SqliteStoreInspector::Impl {
     absl::StatusOr<sqlite3_stmt*> stmt = connection->prepare(sql);
     if (!stmt.ok()) return stmt.status();
     Use use(*connection, *stmt);
-    use.bind_int(1, static_cast<std::int64_t>(limit));
+    if (sqlite3_bind_parameter_count(*stmt) > 0) use.bind_int(1, static_cast<std::int64_t>(limit));
     while (true) {
       absl::StatusOr<bool> row = use.step();
       if (!row.ok()) return row.status();
@@ -89,6 +97,12 @@ const std::string kRecentPerspectiveEvents =
 const std::string kRecentInvocations =
     "SELECT message_id, receptor_id, service_name, perspective, stage, completed_at, duration_us "
     "FROM wh_receptor_invocations ORDER BY completed_at DESC, message_id DESC LIMIT ?1";
+
+// The tables that keep dead letters: those with a dead_lettered_at column.
+const std::string kDeadLetterTables =
+    "SELECT m.name FROM sqlite_master AS m JOIN pragma_table_info(m.name) AS c "
+    "WHERE m.type = 'table' AND m.name LIKE 'wh\\_%' ESCAPE '\\' "
+    "AND c.name = 'dead_lettered_at' ORDER BY m.name";
 
 StoredEvent decode_event(const Use& use) {
   return {MessageId::from_trusted(use.uuid(0)),
@@ -188,6 +202,16 @@ absl::StatusOr<StoreCounts> SqliteStoreInspector::counts() {
     if (!value.ok()) return value.status();
     *count = *value;
   }
+  if (!impl_->has_dead_letters()) return counts;
+  // Every table with a dead_lettered_at column, so tables a later migration adds are counted too.
+  absl::StatusOr<std::vector<std::string>> keeping = impl_->rows<std::string>(
+      "wh_outbox", kDeadLetterTables, -1, [](const Use& use) { return use.text(0); });
+  if (!keeping.ok()) return keeping.status();
+  for (const std::string& table : *keeping) {
+    absl::StatusOr<std::int64_t> value = impl_->count(table, "dead_lettered_at IS NOT NULL");
+    if (!value.ok()) return value.status();
+    counts.dead_lettered[table] = *value;
+  }
   return counts;
 }
 
@@ -269,6 +293,34 @@ absl::StatusOr<std::vector<StoredEvent>> SqliteStoreInspector::read_stream(const
     events.push_back(decode_event(use));
   }
   return events;
+}
+
+absl::StatusOr<std::vector<DeadLetter>> SqliteStoreInspector::dead_letters(int limit) {
+  if (!impl_->has_dead_letters()) return std::vector<DeadLetter>();
+  // The columns kDeadLetters documents, decoded as SqliteWorkStore::dead_letters decodes them.
+  absl::StatusOr<std::vector<DeadLetter>> letters = impl_->rows<DeadLetter>(
+      "wh_outbox", sqlite::sql::kDeadLetters, limit, [](const Use& use) {
+        DeadLetter letter;
+        letter.source = static_cast<DeadLetterSource>(use.int64(0));
+        letter.id = MessageId::from_trusted(use.uuid(1));
+        letter.message_type = use.text(2);
+        letter.target = use.text(3);
+        letter.stream_id = use.optional_uuid(4);
+        letter.attempts = static_cast<int>(use.int64(5));
+        letter.error = use.text(6);
+        letter.reason = static_cast<FailureReason>(use.int64(7));
+        letter.dead_lettered_at = from_micros(use.int64(8));
+        return letter;
+      });
+  // kDeadLetters reads the current schema: a store between version 5 and it may lack a table.
+  if (!letters.ok() && impl_->schema_version < sqlite::latest_schema_version()) {
+    return absl::FailedPreconditionError(
+        fmt::format("'{}' has schema version {}, older than this runtime's {}: its dead letters "
+                    "can be listed once a store opens (and migrates) it ({})",
+                    path(), impl_->schema_version, sqlite::latest_schema_version(),
+                    std::string(letters.status().message())));
+  }
+  return letters;
 }
 
 }  // namespace whizbang
