@@ -1,7 +1,13 @@
-// Runs `whizbang` commands in process, and a file's identity for "left untouched" checks.
+// Runs `whizbang` commands in process or through the binary, and a file's identity for "left
+// untouched" checks.
 #pragma once
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -30,6 +36,31 @@ inline std::string read_bytes(const std::filesystem::path& path) {
   bytes << in.rdbuf();
   return bytes.str();
 }
+
+#ifdef WHIZBANG_CLI_PATH
+// Runs the `whizbang` binary with `args` (each passed as one word), stdout and stderr captured in
+// files of a private temp directory (never next to the store a test inspects).
+inline CliRun run_binary(const std::vector<std::string>& args) {
+  static std::atomic<int> counter{0};
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() /
+      ("whizbang-cli-run-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+  std::filesystem::create_directories(dir);
+  const auto quote = [](const std::string& word) {
+    std::string quoted = "'";
+    for (const char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+  };
+  std::string command = quote(WHIZBANG_CLI_PATH);
+  for (const std::string& arg : args) command += " " + quote(arg);
+  command += " >" + quote((dir / "out").string()) + " 2>" + quote((dir / "err").string());
+  const int status = std::system(command.c_str());
+  CliRun run{WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_bytes(dir / "out"),
+             read_bytes(dir / "err")};
+  std::filesystem::remove_all(dir);
+  return run;
+}
+#endif
 
 // Bytes and mtime: equal before and after means the command neither wrote nor touched it.
 struct FileIdentity {

@@ -12,7 +12,8 @@ namespace whizbang::cli {
 int run_id_command(const std::vector<std::string>& args, const Io& io);
 // whizbang demo: a short tour of ids and derived identity.
 int run_demo_command(const std::vector<std::string>& args, const Io& io);
-// whizbang store inspect|stream ...: read-only views of a SQLite work store.
+// whizbang store inspect|stream|dead-letters ...: read-only views of a SQLite work store;
+// whizbang store requeue ...: gives its dead letters a fresh set of attempts.
 int run_store_command(const std::vector<std::string>& args, const Io& io);
 // whizbang gen explain ...: the tables whizbang-gen generated for a target.
 int run_gen_command(const std::vector<std::string>& args, const Io& io);

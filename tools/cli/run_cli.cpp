@@ -12,8 +12,8 @@ constexpr std::string_view kHelp =
 
 commands:
   id      mint, derive and inspect message ids (whizbang id --help)
-  store   read-only views of a SQLite store: counts, recent rows, one stream's events
-          (whizbang store --help)
+  store   a SQLite store: counts, recent rows, one stream's events and dead letters (read-only);
+          requeue dead letters (whizbang store --help)
   gen     the receptor and message tables whizbang-gen generated (whizbang gen --help)
   demo    a short tour: minted ids, derived emission ids, a retry re-deriving the same ids
 

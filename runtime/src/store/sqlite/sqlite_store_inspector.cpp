@@ -298,8 +298,8 @@ absl::StatusOr<std::vector<StoredEvent>> SqliteStoreInspector::read_stream(const
 absl::StatusOr<std::vector<DeadLetter>> SqliteStoreInspector::dead_letters(int limit) {
   if (!impl_->has_dead_letters()) return std::vector<DeadLetter>();
   // The columns kDeadLetters documents, decoded as SqliteWorkStore::dead_letters decodes them.
-  absl::StatusOr<std::vector<DeadLetter>> letters = impl_->rows<DeadLetter>(
-      "wh_outbox", sqlite::sql::kDeadLetters, limit, [](const Use& use) {
+  absl::StatusOr<std::vector<DeadLetter>> letters =
+      impl_->rows<DeadLetter>("wh_outbox", sqlite::sql::kDeadLetters, limit, [](const Use& use) {
         DeadLetter letter;
         letter.source = static_cast<DeadLetterSource>(use.int64(0));
         letter.id = MessageId::from_trusted(use.uuid(1));

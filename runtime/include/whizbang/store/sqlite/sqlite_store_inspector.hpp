@@ -35,8 +35,9 @@ struct StoreCounts {
   std::int64_t perspective_events = 0;
   std::int64_t receptor_invocations = 0;
   // Dead-lettered rows (dead_lettered_at set) of each table that keeps dead letters, by table
-  // name ("wh_outbox", "wh_inbox", "wh_perspective_events", "wh_lifecycle_completions", and any a
-  // later schema adds), zeros included; empty before schema version 5.
+  // name ("wh_outbox", "wh_inbox", "wh_perspective_events", "wh_lifecycle_completions",
+  // "wh_detached_work", and any a later schema adds), zeros included; empty before schema
+  // version 5.
   std::map<std::string, std::int64_t> dead_lettered;
 
   std::int64_t dead_lettered_in(const std::string& table) const {
@@ -58,7 +59,8 @@ struct StoredReceptorInvocation {
 
 class SqliteStoreInspector {
  public:
-  // The migration that added dead letters (dead_lettered_at, wh_lifecycle_completions).
+  // The migration that added dead letters (dead_lettered_at, wh_lifecycle_completions,
+  // wh_detached_work).
   static constexpr int kDeadLettersSchemaVersion = 5;
 
   // NotFound: no file at `path`. InvalidArgument: `path` is a directory or not a regular file.
