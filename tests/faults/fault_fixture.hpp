@@ -98,10 +98,10 @@ struct ServiceConfig {
   const TestDir* dir = nullptr;
   int max_attempts = 10;
   // Adjusts the host's options before it is created.
-  std::function<void(whizbang::HostOptions&)> configure;
+  std::function<void(whizbang::HostOptions&)> configure{};
   // Wraps the opened store (fault injection, HookedStore).
   std::function<std::unique_ptr<whizbang::WorkStore>(std::unique_ptr<whizbang::WorkStore>)>
-      wrap_store;
+      wrap_store{};
 };
 
 // One hosted service: its Faults, its store and its host (subscribed, not started).
