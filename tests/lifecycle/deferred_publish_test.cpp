@@ -96,7 +96,8 @@ TEST_F(DeferredPublishTests, RunningHost_IsWokenByTheQueueing_NotByItsPoll) {
                  [](whizbang::HostOptions& options) { options.poll_interval = 1h; });
   Service notifications(log_, transport_, "notifications");  // stepped by the test
   ASSERT_TRUE(orders.host->start().ok());
-  std::this_thread::sleep_for(50ms);  // the first cycles are done; the next poll is in 1 h
+  // The first cycles are done; the next poll is in 1 h.
+  ASSERT_TRUE(orders.host->wait_until_ready(10s));
   ASSERT_TRUE(orders.host->dispatcher().publish(placed("d-6")).ok());
   // Only a woken drain worker gets the event to the other service within the deadline.
   const auto deadline = std::chrono::steady_clock::now() + 10s;

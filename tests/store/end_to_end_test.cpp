@@ -198,7 +198,9 @@ TEST_F(EndToEndTests, ThreadedWorkers_DeliverOnCommitWithoutWaitingForThePollInt
   ASSERT_TRUE(subscription.ok());
   orders_drain.start();
   shipping_inbox.start();
-  std::this_thread::sleep_for(50ms);  // both idle, waiting on their 30 s poll
+  // Each has finished its first cycle (on an empty store) and now waits on its 30 s poll.
+  ASSERT_TRUE(orders_drain.loop().wait_for_cycles(1, 10s));
+  ASSERT_TRUE(shipping_inbox.loop().wait_for_cycles(1, 10s));
 
   const auto started = std::chrono::steady_clock::now();
   const OutboxMessage command = outbox_message(ShipOrderCommand{"fast"}, "shipping");
@@ -207,6 +209,9 @@ TEST_F(EndToEndTests, ThreadedWorkers_DeliverOnCommitWithoutWaitingForThePollInt
   ASSERT_EQ(result.wait_for(5s), std::future_status::ready);
   EXPECT_EQ(result.get(), "fast");
   EXPECT_LT(std::chrono::steady_clock::now() - started, 2s);
+  // Woken, not polled: each finishes a second cycle long before its poll is due.
+  EXPECT_TRUE(orders_drain.loop().wait_for_cycles(2, 5s));
+  EXPECT_TRUE(shipping_inbox.loop().wait_for_cycles(2, 5s));
   orders_drain.stop();
   shipping_inbox.stop();
 }

@@ -342,7 +342,17 @@ TYPED_TEST(WorkStoreContractTest, Transaction_OtherThreadsWaitUntilCommit) {
     EXPECT_TRUE(this->store_->store_outbox_messages({&theirs, 1}).ok());
     stored = true;
   });
-  std::this_thread::sleep_for(20ms);
+  // The store counts a caller that found the transaction taken before it blocks: once counted,
+  // the other thread is queued behind this transaction.
+  const auto deadline = std::chrono::steady_clock::now() + 10s;
+  while (this->metrics_->counter(metric_names::kWorkCoordinatorMeter,
+                                 metric_names::kTransactionWaits) == 0 &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::yield();
+  }
+  EXPECT_EQ(
+      this->metrics_->counter(metric_names::kWorkCoordinatorMeter, metric_names::kTransactionWaits),
+      1);
   EXPECT_FALSE(stored.load()) << "the other thread must wait for this transaction";
   EXPECT_EQ(this->store_->commit().code(), absl::StatusCode::kOk);
   other.join();

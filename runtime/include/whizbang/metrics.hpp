@@ -37,6 +37,9 @@ inline constexpr std::string_view kOutboxEmissionDeduplicated =
 inline constexpr std::string_view kWorkFailed = "whizbang.work_coordinator.failed";
 // One per row dead-lettered: retried max_attempts times, unreadable, or failed permanently.
 inline constexpr std::string_view kWorkDeadLettered = "whizbang.work_coordinator.dead_lettered";
+// One per store call that waited for another thread's transaction of the same store object. A
+// high rate means threads queue on the store (one transaction at a time per store).
+inline constexpr std::string_view kTransactionWaits = "whizbang.work_coordinator.transaction_waits";
 inline constexpr std::string_view kMessageTypeTag = "message_type";
 }  // namespace metric_names
 

@@ -30,6 +30,7 @@
 // what the deferred channel still holds: when it returns, nothing of the host runs.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
@@ -131,6 +132,10 @@ class ServiceHost {
   absl::Status subscribe();
   // Subscribes to the transport and starts the workers on their threads.
   absl::Status start();
+  // After start(): waits until every worker has completed its first cycle, so what was stored
+  // before start() has been taken up and the workers wait for wake-ups (a readiness probe).
+  // False when `timeout` passed first.
+  bool wait_until_ready(std::chrono::milliseconds timeout) const;
   // Stops the workers (joins their threads), then waits for detached work on the executor, then
   // writes what the deferred channel still holds. When it returns, nothing of the host runs.
   void stop();

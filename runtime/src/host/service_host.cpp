@@ -2,6 +2,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
+
 #include "whizbang/database_receptor_dedup_store.hpp"
 #include "whizbang/derived_identity.hpp"
 #include "whizbang/logging.hpp"
@@ -221,6 +224,18 @@ absl::Status ServiceHost::start() {
   detached_->start();
   if (retention_) retention_->start();
   return absl::OkStatus();
+}
+
+bool ServiceHost::wait_until_ready(std::chrono::milliseconds timeout) const {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  const auto left = [&] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::max(
+        deadline - std::chrono::steady_clock::now(), std::chrono::steady_clock::duration{}));
+  };
+  if (!outbox_->loop().wait_for_cycles(1, left())) return false;
+  if (!inbox_->loop().wait_for_cycles(1, left())) return false;
+  if (perspective_worker_ && !perspective_worker_->loop().wait_for_cycles(1, left())) return false;
+  return detached_->loop().wait_for_cycles(1, left());
 }
 
 void ServiceHost::stop() {

@@ -16,6 +16,7 @@
 #include <condition_variable>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <type_traits>
@@ -24,6 +25,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "whizbang/metrics.hpp"
 #include "whizbang/store/work_store.hpp"
 
 namespace whizbang::store_internal {
@@ -34,13 +36,18 @@ class TransactionBackend {
   virtual ~TransactionBackend() = default;
   // `explicit_transaction`: opened by begin(), not by a single store call.
   virtual absl::Status backend_begin(bool explicit_transaction) = 0;
+  // A transaction for a call that only reads: it must not keep other writers (other processes
+  // on the same database) waiting. Defaults to a writing one.
+  virtual absl::Status backend_begin_read() { return backend_begin(false); }
   virtual absl::Status backend_commit() = 0;
   virtual void backend_rollback() = 0;
 };
 
 class TransactionGate {
  public:
-  explicit TransactionGate(TransactionBackend& backend) : backend_(backend) {}
+  // `metrics` (may be null) counts the calls that had to wait for another thread's transaction.
+  TransactionGate(TransactionBackend& backend, std::shared_ptr<Metrics> metrics)
+      : backend_(backend), metrics_(std::move(metrics)) {}
 
   absl::Status begin() { return enter(/*explicit_transaction=*/true); }
   absl::Status commit() { return leave(/*success=*/true); }
@@ -53,6 +60,20 @@ class TransactionGate {
   template <class Op>
   auto run(Op&& op) -> std::invoke_result_t<Op> {
     if (absl::Status status = enter(/*explicit_transaction=*/false); !status.ok()) return status;
+    auto result = op();
+    absl::Status status = leave(result.ok());
+    if (!result.ok()) return result;
+    if (!status.ok()) return status;
+    return result;
+  }
+
+  // The same for an `op` that only reads: an implicit transaction of its own is a reading one.
+  template <class Op>
+  auto run_read(Op&& op) -> std::invoke_result_t<Op> {
+    if (absl::Status status = enter(/*explicit_transaction=*/false, /*read_only=*/true);
+        !status.ok()) {
+      return status;
+    }
     auto result = op();
     absl::Status status = leave(result.ok());
     if (!result.ok()) return result;
@@ -84,10 +105,18 @@ class TransactionGate {
   }
 
  private:
-  absl::Status enter(bool explicit_transaction) {
-    mutex_.lock();
+  absl::Status enter(bool explicit_transaction, bool read_only = false) {
+    if (!mutex_.try_lock()) {
+      // Counted before blocking, so an observer of the counter knows a caller is queued.
+      if (metrics_) {
+        metrics_->add(metric_names::kWorkCoordinatorMeter, metric_names::kTransactionWaits, 1, {});
+      }
+      mutex_.lock();
+    }
     if (depth_ == 0) {
-      if (absl::Status status = backend_.backend_begin(explicit_transaction); !status.ok()) {
+      absl::Status status =
+          read_only ? backend_.backend_begin_read() : backend_.backend_begin(explicit_transaction);
+      if (!status.ok()) {
         mutex_.unlock();
         return status;
       }
@@ -156,6 +185,7 @@ class TransactionGate {
   }
 
   TransactionBackend& backend_;
+  std::shared_ptr<Metrics> metrics_;
   std::recursive_mutex mutex_;
   std::atomic<std::thread::id> owner_{};
   int depth_ = 0;

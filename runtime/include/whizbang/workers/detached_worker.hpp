@@ -39,6 +39,8 @@ class DetachedWorker {
   absl::StatusOr<DetachedCycleResult> run_once();
   void start();
   void stop() { loop_.stop(); }
+  // The loop start() runs: cycles completed, wait_for_cycles() (readiness checks, tests).
+  const WorkerLoop& loop() const { return loop_; }
 
  private:
   WorkStore& store_;

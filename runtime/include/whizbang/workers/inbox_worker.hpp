@@ -98,6 +98,8 @@ class InboxWorker {
   void start();
   void stop();
   void notify() { loop_.notify(); }
+  // The loop start() runs: cycles completed, wait_for_cycles() (readiness checks, tests).
+  const WorkerLoop& loop() const { return loop_; }
 
  private:
   // Handles one row; false when it did not complete (failed, crashed, lease lost).

@@ -103,6 +103,8 @@ class OutboxDrainWorker {
   void stop();
   // Wakes the thread for a cycle now.
   void notify() { loop_.notify(); }
+  // The loop start() runs: cycles completed, wait_for_cycles() (readiness checks, tests).
+  const WorkerLoop& loop() const { return loop_; }
 
   // Nil while unresolved.
   Uuid source_service_id() const;

@@ -62,6 +62,8 @@ class PerspectiveWorker {
   void start();
   void stop();
   void notify() { loop_.notify(); }
+  // The loop start() runs: cycles completed, wait_for_cycles() (readiness checks, tests).
+  const WorkerLoop& loop() const { return loop_; }
 
  private:
   // Runs an event's PostAllPerspectives and PostLifecycle stages and records the outcome on its

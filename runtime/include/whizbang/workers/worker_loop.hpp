@@ -3,15 +3,20 @@
 // start() runs `cycle` repeatedly on a new thread; between cycles it sleeps until notify() or the
 // poll interval, whichever comes first. stop() wakes the thread and joins it. A failed cycle is
 // logged (EventId 54) and the next one retries; so is a cycle that throws, so that nothing a
-// worker runs can take the process down.
+// worker runs can take the process down. cycles()/wait_for_cycles() tell a readiness check (or a
+// test) that the loop has run: after one completed cycle, what was stored before start() is done
+// and the loop waits for a wake-up or its poll.
 //
 //   loop_.start([this] { return run_once().status(); }, "inbox", options_.poll_interval, logger);
 #pragma once
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -41,6 +46,11 @@ class WorkerLoop {
           log(logger, spdlog::level::warn, log_events::kWorkerCycleFailed, "{} cycle failed: {}",
               name, std::string(status.message()));
         }
+        {
+          std::lock_guard lock(cycles_mutex_);
+          ++cycles_;
+        }
+        cycle_done_.notify_all();
         if (!running_.load()) break;
         wake_.wait_for(poll_interval);
       }
@@ -56,10 +66,24 @@ class WorkerLoop {
   // Wakes the thread for a cycle now (or makes the next wait return at once).
   void notify() { wake_.notify(); }
 
+  // Cycles completed on the thread (failed ones included) since construction.
+  std::uint64_t cycles() const {
+    std::lock_guard lock(cycles_mutex_);
+    return cycles_;
+  }
+  // Waits until `count` cycles have completed; false when `timeout` passed first.
+  bool wait_for_cycles(std::uint64_t count, std::chrono::milliseconds timeout) const {
+    std::unique_lock lock(cycles_mutex_);
+    return cycle_done_.wait_for(lock, timeout, [&] { return cycles_ >= count; });
+  }
+
  private:
   WakeSignal wake_;
   std::atomic<bool> running_{false};
   std::thread thread_;
+  mutable std::mutex cycles_mutex_;
+  mutable std::condition_variable cycle_done_;
+  std::uint64_t cycles_ = 0;
 };
 
 }  // namespace whizbang

@@ -80,7 +80,8 @@ struct FailureColumns {
 
 struct MemoryWorkStore::Impl final : store_internal::TransactionBackend {
   explicit Impl(StoreOptions store_options)
-      : options(store_internal::normalize(std::move(store_options))), gate(*this) {}
+      : options(store_internal::normalize(std::move(store_options))),
+        gate(*this, options.metrics) {}
 
   absl::Status backend_begin(bool explicit_transaction) override {
     // Single calls validate before they mutate, so only explicit transactions need a snapshot.

@@ -16,7 +16,7 @@ absl::StatusOr<std::vector<MessageId>> SqliteWorkStore::renew_leases(
 }
 
 absl::StatusOr<std::vector<DeadLetter>> SqliteWorkStore::dead_letters(std::size_t limit) {
-  return impl_->gate.run([&]() -> absl::StatusOr<std::vector<DeadLetter>> {
+  return impl_->gate.run_read([&]() -> absl::StatusOr<std::vector<DeadLetter>> {
     WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, impl_->connection->prepare(sqlite::sql::kDeadLetters));
     Use use(*impl_->connection, stmt);
     use.bind_int(1, static_cast<std::int64_t>(limit));

@@ -12,6 +12,12 @@ using store_internal::from_micros;
 
 absl::StatusOr<std::vector<PerspectiveWork>> SqliteWorkStore::claim_perspective_work(
     std::size_t max_items) {
+  if (!impl_->gate.in_transaction()) {  // an idle poll reads only (see process_work_batch)
+    absl::StatusOr<bool> any = impl_->gate.run_read(
+        [&] { return impl_->any_claimable(sqlite::sql::kClaimablePerspectiveWork, std::nullopt); });
+    if (!any.ok()) return any.status();
+    if (!*any) return std::vector<PerspectiveWork>();
+  }
   return impl_->gate.run([&]() -> absl::StatusOr<std::vector<PerspectiveWork>> {
     sqlite::Connection& db = *impl_->connection;
     const std::int64_t now = impl_->now_micros();
@@ -135,6 +141,12 @@ absl::Status SqliteWorkStore::Impl::fail_keyed(const std::string& sql, std::stri
 
 absl::StatusOr<std::vector<LifecycleWork>> SqliteWorkStore::claim_lifecycle_work(
     std::size_t max_items) {
+  if (!impl_->gate.in_transaction()) {  // an idle poll reads only (see process_work_batch)
+    absl::StatusOr<bool> any = impl_->gate.run_read(
+        [&] { return impl_->any_claimable(sqlite::sql::kClaimableLifecycleWork, std::nullopt); });
+    if (!any.ok()) return any.status();
+    if (!*any) return std::vector<LifecycleWork>();
+  }
   return impl_->gate.run([&]() -> absl::StatusOr<std::vector<LifecycleWork>> {
     sqlite::Connection& db = *impl_->connection;
     const std::int64_t now = impl_->now_micros();
@@ -186,7 +198,7 @@ absl::Status SqliteWorkStore::fail_lifecycle_work(const MessageId& event_id, std
 
 absl::StatusOr<std::optional<PerspectiveModelRow>> SqliteWorkStore::load_perspective_model(
     std::string_view perspective, const Uuid& stream_id) {
-  return impl_->gate.run([&]() -> absl::StatusOr<std::optional<PerspectiveModelRow>> {
+  return impl_->gate.run_read([&]() -> absl::StatusOr<std::optional<PerspectiveModelRow>> {
     WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt,
                         impl_->connection->prepare(sqlite::sql::kLoadPerspectiveModel));
     Use use(*impl_->connection, stmt);

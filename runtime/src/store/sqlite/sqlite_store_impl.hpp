@@ -18,9 +18,12 @@ struct SqliteWorkStore::Impl final : store_internal::TransactionBackend {
   Impl(std::unique_ptr<sqlite::Connection> db, StoreOptions store_options)
       : connection(std::move(db)),
         options(store_internal::normalize(std::move(store_options))),
-        gate(*this) {}
+        gate(*this, options.metrics) {}
 
   absl::Status backend_begin(bool) override { return connection->exec("BEGIN IMMEDIATE"); }
+  // Deferred: a read takes no write lock, so an idle poll never queues behind (or blocks) the
+  // writers of other processes.
+  absl::Status backend_begin_read() override { return connection->exec("BEGIN"); }
   absl::Status backend_commit() override { return connection->exec("COMMIT"); }
   void backend_rollback() override { (void)connection->exec("ROLLBACK"); }
 
@@ -45,6 +48,11 @@ struct SqliteWorkStore::Impl final : store_internal::TransactionBackend {
   absl::Status fail_keyed(const std::string& sql, std::string_view table, const MessageId& id,
                           std::string_view error, bool dead_letter);
   absl::StatusOr<std::vector<WorkItem>> process(const WorkBatchRequest& request);
+  // True when `sql` (a claimable query: ?1 now, ?2 instance, ?3 limit[, ?4]) finds a row.
+  absl::StatusOr<bool> any_claimable(const std::string& sql, std::optional<std::int64_t> fourth);
+  // An idle poll: a request that reports nothing and could claim nothing, while no heartbeat is
+  // due, is answered by reads alone.
+  absl::StatusOr<bool> idle_poll(const WorkBatchRequest& request);
   absl::Status claim(WorkSource source, const WorkBatchRequest& request,
                      const std::set<MessageId>& newly_stored, std::vector<WorkItem>& items);
   // Appends `item` to the event store; false (and the row quarantined) when its envelope is
@@ -55,6 +63,8 @@ struct SqliteWorkStore::Impl final : store_internal::TransactionBackend {
   StoreOptions options;
   store_internal::TransactionGate gate;
   int schema_version = 0;
+  // When this instance last wrote its heartbeat (wh_service_instances); micros, store clock.
+  std::int64_t last_heartbeat = 0;
 };
 
 }  // namespace whizbang

@@ -10,9 +10,47 @@ namespace whizbang {
 
 using sqlite::Use;
 
+namespace {
+
+// How often an instance's heartbeat row is rewritten while it only polls.
+constexpr std::int64_t kHeartbeatInterval = 10'000'000;
+
+}  // namespace
+
+absl::StatusOr<bool> SqliteWorkStore::Impl::any_claimable(const std::string& sql,
+                                                          std::optional<std::int64_t> fourth) {
+  WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, connection->prepare(sql));
+  Use use(*connection, stmt);
+  use.bind_int(1, now_micros());
+  use.bind_uuid(2, options.instance.instance_id);
+  use.bind_int(3, 1);
+  if (fourth) use.bind_int(4, *fourth);
+  return use.step();
+}
+
+absl::StatusOr<bool> SqliteWorkStore::Impl::idle_poll(const WorkBatchRequest& request) {
+  if (!request.completions.empty() || !request.failures.empty() || !request.new_outbox.empty() ||
+      !request.new_inbox.empty() || !request.renewals.empty() ||
+      now_micros() - last_heartbeat >= kHeartbeatInterval) {
+    return false;
+  }
+  if (request.claim_outbox) {
+    WB_ASSIGN_OR_RETURN(bool any, any_claimable(sqlite::sql::claimable(WorkSource::Outbox),
+                                                request.event_store_outbox_only ? 1 : 0));
+    if (any) return false;
+  }
+  if (request.claim_inbox) {
+    WB_ASSIGN_OR_RETURN(bool any,
+                        any_claimable(sqlite::sql::claimable(WorkSource::Inbox), std::nullopt));
+    if (any) return false;
+  }
+  return true;
+}
+
 absl::StatusOr<std::vector<WorkItem>> SqliteWorkStore::Impl::process(
     const WorkBatchRequest& request) {
   const std::int64_t now = now_micros();
+  last_heartbeat = now;
   {
     WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, connection->prepare(sqlite::sql::kHeartbeat));
     Use use(*connection, stmt);
