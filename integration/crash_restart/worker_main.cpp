@@ -1,16 +1,24 @@
-// crash_restart_worker: one incarnation of the two services.
+// crash_restart_worker: one incarnation of the harness's services.
 //
 //   crash_restart_worker <data-dir> submit <orders>        sends PlaceOrder order-0000.. (run once)
-//   crash_restart_worker <data-dir> work <incarnation>     runs every worker until all are idle
+//   crash_restart_worker <data-dir> work <incarnation>     both services in this process, stepped
+//                                                          until every worker is idle
+//   crash_restart_worker <data-dir> serve <service>        one service (sales, fulfilment) on its
+//                                                          worker threads until SIGTERM or SIGINT
 //
-// The harness (crash_restart_test) kills `work` incarnations with SIGKILL at random moments and
-// starts the next one, so everything here must survive dying between any two instructions.
+// The harness (crash_restart_test) kills `work` and `serve` processes with SIGKILL at random
+// moments and starts the next one, so everything here must survive dying between any two
+// instructions.
+#include <pthread.h>
+#include <signal.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <string_view>
 
 #include "crash_restart/messages.hpp"
+#include "crash_restart/service_process.hpp"
 #include "crash_restart/services.hpp"
 #include "whizbang_messages.hpp"
 
@@ -51,20 +59,48 @@ int work(crash_restart::Services& services) {
   return 4;
 }
 
+// Runs one service on its threads until SIGTERM/SIGINT, then stops it cleanly (nothing in flight
+// is lost: workers first, then detached work, then the deferred rows).
+int serve(const char* data_dir, const std::string& service) {
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  // Blocked before any thread starts, so every thread inherits the mask and sigwait() gets them.
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  auto process = crash_restart::ServiceProcess::start(data_dir, service);
+  if (!process.ok()) {
+    std::fprintf(stderr, "start %s: %s\n", service.c_str(), process.status().ToString().c_str());
+    return 3;
+  }
+  int received = 0;
+  sigwait(&stop_signals, &received);
+  (*process)->stop();
+  std::printf("%s stopped on signal %d\n", service.c_str(), received);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 4) {
-    std::fprintf(stderr, "usage: %s <data-dir> submit <orders> | work <incarnation>\n", argv[0]);
+    std::fprintf(stderr,
+                 "usage: %s <data-dir> submit <orders> | work <incarnation> | serve <service>\n",
+                 argv[0]);
     return 2;
   }
   const std::string_view mode = argv[2];
+  if (mode == "serve") return serve(argv[1], argv[3]);
   const int number = std::atoi(argv[3]);
   if ((mode != "submit" && mode != "work") || number < 0) {
     std::fprintf(stderr, "unknown mode '%s' or bad number '%s'\n", argv[2], argv[3]);
     return 2;
   }
-  auto services = crash_restart::Services::open(argv[1], mode == "work" ? number : 0);
+  // What `submit` stores is leased to it for a second only: the `serve` processes of the process
+  // harness (on the real clock) take it up at once.
+  auto services = mode == "work"
+                      ? crash_restart::Services::open(argv[1], number)
+                      : crash_restart::Services::open(argv[1], 0, std::chrono::seconds(1));
   if (!services.ok()) {
     std::fprintf(stderr, "open %s: %s\n", argv[1], services.status().ToString().c_str());
     return 3;

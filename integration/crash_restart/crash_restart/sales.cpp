@@ -1,5 +1,6 @@
 #include "crash_restart/sales.hpp"
 
+#include "crash_restart/journal.hpp"
 #include "whizbang_registry.hpp"
 
 namespace crash_restart {
@@ -12,13 +13,19 @@ OrderPlaced PlaceOrderReceptor::handle(const PlaceOrder& command) {
 }
 
 void OrderBookPerspective::apply(OrderBookEntry& entry, const OrderPlaced& event) {
+  journal::record("order-book-placed", event.order_id);
   entry.order_id = event.order_id;
   ++entry.placed;
 }
 
 void OrderBookPerspective::apply(OrderBookEntry& entry, const OrderShipped& event) {
+  journal::record("order-book-shipped", event.order_id);
   ++entry.shipped;
   entry.quantity_shipped += event.quantity;
+}
+
+void ShipmentAnnouncer::handle(const OrderShipped& event) {
+  journal::record("shipment-announced", event.order_id);
 }
 
 const whizbang::Registry& sales_registry() {

@@ -27,6 +27,14 @@ class OrderBookPerspective : public whizbang::Perspective<OrderBookEntry> {
   void apply(OrderBookEntry& entry, const OrderShipped& event);
 };
 
+// The order book has the shipment: the customer hears of it (an effect outside every store,
+// through the perspective gate's stage).
+class [[whizbang::fire_at(whizbang::Stage::PostAllPerspectivesInline)]] ShipmentAnnouncer
+    : public whizbang::Receptor<OrderShipped> {
+ public:
+  void handle(const OrderShipped& event);
+};
+
 const whizbang::Registry& sales_registry();
 
 }  // namespace crash_restart

@@ -30,15 +30,16 @@ absl::Status failures_in(const std::string& service, const whizbang::HostCycle& 
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<Services>> Services::open(const std::filesystem::path& data_dir,
-                                                         int incarnation) {
+                                                         int incarnation,
+                                                         std::chrono::seconds lease) {
   auto services = std::unique_ptr<Services>(new Services());
   if (absl::Status status = services->open_service(services->sales_, "sales", sales_registry(),
-                                                   data_dir, incarnation);
+                                                   data_dir, incarnation, lease);
       !status.ok()) {
     return status;
   }
-  if (absl::Status status = services->open_service(services->fulfilment_, "fulfilment",
-                                                   fulfilment_registry(), data_dir, incarnation);
+  if (absl::Status status = services->open_service(
+          services->fulfilment_, "fulfilment", fulfilment_registry(), data_dir, incarnation, lease);
       !status.ok()) {
     return status;
   }
@@ -47,8 +48,10 @@ absl::StatusOr<std::unique_ptr<Services>> Services::open(const std::filesystem::
 
 absl::Status Services::open_service(Service& service, const std::string& name,
                                     const whizbang::Registry& registry,
-                                    const std::filesystem::path& data_dir, int incarnation) {
+                                    const std::filesystem::path& data_dir, int incarnation,
+                                    std::chrono::seconds lease) {
   whizbang::StoreOptions store_options;
+  store_options.lease_duration = lease;
   store_options.instance.service_name = name;
   const auto offset = std::chrono::hours(incarnation);
   store_options.now = [offset] { return whizbang::Clock::now() + offset; };

@@ -3,6 +3,7 @@
 // instruction; the next incarnation opens the same files.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -18,9 +19,11 @@ class Services {
  public:
   // `incarnation` numbers the processes that opened the files. Each sees the clock an hour
   // later than the one before, so the leases a killed predecessor held have lapsed (the store's
-  // own recovery path) without the harness waiting out real lease durations.
-  static absl::StatusOr<std::unique_ptr<Services>> open(const std::filesystem::path& data_dir,
-                                                        int incarnation);
+  // own recovery path) without the harness waiting out real lease durations. `lease` is how long
+  // the rows this process stores stay leased to it.
+  static absl::StatusOr<std::unique_ptr<Services>> open(
+      const std::filesystem::path& data_dir, int incarnation,
+      std::chrono::seconds lease = std::chrono::seconds(300));
 
   whizbang::ServiceHost& sales() { return *sales_.host; }
   whizbang::ServiceHost& fulfilment() { return *fulfilment_.host; }
@@ -37,7 +40,8 @@ class Services {
 
   absl::Status open_service(Service& service, const std::string& name,
                             const whizbang::Registry& registry,
-                            const std::filesystem::path& data_dir, int incarnation);
+                            const std::filesystem::path& data_dir, int incarnation,
+                            std::chrono::seconds lease);
 
   whizbang::InProcessTransport transport_;
   Service sales_;

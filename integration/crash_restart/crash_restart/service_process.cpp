@@ -1,0 +1,64 @@
+#include "crash_restart/service_process.hpp"
+
+#include <chrono>
+
+#include "crash_restart/fulfilment.hpp"
+#include "crash_restart/sales.hpp"
+#include "whizbang/store/sqlite/sqlite_work_store.hpp"
+
+namespace crash_restart {
+namespace {
+
+// Short leases: a killed process's rows go to its survivors (or successor) within seconds.
+constexpr auto kLease = std::chrono::seconds(2);
+
+const whizbang::Registry& registry_of(const std::string& service) {
+  return service == "sales" ? sales_registry() : fulfilment_registry();
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<ServiceProcess>> ServiceProcess::start(
+    const std::filesystem::path& data_dir, const std::string& service) {
+  if (service != "sales" && service != "fulfilment") {
+    return absl::InvalidArgumentError("unknown service " + service);
+  }
+  std::unique_ptr<ServiceProcess> process(new ServiceProcess());
+  std::vector<Mailbox> mailboxes;
+  for (const std::string name : {"sales", "fulfilment"}) {
+    auto bindings = bindings_of(registry_of(name), name);
+    if (!bindings.ok()) return bindings.status();
+    mailboxes.push_back({name, &registry_of(name), *std::move(bindings)});
+  }
+  process->transport_ = std::make_unique<StoreTransport>(data_dir, std::move(mailboxes));
+
+  whizbang::StoreOptions store_options;
+  store_options.instance.service_name = service;
+  store_options.lease_duration = kLease;
+  auto store = whizbang::SqliteWorkStore::open((data_dir / (service + ".db")).string(),
+                                               std::move(store_options));
+  if (!store.ok()) return store.status();
+  process->store_ = *std::move(store);
+  process->executor_ = std::make_unique<whizbang::ThreadPoolExecutor>(2);
+
+  whizbang::HostOptions options;
+  options.service_name = service;
+  options.store = process->store_.get();
+  options.transport = process->transport_.get();
+  options.executor = process->executor_.get();
+  options.poll_interval = std::chrono::milliseconds(10);  // the other processes do not wake it
+  options.lease_renewal_interval = std::chrono::milliseconds(500);
+  auto host = whizbang::ServiceHost::create(registry_of(service), process->dependencies_, options);
+  if (!host.ok()) return host.status();
+  process->host_ = *std::move(host);
+  if (absl::Status status = process->host_->start(); !status.ok()) return status;
+  return process;
+}
+
+ServiceProcess::~ServiceProcess() { stop(); }
+
+void ServiceProcess::stop() {
+  if (host_) host_->stop();
+}
+
+}  // namespace crash_restart

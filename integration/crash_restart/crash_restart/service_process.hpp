@@ -1,0 +1,38 @@
+// One service of the harness as a process of its own: its SQLite store, the store transport to
+// the other service, a thread-pool executor for its Detached stages, and a started host (worker
+// threads, the default publish mode). Several processes of one service share its file.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "crash_restart/store_transport.hpp"
+#include "whizbang/executor.hpp"
+#include "whizbang/service_host.hpp"
+#include "whizbang/store/work_store.hpp"
+
+namespace crash_restart {
+
+class ServiceProcess {
+ public:
+  // `service` is "sales" or "fulfilment".
+  static absl::StatusOr<std::unique_ptr<ServiceProcess>> start(
+      const std::filesystem::path& data_dir, const std::string& service);
+  ~ServiceProcess();
+
+  // Stops the host: workers, then detached work, then the deferred rows.
+  void stop();
+
+ private:
+  ServiceProcess() = default;
+
+  std::unique_ptr<StoreTransport> transport_;
+  std::unique_ptr<whizbang::WorkStore> store_;
+  std::unique_ptr<whizbang::ThreadPoolExecutor> executor_;
+  whizbang::ServiceRegistry dependencies_;
+  std::unique_ptr<whizbang::ServiceHost> host_;
+};
+
+}  // namespace crash_restart
