@@ -51,6 +51,16 @@ build() {
 # recent kernels). `setarch -R` turns address-space randomization off for the command and every
 # process it starts, with no sysctl change; where personality(2) is refused it runs the command
 # as is. Builds go through it too: gtest_discover_tests runs the test binaries at build time.
+# The process harness (integration/crash_restart) runs 3 rounds of 400 orders and 20 kills; the
+# sanitized builds run it smaller: its processes are several times slower there, and the point of
+# those runs is the threaded paths, which a small run covers (set the variables to override).
+smaller_crash_harness() {
+  export WHIZBANG_CRASH_ROUNDS=${WHIZBANG_CRASH_ROUNDS:-1}
+  export WHIZBANG_CRASH_PROCESS_ORDERS=${WHIZBANG_CRASH_PROCESS_ORDERS:-60}
+  export WHIZBANG_CRASH_PROCESS_KILLS=${WHIZBANG_CRASH_PROCESS_KILLS:-5}
+  export WHIZBANG_CRASH_ORDERS=${WHIZBANG_CRASH_ORDERS:-300}
+}
+
 without_aslr() {
   if setarch "$(uname -m)" -R true 2>/dev/null; then
     setarch "$(uname -m)" -R "$@"
@@ -77,6 +87,7 @@ case "${1:-}" in
     BUILD_DIR=${WHIZBANG_BUILD_DIR:-build-sanitize}
     configure -DWHIZBANG_SANITIZE=address,undefined -DWHIZBANG_BUILD_BENCHMARKS=OFF
     build
+    smaller_crash_harness
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
       ctest --test-dir "$BUILD_DIR" -j "$JOBS" --output-on-failure --timeout 900
     ;;
@@ -88,6 +99,7 @@ case "${1:-}" in
     BUILD_DIR=${WHIZBANG_BUILD_DIR:-build-tsan}
     configure -DWHIZBANG_SANITIZE=thread -DWHIZBANG_BUILD_BENCHMARKS=OFF
     without_aslr cmake --build "$BUILD_DIR" -j "$JOBS"
+    smaller_crash_harness
     TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 history_size=4 \
 suppressions=$PWD/tests/tsan.supp ${TSAN_OPTIONS:-}" \
       without_aslr ctest --test-dir "$BUILD_DIR" -j "$JOBS" --output-on-failure --timeout 900
