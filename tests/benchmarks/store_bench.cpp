@@ -1,6 +1,11 @@
 // Outbox rows/s through SqliteWorkStore::store_outbox_messages against a raw sqlite3 prepared
 // insert of identical rows into an identical table, both one transaction per 1000-row batch, same
-// WAL/synchronous settings, same run. Target: store >= 0.7 x raw.
+// WAL/synchronous settings (NORMAL), same run. Target: store >= 0.7 x raw.
+//
+// An idle poll (process_work_batch on a store with nothing to claim) against a raw sqlite3 read
+// transaction of the same two claim queries' shape, and against the same poll forced through the
+// write path (a renewal in the request: BEGIN IMMEDIATE, heartbeat, synced commit; what every
+// idle poll cost before polls that find nothing became reads). Durability Full.
 //
 //   build-store/tests/benchmarks/store_bench --benchmark_min_time=2
 #include <benchmark/benchmark.h>
@@ -51,7 +56,9 @@ std::vector<whizbang::OutboxMessage> rows() {
 }
 
 void BM_StoreOutboxMessages(benchmark::State& state) {
-  auto store = whizbang::SqliteWorkStore::open(temp_db("store.db"));
+  whizbang::StoreOptions options;
+  options.durability = whizbang::Durability::Normal;  // the raw baseline's synchronous=NORMAL
+  auto store = whizbang::SqliteWorkStore::open(temp_db("store.db"), options);
   if (!store.ok()) {
     state.SkipWithError(std::string(store.status().message()).c_str());
     return;
@@ -109,6 +116,52 @@ void BM_RawSqlitePreparedInsert(benchmark::State& state) {
   sqlite3_close(db);
 }
 BENCHMARK(BM_RawSqlitePreparedInsert)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void idle_poll(benchmark::State& state, bool force_write_path) {
+  auto store = whizbang::SqliteWorkStore::open(temp_db("idle.db"));
+  if (!store.ok()) {
+    state.SkipWithError(std::string(store.status().message()).c_str());
+    return;
+  }
+  whizbang::WorkBatchRequest request;
+  if (force_write_path)
+    request.renewals.push_back({whizbang::WorkSource::Outbox, whizbang::MessageId::mint()});
+  for (auto _ : state) {
+    auto items = (*store)->process_work_batch(request);
+    if (!items.ok() || !items->empty()) state.SkipWithError("the poll claimed or failed");
+    benchmark::DoNotOptimize(items);
+  }
+}
+void BM_IdlePoll(benchmark::State& state) { idle_poll(state, false); }
+BENCHMARK(BM_IdlePoll)->Unit(benchmark::kMicrosecond)->UseRealTime();
+void BM_IdlePoll_WritePath(benchmark::State& state) { idle_poll(state, true); }
+BENCHMARK(BM_IdlePoll_WritePath)->Unit(benchmark::kMicrosecond)->UseRealTime();
+
+void BM_RawSqliteReadTransaction(benchmark::State& state) {
+  sqlite3* db = nullptr;
+  sqlite3_open(temp_db("raw-read.db").c_str(), &db);
+  sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;", nullptr, nullptr, nullptr);
+  const std::string schema(whizbang::sqlite::migrations()[0].sql);
+  sqlite3_exec(db, schema.c_str(), nullptr, nullptr, nullptr);
+  sqlite3_stmt* outbox = nullptr;
+  sqlite3_stmt* inbox = nullptr;
+  sqlite3_prepare_v2(db, "SELECT message_id FROM wh_outbox WHERE processed_at IS NULL LIMIT 1", -1,
+                     &outbox, nullptr);
+  sqlite3_prepare_v2(db, "SELECT message_id FROM wh_inbox WHERE processed_at IS NULL LIMIT 1", -1,
+                     &inbox, nullptr);
+  for (auto _ : state) {
+    sqlite3_exec(db, "BEGIN", nullptr, nullptr, nullptr);
+    for (sqlite3_stmt* query : {outbox, inbox}) {
+      if (sqlite3_step(query) != SQLITE_DONE) state.SkipWithError("raw read found a row");
+      sqlite3_reset(query);
+    }
+    sqlite3_exec(db, "COMMIT", nullptr, nullptr, nullptr);
+  }
+  sqlite3_finalize(outbox);
+  sqlite3_finalize(inbox);
+  sqlite3_close(db);
+}
+BENCHMARK(BM_RawSqliteReadTransaction)->Unit(benchmark::kMicrosecond)->UseRealTime();
 
 }  // namespace
 

@@ -29,12 +29,9 @@ absl::Status SqliteWorkStore::store_detached_work(const DetachedWork& work) {
 
 absl::StatusOr<std::vector<DetachedWork>> SqliteWorkStore::claim_detached_work(
     std::size_t max_items) {
-  if (!impl_->gate.in_transaction()) {  // an idle poll reads only (see process_work_batch)
-    absl::StatusOr<bool> any = impl_->gate.run_read(
-        [&] { return impl_->any_claimable(sqlite::sql::kClaimableDetachedWork, std::nullopt); });
-    if (!any.ok()) return any.status();
-    if (!*any) return std::vector<DetachedWork>();
-  }
+  // An idle poll reads only (see process_work_batch).
+  WB_ASSIGN_OR_RETURN(bool idle, impl_->nothing_claimable(sqlite::sql::kClaimableDetachedWork));
+  if (idle) return std::vector<DetachedWork>();
   return impl_->gate.run([&]() -> absl::StatusOr<std::vector<DetachedWork>> {
     sqlite::Connection& db = *impl_->connection;
     const std::int64_t now = impl_->now_micros();

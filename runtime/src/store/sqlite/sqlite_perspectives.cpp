@@ -12,12 +12,9 @@ using store_internal::from_micros;
 
 absl::StatusOr<std::vector<PerspectiveWork>> SqliteWorkStore::claim_perspective_work(
     std::size_t max_items) {
-  if (!impl_->gate.in_transaction()) {  // an idle poll reads only (see process_work_batch)
-    absl::StatusOr<bool> any = impl_->gate.run_read(
-        [&] { return impl_->any_claimable(sqlite::sql::kClaimablePerspectiveWork, std::nullopt); });
-    if (!any.ok()) return any.status();
-    if (!*any) return std::vector<PerspectiveWork>();
-  }
+  // An idle poll reads only (see process_work_batch).
+  WB_ASSIGN_OR_RETURN(bool idle, impl_->nothing_claimable(sqlite::sql::kClaimablePerspectiveWork));
+  if (idle) return std::vector<PerspectiveWork>();
   return impl_->gate.run([&]() -> absl::StatusOr<std::vector<PerspectiveWork>> {
     sqlite::Connection& db = *impl_->connection;
     const std::int64_t now = impl_->now_micros();
@@ -141,12 +138,9 @@ absl::Status SqliteWorkStore::Impl::fail_keyed(const std::string& sql, std::stri
 
 absl::StatusOr<std::vector<LifecycleWork>> SqliteWorkStore::claim_lifecycle_work(
     std::size_t max_items) {
-  if (!impl_->gate.in_transaction()) {  // an idle poll reads only (see process_work_batch)
-    absl::StatusOr<bool> any = impl_->gate.run_read(
-        [&] { return impl_->any_claimable(sqlite::sql::kClaimableLifecycleWork, std::nullopt); });
-    if (!any.ok()) return any.status();
-    if (!*any) return std::vector<LifecycleWork>();
-  }
+  // An idle poll reads only (see process_work_batch).
+  WB_ASSIGN_OR_RETURN(bool idle, impl_->nothing_claimable(sqlite::sql::kClaimableLifecycleWork));
+  if (idle) return std::vector<LifecycleWork>();
   return impl_->gate.run([&]() -> absl::StatusOr<std::vector<LifecycleWork>> {
     sqlite::Connection& db = *impl_->connection;
     const std::int64_t now = impl_->now_micros();

@@ -50,6 +50,9 @@ struct SqliteWorkStore::Impl final : store_internal::TransactionBackend {
   absl::StatusOr<std::vector<WorkItem>> process(const WorkBatchRequest& request);
   // True when `sql` (a claimable query: ?1 now, ?2 instance, ?3 limit[, ?4]) finds a row.
   absl::StatusOr<bool> any_claimable(const std::string& sql, std::optional<std::int64_t> fourth);
+  // Outside a transaction: true when the claimable query `sql` finds nothing, found by a read
+  // alone (an idle poll takes no write lock). Inside one: false (the claim itself decides).
+  absl::StatusOr<bool> nothing_claimable(const std::string& sql);
   // An idle poll: a request that reports nothing and could claim nothing, while no heartbeat is
   // due, is answered by reads alone.
   absl::StatusOr<bool> idle_poll(const WorkBatchRequest& request);

@@ -28,6 +28,13 @@ absl::StatusOr<bool> SqliteWorkStore::Impl::any_claimable(const std::string& sql
   return use.step();
 }
 
+absl::StatusOr<bool> SqliteWorkStore::Impl::nothing_claimable(const std::string& sql) {
+  if (gate.in_transaction()) return false;
+  absl::StatusOr<bool> any = gate.run_read([&] { return any_claimable(sql, std::nullopt); });
+  if (!any.ok()) return any.status();
+  return !*any;
+}
+
 absl::StatusOr<bool> SqliteWorkStore::Impl::idle_poll(const WorkBatchRequest& request) {
   if (!request.completions.empty() || !request.failures.empty() || !request.new_outbox.empty() ||
       !request.new_inbox.empty() || !request.renewals.empty() ||
