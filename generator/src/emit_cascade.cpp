@@ -1,7 +1,7 @@
 // Cascade walks: code generated from a receptor's result type that hands every message it
 // contains to a CascadeSink, depth-first and left to right, with its resolved route.
 //
-// Route priority (upstream-behavior.md §1.2, default Local per DESIGN.md §6): the message type's
+// Route priority (docs/guide/03-routing.md; a bare message routes Local): the message type's
 // default_routing > the receptor's default_routing > the innermost Routed around the message
 // (individual) > the innermost Routed around a collection (collection) > Local. The first two
 // are known here and become constants; the wrapper modes are read from the values.

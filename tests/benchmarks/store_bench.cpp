@@ -33,7 +33,7 @@ std::string temp_db(const char* name) {
   return path.string();
 }
 
-// A ~600-byte envelope, the size DESIGN.md measured JSON with.
+// A ~600-byte envelope, a typical size of a JSON envelope.
 std::vector<whizbang::OutboxMessage> rows() {
   std::vector<whizbang::OutboxMessage> messages(kBatch);
   const std::string envelope =

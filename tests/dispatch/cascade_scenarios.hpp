@@ -1,4 +1,4 @@
-// CascadeScenarioTests fixture (upstream-behavior.md §9 scenarios 1-45): the dispatcher fixture
+// CascadeScenarioTests fixture (the reference's cascade scenarios 1-45): the dispatcher fixture
 // plus dispatchers without a store, whose rows go to a deferred channel or nowhere.
 #pragma once
 

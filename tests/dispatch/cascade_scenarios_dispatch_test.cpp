@@ -1,6 +1,6 @@
-// CascadeScenarioTests, part 2: send / local_invoke / publish, upstream-behavior.md §9 scenarios
-// 21-45, with DESIGN.md §6: a bare cascaded message routes Local (local receptors + event store,
-// not Both); the RPC path runs the receptor once; void local_invoke of a non-void receptor
+// CascadeScenarioTests, part 2: send / local_invoke / publish, scenarios 21-45 of the reference
+// implementation's cascade tests; a bare cascaded message routes Local (local receptors + event
+// store, not Both; docs/guide/03-routing.md); the RPC path runs the receptor once; void local_invoke of a non-void receptor
 // cascades. Part 1 (scenarios 1-20) is cascade_scenarios_test.cpp.
 //
 // clang-format off

@@ -1,6 +1,6 @@
-// CascadeScenarioTests, part 1: extraction and routing, upstream-behavior.md §9 scenarios 1-20,
-// adapted to C++ and DESIGN.md §6 (a bare cascaded message routes Local = local receptors + event
-// store, not Both). Extraction is generated per result type, so each scenario is a receptor
+// CascadeScenarioTests, part 1: extraction and routing, the reference's cascade scenarios 1-20,
+// adapted to C++ (a bare cascaded message routes Local = local receptors + event store, not Both;
+// docs/guide/03-routing.md). Extraction is generated per result type, so each scenario is a receptor
 // (receptors.hpp) whose result has the scenario's shape; what it extracted is observed through the
 // journal (local receptors), the store rows (event store / outbox) and the log lines.
 // C++ translation: no null (an empty std::optional stands in), no object[] (a std::tuple or a

@@ -1,5 +1,5 @@
-// DispatcherCascadeTests: every returned shape cascades (automatic-message-cascade.md,
-// "Supported Return Types", "Mixed Events and Commands"; upstream-behavior.md §3.12).
+// DispatcherCascadeTests: every returned shape cascades, events and commands mixed
+// (docs/guide/01-getting-started.md, "Receptors").
 #include "fixture.hpp"
 
 namespace dispatch_test {

@@ -1,5 +1,5 @@
-// DispatcherEmissionIdentityTests (automatic-message-cascade.md, "Emission identity", "Where the
-// dispatcher mints").
+// DispatcherEmissionIdentityTests: derived ids of cascaded messages, and where the dispatcher
+// mints instead (docs/guide/05-emission-identity.md).
 #include <whizbang/derived_identity.hpp>
 
 #include "fixture.hpp"

@@ -1,6 +1,5 @@
-// DispatcherRoutedCascadeTests: Route wrappers and route priority (automatic-message-cascade.md,
-// "Auto-Cascade to Outbox", "DispatchModes Flags Enum"; upstream-behavior.md §1.2 with Local as
-// the default, §9 scenarios 10-17 and 29-39).
+// DispatcherRoutedCascadeTests: Route wrappers, DispatchModes and route priority with Local as the
+// default (docs/guide/03-routing.md; the reference's cascade scenarios 10-17 and 29-39).
 #include "fixture.hpp"
 
 namespace dispatch_test {

@@ -1,6 +1,5 @@
-// Security context in cascade (automatic-message-cascade.md, "Security Context in Cascade";
-// upstream-behavior.md §3.12 DispatcherCascadeNullEnvelope/SecurityPropagation tests, §6,
-// §9 scenarios 46-49).
+// Security context in cascade (whizbang/security_context.hpp): what a cascaded message carries
+// from the handling that returned it, explicit as_system()/run_as(), and a null envelope.
 #include <thread>
 
 #include "fixture.hpp"

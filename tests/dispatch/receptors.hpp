@@ -410,7 +410,7 @@ class SendInvoiceReceptor : public whizbang::Receptor<SendInvoice> {
   Journal& journal_;
 };
 
-// ---- CascadeScenarioTests (upstream-behavior.md §9 scenarios 1-45), one command per shape -----
+// ---- CascadeScenarioTests (the reference's cascade scenarios 1-45), one command per shape ----
 
 struct SingleEvent : whizbang::Command {};  // scenarios 2, 31
 class SingleEventReceptor : public whizbang::Receptor<SingleEvent, OrderShipped> {

@@ -1,4 +1,4 @@
-// The deferred outbox channel in a host (automatic-message-cascade.md, "Deferred Event Channel"):
+// The deferred outbox channel in a host (docs/guide/06-stores-and-workers.md):
 // a publish made outside any transaction queues its rows; the drain worker writes them at the
 // start of its next cycle and is woken by the queueing. Inside an open transaction a publish
 // joins it, and WriteThrough commits before publish() returns.

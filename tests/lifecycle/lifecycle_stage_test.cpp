@@ -1,5 +1,5 @@
-// Stage registration and the invoker's stage filters (upstream-behavior.md §4.3-4.5, §9
-// scenarios 50-57) and LifecycleStageTrackerTests.
+// Stage registration and the invoker's stage filters (docs/guide/02-attributes-and-stages.md;
+// the reference's scenarios 50-57) and LifecycleStageTrackerTests.
 #include <thread>
 
 #include "fixture.hpp"

@@ -1,6 +1,6 @@
 // ReceptorFiringLockInTests: a receptor fires exactly once per message lifetime across the
 // stages it registered for; DuplicateReceptorFireExceptionTests; the invoker's logs
-// (exactly-once-receptor-firing.md, "The contract", "Observability").
+// (docs/guide/04-exactly-once.md; EventIds 16-18 in docs/guide/09-diagnostics.md).
 #include "fixture.hpp"
 
 namespace lifecycle_test {

@@ -1,5 +1,5 @@
 // ReceptorInvocationTrackingTests and EnvelopeReceptorDedupStoreTests
-// (exactly-once-receptor-firing.md, "The guardrail", "Once per service").
+// (docs/guide/04-exactly-once.md: the guardrail, once per service).
 #include "fixture.hpp"
 
 namespace lifecycle_test {

@@ -1,4 +1,4 @@
-// A publish scheduled for later (exactly-once-receptor-firing.md, "How records flow"): nothing
+// A publish scheduled for later (docs/guide/03-routing.md, "Publishing for later"): nothing
 // runs locally and nothing is recorded; the row waits in the outbox and is delivered once due.
 
 #include <atomic>

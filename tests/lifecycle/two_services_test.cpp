@@ -1,5 +1,5 @@
 // DispatcherLocalDispatchRecordTests and the two-service lifecycle through the in-process
-// transport (exactly-once-receptor-firing.md, "Once per service", "How records flow").
+// transport (docs/guide/04-exactly-once.md: once per service, how records flow).
 #include <whizbang/envelope_json.hpp>
 #include <whizbang/store/sqlite/sqlite_work_store.hpp>
 

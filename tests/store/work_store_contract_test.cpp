@@ -1,5 +1,5 @@
 // The WorkStore contract, written once and run against every implementation (memory, SQLite).
-// Scenario numbers refer to upstream-behavior.md §9.
+// Scenario numbers refer to the work coordinator scenarios of the reference implementation.
 #include <gtest/gtest.h>
 
 #include <thread>

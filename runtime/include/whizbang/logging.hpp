@@ -51,18 +51,18 @@ struct LogEvent {
 };
 
 namespace log_events {
-// Receptor firing (exactly-once-receptor-firing.md).
+// Receptor firing (docs/guide/04-exactly-once.md).
 inline constexpr LogEvent kReceptorFiring{16, "ReceptorFiring"};
 inline constexpr LogEvent kReceptorFired{17, "ReceptorFired"};
 inline constexpr LogEvent kReceptorAlreadyFiredSkip{18, "ReceptorAlreadyFiredSkip"};
-// Invoker stage filters (upstream-behavior.md §4.4).
+// Invoker stage filters (docs/guide/02-attributes-and-stages.md).
 inline constexpr LogEvent kSameServiceInboxSkip{10, "SameServiceInboxSkip"};
 inline constexpr LogEvent kOwnedDomainSkip{11, "OwnedDomainSkip"};
 inline constexpr LogEvent kLocalDispatchFlagSkip{12, "LocalDispatchFlagSkip"};
 inline constexpr LogEvent kStageAlreadyClaimed{13, "StageAlreadyClaimed"};
 inline constexpr LogEvent kReplaySkip{14, "ReplaySkip"};
 inline constexpr LogEvent kNoReceptorsAtStage{15, "NoReceptorsAtStage"};
-// Outbox drain worker (automatic-message-cascade.md, "Source service id on published envelopes").
+// Outbox drain worker: the source service id stamped on published envelopes.
 inline constexpr LogEvent kSourceServiceIdEmptyAtStartup{50, "SourceServiceIdEmptyAtStartup"};
 inline constexpr LogEvent kSourceServiceIdResolved{51, "SourceServiceIdResolved"};
 inline constexpr LogEvent kSourceServiceIdRetry{52, "SourceServiceIdRetry"};

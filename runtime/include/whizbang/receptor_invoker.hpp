@@ -1,5 +1,5 @@
 // ReceptorInvoker: fires the receptors registered at a lifecycle stage for one message, with the
-// stage filters and the exactly-once guardrail (exactly-once-receptor-firing.md).
+// stage filters and the exactly-once guardrail (docs/guide/04-exactly-once.md).
 //
 // Order of one invoke(envelope, stage):
 //   1. receptors registered at `stage` for the payload's type (none: return, EventId 15)

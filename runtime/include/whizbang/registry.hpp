@@ -419,7 +419,7 @@ class Registry {
     }
     return nullptr;
   }
-  // The receptor-level default route for cascades caused by `info` (upstream §2.4).
+  // The receptor-level default route for cascades caused by `info`.
   std::optional<DispatchModes> receptor_default_routing(const MessageTypeInfo& info) const {
     const std::optional<std::uint32_t> index = index_of(info);
     return index ? messages_[*index].receptor_default_routing : std::nullopt;

@@ -1,4 +1,4 @@
-// Golden case: the shop example from DESIGN.md §1, plus codecs of every supported field kind.
+// Golden case: the shop example of docs/guide/01-getting-started.md, plus codecs of every supported field kind.
 #pragma once
 
 #include <chrono>

@@ -1,7 +1,7 @@
 // RPC response extraction for generated code (ReceptorInfo::find_response). Not for direct use.
 //
 // find_response(value, wanted) returns the address of the first sub-value whose type key is
-// `wanted`, depth-first and left to right (upstream-behavior.md §1.3): the value itself; then
+// `wanted`, depth-first and left to right (docs/guide/01-getting-started.md): the value itself; then
 // tuple/pair elements; the value of a Routed whose mode is not None; an engaged optional; the
 // elements of a vector. RoutedNone and everything else yield nullptr.
 #pragma once

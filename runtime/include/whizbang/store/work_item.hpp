@@ -1,5 +1,5 @@
 // The vocabulary of work coordination: status flags, failure reasons, the work a batch hands out
-// and what the caller reports back (upstream-behavior.md §5.6–5.7).
+// and what the caller reports back (docs/guide/06-stores-and-workers.md).
 //
 //   whizbang::WorkBatchRequest request;
 //   request.completions.push_back({WorkSource::Outbox, id, MessageStatus::Published});

@@ -1,4 +1,4 @@
-// Where an outbox work item goes on the transport (upstream-behavior.md §7.3).
+// Where an outbox work item goes on the transport (docs/guide/03-routing.md).
 //
 // - No destination (event-store only): nowhere; the worker completes it as Published.
 // - A command (a `commands` namespace segment, or a name ending in Command): the shared inbox

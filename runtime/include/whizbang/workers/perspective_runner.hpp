@@ -1,5 +1,5 @@
 // PerspectiveRunner: applies an event to every perspective (read model) that handles its type,
-// with the perspective lifecycle stages (exactly-once-receptor-firing.md, upstream §4.1).
+// with the perspective lifecycle stages (docs/guide/07-perspectives.md).
 //
 // For one event, per perspective P (each under LifecycleContext{.perspective = P's name}):
 //   PrePerspectiveDetached, PrePerspectiveInline
