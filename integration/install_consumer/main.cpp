@@ -1,7 +1,7 @@
 #include <iostream>
 
-#include <whizbang/derived_identity.hpp>
-#include <whizbang/dispatcher.hpp>
+#include <whizbang/dispatch/dispatcher.hpp>
+#include <whizbang/ids/derived_identity.hpp>
 
 #include "greetings.hpp"
 #include "whizbang_registry.hpp"

@@ -5,7 +5,7 @@
 
 #include "absl/strings/cord.h"
 #include "fmt/format.h"
-#include "whizbang/guardrails.hpp"
+#include "whizbang/exactly_once/guardrails.hpp"
 
 namespace whizbang {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <ostream>
 
-#include <whizbang/derived_identity.hpp>
+#include <whizbang/ids/derived_identity.hpp>
 #include <whizbang/store/sqlite/sqlite_work_store.hpp>
 
 #include "shop/messages.hpp"

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include <spdlog/sinks/ringbuffer_sink.h>
-#include <whizbang/metrics.hpp>
-#include <whizbang/service_host.hpp>
+#include <whizbang/host/service_host.hpp>
+#include <whizbang/observability/metrics.hpp>
 #include <whizbang/transport/in_process_transport.hpp>
 
 #include "shop/services.hpp"

@@ -6,8 +6,8 @@
 #include <functional>
 #include <unordered_map>
 
-#include <whizbang/dispatcher.hpp>
-#include <whizbang/receptor_invoker.hpp>
+#include <whizbang/dispatch/dispatcher.hpp>
+#include <whizbang/lifecycle/receptor_invoker.hpp>
 
 #include "alloc_counter.hpp"
 #include "dispatch_bench_messages.hpp"

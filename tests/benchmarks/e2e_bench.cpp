@@ -7,7 +7,7 @@
 
 #include <filesystem>
 
-#include <whizbang/service_host.hpp>
+#include <whizbang/host/service_host.hpp>
 #include <whizbang/store/sqlite/sqlite_work_store.hpp>
 #include <whizbang/transport/in_process_transport.hpp>
 

@@ -3,7 +3,7 @@
 #include <benchmark/benchmark.h>
 #include <openssl/evp.h>
 
-#include "whizbang/derived_identity.hpp"
+#include "whizbang/ids/derived_identity.hpp"
 
 namespace whizbang {
 namespace {

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "store/sqlite/migrations.hpp"
-#include "whizbang/message_id.hpp"
+#include "whizbang/ids/message_id.hpp"
 #include "whizbang/store/sqlite/sqlite_work_store.hpp"
 
 namespace {

@@ -5,7 +5,7 @@
 #include <memory>
 #include <utility>
 
-#include <whizbang/deferred_outbox_channel.hpp>
+#include <whizbang/dispatch/deferred_outbox_channel.hpp>
 
 #include "fixture.hpp"
 

@@ -1,7 +1,8 @@
 // CascadeScenarioTests, part 2: send / local_invoke / publish, scenarios 21-45 of the reference
 // implementation's cascade tests; a bare cascaded message routes Local (local receptors + event
-// store, not Both; docs/guide/03-routing.md); the RPC path runs the receptor once; void local_invoke of a non-void receptor
-// cascades. Part 1 (scenarios 1-20) is cascade_scenarios_test.cpp.
+// store, not Both; docs/guide/03-routing.md); the RPC path runs the receptor once; void
+// local_invoke of a non-void receptor cascades. Part 1 (scenarios 1-20) is
+// cascade_scenarios_test.cpp.
 //
 // clang-format off
 // Scenarios already covered by an existing test, which a scenario-named test here would only
@@ -25,8 +26,8 @@
 //   39 DispatcherRoutedCascadeTests.CascadeFromResult_WithRouteLocal_InvokesLocalReceptor
 //   44 DispatcherRoutedCascadeTests.Publish_DefaultsToBoth_RunsLocallyAndWritesTheOutbox
 // clang-format on
-#include <whizbang/envelope_json.hpp>
-#include <whizbang/receptor_invoker.hpp>
+#include <whizbang/lifecycle/receptor_invoker.hpp>
+#include <whizbang/message/envelope_json.hpp>
 
 #include "cascade_scenarios.hpp"
 

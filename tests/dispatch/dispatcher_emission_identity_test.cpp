@@ -1,6 +1,6 @@
 // DispatcherEmissionIdentityTests: derived ids of cascaded messages, and where the dispatcher
 // mints instead (docs/guide/05-emission-identity.md).
-#include <whizbang/derived_identity.hpp>
+#include <whizbang/ids/derived_identity.hpp>
 
 #include "fixture.hpp"
 

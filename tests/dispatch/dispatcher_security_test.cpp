@@ -1,5 +1,5 @@
-// Security context in cascade (whizbang/security_context.hpp): what a cascaded message carries
-// from the handling that returned it, explicit as_system()/run_as(), and a null envelope.
+// Security context in cascade (whizbang/security/security_context.hpp): what a cascaded message
+// carries from the handling that returned it, explicit as_system()/run_as(), and a null envelope.
 #include <thread>
 
 #include "fixture.hpp"

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include <spdlog/sinks/ringbuffer_sink.h>
-#include <whizbang/dispatcher.hpp>
+#include <whizbang/dispatch/dispatcher.hpp>
 
 #include "journal.hpp"
 #include "receptors.hpp"

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include <whizbang/security_context.hpp>
+#include <whizbang/security/security_context.hpp>
 
 namespace dispatch_test {
 

@@ -1,7 +1,7 @@
 // DetachedWorkTests: a Detached stage scheduled on the executor is kept in the store until it has
 // run: it runs once when the executor runs it, is retried when it fails, and is run by another
 // cycle when its process died before the executor got to it.
-#include <whizbang/executor.hpp>
+#include <whizbang/lifecycle/executor.hpp>
 
 #include "fault_fixture.hpp"
 

@@ -15,9 +15,9 @@
 #include <string>
 
 #include <spdlog/sinks/ringbuffer_sink.h>
-#include <whizbang/envelope_json.hpp>
-#include <whizbang/outbox_routing.hpp>
-#include <whizbang/service_host.hpp>
+#include <whizbang/dispatch/outbox_routing.hpp>
+#include <whizbang/host/service_host.hpp>
+#include <whizbang/message/envelope_json.hpp>
 #include <whizbang/store/memory_work_store.hpp>
 #include <whizbang/store/sqlite/sqlite_work_store.hpp>
 #include <whizbang/transport/in_process_transport.hpp>

@@ -1,7 +1,7 @@
 // ShutdownTests: stop() stops the workers, then waits for detached work, then writes the deferred
 // rows; when it returns nothing of the host runs, however late the workers' last cycles
 // scheduled their detached stages.
-#include <whizbang/executor.hpp>
+#include <whizbang/lifecycle/executor.hpp>
 
 #include <atomic>
 

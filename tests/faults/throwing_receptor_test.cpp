@@ -1,7 +1,7 @@
 // ThrowingReceptorTests: receptors fail by throwing, and no exception crosses a runtime boundary:
 // public calls return a status naming the receptor, workers turn it into a failed row (retried
 // with backoff), and nothing a worker, an executor or a transport runs takes the process down.
-#include <whizbang/executor.hpp>
+#include <whizbang/lifecycle/executor.hpp>
 #include <whizbang/workers/worker_loop.hpp>
 
 #include <atomic>

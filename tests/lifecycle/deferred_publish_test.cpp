@@ -5,7 +5,7 @@
 #include <chrono>
 #include <thread>
 
-#include <whizbang/derived_identity.hpp>
+#include <whizbang/ids/derived_identity.hpp>
 
 #include "host_fixture.hpp"
 

@@ -9,7 +9,7 @@
 #include <string>
 
 #include <spdlog/sinks/ringbuffer_sink.h>
-#include <whizbang/receptor_invoker.hpp>
+#include <whizbang/lifecycle/receptor_invoker.hpp>
 
 #include "lifecycle_receptors.hpp"
 #include "whizbang_registry.hpp"

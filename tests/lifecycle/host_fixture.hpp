@@ -2,8 +2,8 @@
 // two-service and deferred-publish tests.
 #pragma once
 
-#include <whizbang/envelope_json.hpp>
-#include <whizbang/service_host.hpp>
+#include <whizbang/host/service_host.hpp>
+#include <whizbang/message/envelope_json.hpp>
 #include <whizbang/store/memory_work_store.hpp>
 #include <whizbang/transport/in_process_transport.hpp>
 

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include <whizbang/security_context.hpp>
+#include <whizbang/security/security_context.hpp>
 #include <whizbang/whizbang.hpp>
 
 namespace lifecycle_test {

@@ -1,6 +1,6 @@
 // DispatcherLocalDispatchRecordTests and the two-service lifecycle through the in-process
 // transport (docs/guide/04-exactly-once.md: once per service, how records flow).
-#include <whizbang/envelope_json.hpp>
+#include <whizbang/message/envelope_json.hpp>
 #include <whizbang/store/sqlite/sqlite_work_store.hpp>
 
 #include <filesystem>

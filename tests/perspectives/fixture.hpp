@@ -12,8 +12,8 @@
 #include <vector>
 
 #include <spdlog/sinks/ringbuffer_sink.h>
-#include <whizbang/dispatcher.hpp>
-#include <whizbang/receptor_invoker.hpp>
+#include <whizbang/dispatch/dispatcher.hpp>
+#include <whizbang/lifecycle/receptor_invoker.hpp>
 #include <whizbang/store/memory_work_store.hpp>
 #include <whizbang/store/sqlite/sqlite_work_store.hpp>
 #include <whizbang/workers/perspective_runner.hpp>

@@ -1,9 +1,9 @@
 // PerspectiveHostTests: a service hosts perspectives over events other services publish.
 #include <gtest/gtest.h>
 
-#include <whizbang/envelope_json.hpp>
-#include <whizbang/outbox_routing.hpp>
-#include <whizbang/service_host.hpp>
+#include <whizbang/dispatch/outbox_routing.hpp>
+#include <whizbang/host/service_host.hpp>
+#include <whizbang/message/envelope_json.hpp>
 #include <whizbang/store/memory_work_store.hpp>
 #include <whizbang/transport/in_process_transport.hpp>
 #include <whizbang/transport/publish_strategy.hpp>

@@ -5,7 +5,7 @@
 
 #include <set>
 
-#include <whizbang/envelope_json.hpp>
+#include <whizbang/message/envelope_json.hpp>
 
 #include "fixture.hpp"
 

@@ -3,7 +3,7 @@
 // across a failure and its retry.
 #include <gtest/gtest.h>
 
-#include <whizbang/envelope_json.hpp>
+#include <whizbang/message/envelope_json.hpp>
 #include <whizbang/workers/perspective_worker.hpp>
 
 #include "fixture.hpp"

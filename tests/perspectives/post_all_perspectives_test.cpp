@@ -2,7 +2,7 @@
 // the event completed, and not at all for an event no perspective applies.
 #include <gtest/gtest.h>
 
-#include <whizbang/executor.hpp>
+#include <whizbang/lifecycle/executor.hpp>
 
 #include "fixture.hpp"
 

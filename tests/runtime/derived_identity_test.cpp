@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "whizbang/derived_identity.hpp"
+#include "whizbang/ids/derived_identity.hpp"
 
 namespace whizbang {
 namespace {

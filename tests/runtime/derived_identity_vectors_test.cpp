@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "vectors.hpp"
-#include "whizbang/derived_identity.hpp"
+#include "whizbang/ids/derived_identity.hpp"
 
 namespace whizbang {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <memory>
 
-#include "whizbang/emission_sequence.hpp"
+#include "whizbang/ids/emission_sequence.hpp"
 
 namespace whizbang {
 namespace {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
-#include "whizbang/message_id.hpp"
+#include "whizbang/ids/message_id.hpp"
 
 namespace whizbang {
 namespace {

@@ -1,5 +1,5 @@
 // Outbox routing: the default topic per message type and namespace ownership.
-#include "whizbang/outbox_routing.hpp"
+#include "whizbang/dispatch/outbox_routing.hpp"
 
 #include <gtest/gtest.h>
 

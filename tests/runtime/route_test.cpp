@@ -6,7 +6,7 @@
 #include <tuple>
 #include <vector>
 
-#include "whizbang/route.hpp"
+#include "whizbang/message/route.hpp"
 
 namespace whizbang {
 namespace {

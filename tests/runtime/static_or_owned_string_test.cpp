@@ -1,5 +1,5 @@
 // StaticOrOwnedString: invocation records borrow registry ids and own decoded text.
-#include "whizbang/static_or_owned_string.hpp"
+#include "whizbang/message/static_or_owned_string.hpp"
 
 #include <gtest/gtest.h>
 

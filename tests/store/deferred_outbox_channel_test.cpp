@@ -1,4 +1,4 @@
-#include "whizbang/deferred_outbox_channel.hpp"
+#include "whizbang/dispatch/deferred_outbox_channel.hpp"
 
 #include <gtest/gtest.h>
 

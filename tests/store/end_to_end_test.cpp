@@ -6,7 +6,7 @@
 #include <future>
 
 #include "store_test_support.hpp"
-#include "whizbang/derived_identity.hpp"
+#include "whizbang/ids/derived_identity.hpp"
 #include "whizbang/store/sqlite/sqlite_work_store.hpp"
 #include "whizbang/transport/in_process_transport.hpp"
 #include "whizbang/workers/inbox_worker.hpp"

@@ -16,9 +16,9 @@
 
 #include "spdlog/sinks/base_sink.h"
 #include "spdlog/spdlog.h"
-#include "whizbang/envelope.hpp"
-#include "whizbang/envelope_json.hpp"
 #include "whizbang/internal/json_codec.hpp"
+#include "whizbang/message/envelope.hpp"
+#include "whizbang/message/envelope_json.hpp"
 #include "whizbang/registry.hpp"
 #include "whizbang/store/outbox_message.hpp"
 

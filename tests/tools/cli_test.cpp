@@ -1,12 +1,12 @@
 // The `whizbang` tool: commands in process, and exit codes through the real binary.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
 #include <cstdio>
 #include <sstream>
-#include <sys/wait.h>
 
 #include "cli/commands.hpp"
-#include "whizbang/derived_identity.hpp"
+#include "whizbang/ids/derived_identity.hpp"
 
 namespace whizbang::cli {
 namespace {
@@ -46,23 +46,25 @@ TEST(WhizbangCliTests, IdNew_Json_ListsTheIds) {
 }
 
 TEST(WhizbangCliTests, IdDerive_MatchesAReferenceVector) {
-  const CliRun r = run({"id", "derive", "--source", "34c6a999-8118-7194-8a3a-be71e66c0e98", "--service",
-                     "billing", "--handler", "app::billing::ChargeCard", "--type",
-                     "app::orders::OrderShipped", "--ordinal", "2"});
+  const CliRun r = run({"id", "derive", "--source", "34c6a999-8118-7194-8a3a-be71e66c0e98",
+                        "--service", "billing", "--handler", "app::billing::ChargeCard", "--type",
+                        "app::orders::OrderShipped", "--ordinal", "2"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "34c6a999-8118-7194-8a3a-002ccb95d060\n");
 }
 
 TEST(WhizbangCliTests, IdDerive_WithoutHandler_UsesAnEmptyHandler) {
-  const CliRun r = run({"id", "derive", "--source", "239ec2c0-63fe-7958-941e-0e9af768064f",
-                     "--service", "billing", "--type", "InventoryUpdated", "--ordinal", "42", "--json"});
+  const CliRun r =
+      run({"id", "derive", "--source", "239ec2c0-63fe-7958-941e-0e9af768064f", "--service",
+           "billing", "--type", "InventoryUpdated", "--ordinal", "42", "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "{\"id\":\"239ec2c0-63fe-7958-941e-02a4b67f7356\"}\n");
 }
 
 TEST(WhizbangCliTests, IdCompositeChild_MatchesAReferenceVector) {
-  const CliRun r = run({"id", "composite-child", "--composite", "53c8c85a-d6ff-733b-a883-10cc2fb71eac",
-                     "--type", "app::orders::OrderShipped", "--ordinal", "16"});
+  const CliRun r =
+      run({"id", "composite-child", "--composite", "53c8c85a-d6ff-733b-a883-10cc2fb71eac", "--type",
+           "app::orders::OrderShipped", "--ordinal", "16"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out, "53c8c85a-d6ff-733b-a883-01074bca4779\n");
 }

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "whizbang/envelope.hpp"
+#include "whizbang/message/envelope.hpp"
 
 namespace whizbang::cli {
 

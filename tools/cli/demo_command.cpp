@@ -3,8 +3,8 @@
 #include <ostream>
 
 #include "cli/commands.hpp"
-#include "whizbang/derived_identity.hpp"
-#include "whizbang/emission_sequence.hpp"
+#include "whizbang/ids/derived_identity.hpp"
+#include "whizbang/ids/emission_sequence.hpp"
 
 namespace whizbang::cli {
 namespace {

@@ -5,7 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "cli/commands.hpp"
-#include "whizbang/derived_identity.hpp"
+#include "whizbang/ids/derived_identity.hpp"
 
 namespace whizbang::cli {
 namespace {

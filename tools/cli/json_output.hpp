@@ -8,7 +8,7 @@
 
 #include "rapidjson/prettywriter.h"
 #include "rapidjson/stringbuffer.h"
-#include "whizbang/uuid.hpp"
+#include "whizbang/ids/uuid.hpp"
 
 namespace whizbang::cli {
 

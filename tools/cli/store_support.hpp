@@ -7,8 +7,8 @@
 #include <string_view>
 
 #include "cli/cli.hpp"
+#include "whizbang/ids/uuid.hpp"
 #include "whizbang/store/work_item.hpp"
-#include "whizbang/uuid.hpp"
 
 namespace whizbang::cli {
 

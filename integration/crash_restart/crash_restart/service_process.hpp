@@ -9,8 +9,8 @@
 
 #include "absl/status/statusor.h"
 #include "crash_restart/store_transport.hpp"
-#include "whizbang/executor.hpp"
-#include "whizbang/service_host.hpp"
+#include "whizbang/host/service_host.hpp"
+#include "whizbang/lifecycle/executor.hpp"
 #include "whizbang/store/work_store.hpp"
 
 namespace crash_restart {

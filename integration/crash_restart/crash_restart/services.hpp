@@ -9,7 +9,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "whizbang/service_host.hpp"
+#include "whizbang/host/service_host.hpp"
 #include "whizbang/store/work_store.hpp"
 #include "whizbang/transport/in_process_transport.hpp"
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "whizbang/service_host.hpp"
+#include "whizbang/host/service_host.hpp"
 #include "whizbang/store/memory_work_store.hpp"
 
 namespace crash_restart {

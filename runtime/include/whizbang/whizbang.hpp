@@ -2,6 +2,6 @@
 #pragma once
 
 #include "whizbang/attributes.hpp"
-#include "whizbang/message_id.hpp"
-#include "whizbang/route.hpp"
-#include "whizbang/uuid.hpp"
+#include "whizbang/ids/message_id.hpp"
+#include "whizbang/ids/uuid.hpp"
+#include "whizbang/message/route.hpp"

@@ -1,5 +1,5 @@
 // The dispatcher's type-erased core: receptor lookup, invocation, cascade and outbox writes.
-#include "whizbang/dispatcher.hpp"
+#include "whizbang/dispatch/dispatcher.hpp"
 
 #include <algorithm>
 #include <array>
@@ -7,11 +7,11 @@
 #include <utility>
 
 #include "internal/fast_clock.hpp"
-#include "whizbang/derived_identity.hpp"
-#include "whizbang/envelope_json.hpp"
 #include "whizbang/failure.hpp"
-#include "whizbang/logging.hpp"
-#include "whizbang/security_context.hpp"
+#include "whizbang/ids/derived_identity.hpp"
+#include "whizbang/message/envelope_json.hpp"
+#include "whizbang/observability/logging.hpp"
+#include "whizbang/security/security_context.hpp"
 
 namespace whizbang {
 

@@ -1,4 +1,4 @@
-#include "whizbang/outbox_routing.hpp"
+#include "whizbang/dispatch/outbox_routing.hpp"
 
 #include <string>
 

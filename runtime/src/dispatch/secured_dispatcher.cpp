@@ -1,11 +1,11 @@
-#include "whizbang/secured_dispatcher.hpp"
+#include "whizbang/dispatch/secured_dispatcher.hpp"
 
 #include <algorithm>
 #include <cctype>
 
-#include "whizbang/dispatcher.hpp"
-#include "whizbang/logging.hpp"
-#include "whizbang/uuid.hpp"
+#include "whizbang/dispatch/dispatcher.hpp"
+#include "whizbang/ids/uuid.hpp"
+#include "whizbang/observability/logging.hpp"
 
 namespace whizbang {
 namespace {

@@ -1,13 +1,13 @@
-#include "whizbang/service_host.hpp"
+#include "whizbang/host/service_host.hpp"
 
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 
-#include "whizbang/database_receptor_dedup_store.hpp"
-#include "whizbang/derived_identity.hpp"
-#include "whizbang/logging.hpp"
+#include "whizbang/exactly_once/database_receptor_dedup_store.hpp"
+#include "whizbang/ids/derived_identity.hpp"
+#include "whizbang/observability/logging.hpp"
 #include "whizbang/transport/publish_strategy.hpp"
 
 namespace whizbang {

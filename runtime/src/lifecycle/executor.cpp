@@ -1,7 +1,7 @@
-#include "whizbang/executor.hpp"
+#include "whizbang/lifecycle/executor.hpp"
 
 #include "whizbang/failure.hpp"
-#include "whizbang/logging.hpp"
+#include "whizbang/observability/logging.hpp"
 
 namespace whizbang {
 

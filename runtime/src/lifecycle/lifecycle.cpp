@@ -1,10 +1,10 @@
-#include "whizbang/lifecycle.hpp"
+#include "whizbang/lifecycle/lifecycle.hpp"
 
 #include <initializer_list>
 
 #include "fmt/format.h"
 #include "whizbang/failure.hpp"
-#include "whizbang/logging.hpp"
+#include "whizbang/observability/logging.hpp"
 
 namespace whizbang {
 

@@ -1,4 +1,4 @@
-#include "whizbang/receptor_invoker.hpp"
+#include "whizbang/lifecycle/receptor_invoker.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -6,10 +6,10 @@
 
 #include "internal/fast_clock.hpp"
 #include "internal/text.hpp"
-#include "whizbang/envelope_json.hpp"
 #include "whizbang/failure.hpp"
-#include "whizbang/logging.hpp"
-#include "whizbang/security_context.hpp"
+#include "whizbang/message/envelope_json.hpp"
+#include "whizbang/observability/logging.hpp"
+#include "whizbang/security/security_context.hpp"
 
 namespace whizbang {
 

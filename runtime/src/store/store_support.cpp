@@ -6,8 +6,8 @@
 
 #include "fmt/format.h"
 #include "whizbang/internal/bounded_json.hpp"
-#include "whizbang/logging.hpp"
-#include "whizbang/metrics.hpp"
+#include "whizbang/observability/logging.hpp"
+#include "whizbang/observability/metrics.hpp"
 
 namespace whizbang::store_internal {}  // namespace whizbang::store_internal
 

@@ -25,7 +25,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "whizbang/metrics.hpp"
+#include "whizbang/observability/metrics.hpp"
 #include "whizbang/store/work_store.hpp"
 
 namespace whizbang::store_internal {

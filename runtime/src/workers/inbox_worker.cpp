@@ -8,7 +8,7 @@
 #include "whizbang/failure.hpp"
 #include "whizbang/internal/bounded_json.hpp"
 #include "whizbang/internal/json_codec.hpp"
-#include "whizbang/logging.hpp"
+#include "whizbang/observability/logging.hpp"
 #include "workers/lease_keeper.hpp"
 
 namespace whizbang {

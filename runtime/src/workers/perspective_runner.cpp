@@ -5,8 +5,8 @@
 
 #include "fmt/format.h"
 #include "whizbang/failure.hpp"
-#include "whizbang/logging.hpp"
-#include "whizbang/security_context.hpp"
+#include "whizbang/observability/logging.hpp"
+#include "whizbang/security/security_context.hpp"
 
 namespace whizbang {
 

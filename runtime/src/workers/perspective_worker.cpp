@@ -8,10 +8,10 @@
 #include <set>
 
 #include "fmt/format.h"
-#include "whizbang/envelope_json.hpp"
 #include "whizbang/failure.hpp"
 #include "whizbang/internal/bounded_json.hpp"
-#include "whizbang/logging.hpp"
+#include "whizbang/message/envelope_json.hpp"
+#include "whizbang/observability/logging.hpp"
 
 namespace whizbang {
 

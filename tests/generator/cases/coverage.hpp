@@ -11,7 +11,7 @@
 #include <vector>
 
 #include <whizbang/attributes.hpp>
-#include <whizbang/route.hpp>
+#include <whizbang/message/route.hpp>
 
 #include "absl/status/status.h"
 

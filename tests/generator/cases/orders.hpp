@@ -1,4 +1,4 @@
-// Golden case: the shop example of docs/guide/01-getting-started.md, plus codecs of every supported field kind.
+// Golden case: the guide's shop example (chapter 1), plus codecs of every supported field kind.
 #pragma once
 
 #include <chrono>
@@ -10,8 +10,8 @@
 #include <vector>
 
 #include <whizbang/attributes.hpp>
-#include <whizbang/message_id.hpp>
-#include <whizbang/uuid.hpp>
+#include <whizbang/ids/message_id.hpp>
+#include <whizbang/ids/uuid.hpp>
 
 namespace shop {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include <whizbang/attributes.hpp>
-#include <whizbang/route.hpp>
+#include <whizbang/message/route.hpp>
 
 namespace run {
 

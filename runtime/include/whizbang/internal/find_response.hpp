@@ -1,8 +1,8 @@
 // RPC response extraction for generated code (ReceptorInfo::find_response). Not for direct use.
 //
 // find_response(value, wanted) returns the address of the first sub-value whose type key is
-// `wanted`, depth-first and left to right (docs/guide/01-getting-started.md): the value itself; then
-// tuple/pair elements; the value of a Routed whose mode is not None; an engaged optional; the
+// `wanted`, depth-first and left to right (docs/guide/01-getting-started.md): the value itself;
+// then tuple/pair elements; the value of a Routed whose mode is not None; an engaged optional; the
 // elements of a vector. RoutedNone and everything else yield nullptr.
 #pragma once
 
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "whizbang/internal/type_key.hpp"
-#include "whizbang/route.hpp"
+#include "whizbang/message/route.hpp"
 
 namespace whizbang::internal {
 

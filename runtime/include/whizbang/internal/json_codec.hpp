@@ -30,10 +30,10 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "whizbang/ids/message_id.hpp"
+#include "whizbang/ids/uuid.hpp"
 #include "whizbang/internal/bounded_json.hpp"
-#include "whizbang/message_id.hpp"
 #include "whizbang/registry.hpp"
-#include "whizbang/uuid.hpp"
 
 namespace whizbang {
 

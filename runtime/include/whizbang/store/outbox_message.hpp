@@ -5,9 +5,9 @@
 #include <optional>
 #include <string>
 
-#include "whizbang/envelope.hpp"
-#include "whizbang/message_id.hpp"
-#include "whizbang/uuid.hpp"
+#include "whizbang/ids/message_id.hpp"
+#include "whizbang/ids/uuid.hpp"
+#include "whizbang/message/envelope.hpp"
 
 namespace whizbang {
 
@@ -19,7 +19,7 @@ struct OutboxMessage {
   std::optional<std::string> destination;
   // The payload's wire name.
   std::string message_type;
-  // The whole envelope, serialized (whizbang/envelope_json.hpp).
+  // The whole envelope, serialized (whizbang/message/envelope_json.hpp).
   std::string envelope_json;
   std::optional<Uuid> stream_id;
   bool is_event = false;

@@ -14,8 +14,8 @@
 #include <memory>
 
 #include "spdlog/logger.h"
-#include "whizbang/envelope.hpp"
-#include "whizbang/metrics.hpp"
+#include "whizbang/message/envelope.hpp"
+#include "whizbang/observability/metrics.hpp"
 
 namespace whizbang {
 

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "whizbang/envelope.hpp"
+#include "whizbang/message/envelope.hpp"
 #include "whizbang/store/outbox_message.hpp"
 #include "whizbang/store/work_item.hpp"
 

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "whizbang/envelope.hpp"
-#include "whizbang/message_id.hpp"
+#include "whizbang/ids/message_id.hpp"
+#include "whizbang/ids/uuid.hpp"
+#include "whizbang/message/envelope.hpp"
 #include "whizbang/store/outbox_message.hpp"
-#include "whizbang/uuid.hpp"
 
 namespace whizbang {
 

@@ -29,7 +29,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "whizbang/envelope.hpp"
+#include "whizbang/message/envelope.hpp"
 #include "whizbang/store/outbox_message.hpp"
 #include "whizbang/store/outbox_store.hpp"
 #include "whizbang/store/store_options.hpp"

@@ -27,8 +27,8 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "whizbang/message_id.hpp"
-#include "whizbang/uuid.hpp"
+#include "whizbang/ids/message_id.hpp"
+#include "whizbang/ids/uuid.hpp"
 
 namespace whizbang {
 

@@ -11,7 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "spdlog/logger.h"
-#include "whizbang/receptor_invoker.hpp"
+#include "whizbang/lifecycle/receptor_invoker.hpp"
 #include "whizbang/store/work_store.hpp"
 #include "whizbang/workers/worker_loop.hpp"
 

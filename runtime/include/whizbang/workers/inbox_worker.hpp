@@ -32,7 +32,7 @@
 
 #include "absl/status/statusor.h"
 #include "spdlog/logger.h"
-#include "whizbang/envelope_json.hpp"
+#include "whizbang/message/envelope_json.hpp"
 #include "whizbang/store/work_store.hpp"
 #include "whizbang/transport/transport.hpp"
 #include "whizbang/workers/worker_loop.hpp"

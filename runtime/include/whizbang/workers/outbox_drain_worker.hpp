@@ -17,7 +17,8 @@
 // recorded (store unavailable) are carried into the next cycle's batch, so a published row is
 // not published again at once.
 //
-// Source service id (docs/guide/09-diagnostics.md, EventIds 50-53): the constructor looks the id up once
+// Source service id (docs/guide/09-diagnostics.md, EventIds 50-53): the constructor looks the id up
+// once
 // ("start-up"). While it is unknown, the worker looks it up again before each batch: on a
 // non-empty answer it keeps it, logs EventId 51 at Information and never looks again; each
 // failed retry logs EventId 52 at Debug. An empty answer at start-up logs EventId 50 (Warning);
@@ -42,9 +43,9 @@
 
 #include "absl/status/statusor.h"
 #include "spdlog/logger.h"
-#include "whizbang/deferred_outbox_channel.hpp"
-#include "whizbang/envelope_json.hpp"
-#include "whizbang/logging.hpp"
+#include "whizbang/dispatch/deferred_outbox_channel.hpp"
+#include "whizbang/message/envelope_json.hpp"
+#include "whizbang/observability/logging.hpp"
 #include "whizbang/store/work_store.hpp"
 #include "whizbang/transport/transport.hpp"
 #include "whizbang/workers/worker_loop.hpp"

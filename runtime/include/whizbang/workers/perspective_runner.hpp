@@ -35,9 +35,9 @@
 
 #include "absl/status/statusor.h"
 #include "spdlog/logger.h"
-#include "whizbang/envelope.hpp"
-#include "whizbang/executor.hpp"
-#include "whizbang/receptor_invoker.hpp"
+#include "whizbang/lifecycle/executor.hpp"
+#include "whizbang/lifecycle/receptor_invoker.hpp"
+#include "whizbang/message/envelope.hpp"
 #include "whizbang/registry.hpp"
 #include "whizbang/store/work_store.hpp"
 

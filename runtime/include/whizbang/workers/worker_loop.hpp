@@ -23,8 +23,8 @@
 #include "absl/status/status.h"
 #include "spdlog/logger.h"
 #include "whizbang/failure.hpp"
-#include "whizbang/logging.hpp"
-#include "whizbang/wake_signal.hpp"
+#include "whizbang/observability/logging.hpp"
+#include "whizbang/workers/wake_signal.hpp"
 
 namespace whizbang {
 

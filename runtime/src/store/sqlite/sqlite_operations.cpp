@@ -2,7 +2,7 @@
 #include "fmt/format.h"
 #include "store/sqlite/sql.hpp"
 #include "store/sqlite/sqlite_store_impl.hpp"
-#include "whizbang/logging.hpp"
+#include "whizbang/observability/logging.hpp"
 
 namespace whizbang {
 

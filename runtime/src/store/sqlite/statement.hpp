@@ -15,7 +15,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "whizbang/uuid.hpp"
+#include "whizbang/ids/uuid.hpp"
 
 namespace whizbang::sqlite {
 

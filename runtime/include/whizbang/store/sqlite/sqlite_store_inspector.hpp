@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "whizbang/envelope.hpp"
+#include "whizbang/message/envelope.hpp"
 #include "whizbang/store/store_rows.hpp"
 
 namespace whizbang {

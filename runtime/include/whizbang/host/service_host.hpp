@@ -1,0 +1,174 @@
+// ServiceHost: one service, assembled — dispatcher, lifecycle invoker, outbox drain worker and
+// inbox worker over a store and a transport.
+//
+//   whizbang::ServiceRegistry services;
+//   services.add<shop::Mailer>(mailer);
+//   whizbang::HostOptions options;
+//   options.service_name = "orders";
+//   options.store = store.get();          // e.g. SqliteWorkStore::open("orders.db", ...)
+//   options.transport = &transport;       // InProcessTransport today, RabbitMQ next
+//   auto host = whizbang::ServiceHost::create(whizbang::generated::orders::registry(), services,
+//                                             std::move(options));
+//   (*host)->start();                                   // or run_once() from a test
+//   (*host)->dispatcher().send(shop::CreateOrder{...});
+//
+// Events this service stores (its own, and those it receives) are applied to the registry's
+// perspectives by a perspective worker, which also fires PostAllPerspectives and PostLifecycle
+// for them once every perspective completed.
+//
+// Exactly-once: every receptor the host runs is guarded by its dedup store. Replace the store by
+// setting HostOptions::dedup_store before create(); by default it is the envelope store, or the
+// database store when guardrails.persist is Database. The stages that run outside a handling's
+// transaction — PreOutbox and PostOutbox on the drain worker, PostAllPerspectives and
+// PostLifecycle after the perspectives — also keep their records in wh_receptor_invocations
+// whatever the persist mode, so a retry after a failed publish or a crash does not fire them
+// again.
+//
+// Faults (docs/guide/11-failures.md): receptors fail by throwing; no exception leaves a worker, the
+// executor or a public call. Failed rows are retried with backoff and dead-lettered after
+// StoreOptions::max_attempts. stop() stops the workers, then waits for detached work, then writes
+// what the deferred channel still holds: when it returns, nothing of the host runs.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "spdlog/logger.h"
+#include "whizbang/dispatch/deferred_outbox_channel.hpp"
+#include "whizbang/dispatch/dispatcher.hpp"
+#include "whizbang/lifecycle/executor.hpp"
+#include "whizbang/lifecycle/lifecycle.hpp"
+#include "whizbang/lifecycle/receptor_invoker.hpp"
+#include "whizbang/store/work_store.hpp"
+#include "whizbang/transport/transport.hpp"
+#include "whizbang/workers/detached_worker.hpp"
+#include "whizbang/workers/inbox_worker.hpp"
+#include "whizbang/workers/outbox_drain_worker.hpp"
+#include "whizbang/workers/perspective_runner.hpp"
+#include "whizbang/workers/perspective_worker.hpp"
+#include "whizbang/workers/retention_worker.hpp"
+
+namespace whizbang {
+
+struct HostOptions {
+  std::string service_name;
+  // This service's id (stamped on published envelopes). Nil: derived from the service name.
+  Uuid service_id;
+  WorkStore* store = nullptr;  // required
+  // Null: nothing is published or received. The host still stores its own events (event-store
+  // routes); rows for other services wait in the outbox for a host that has a transport.
+  Transport* transport = nullptr;
+  GuardrailOptions guardrails;
+  std::shared_ptr<ReceptorDedupStore> dedup_store;  // null: chosen from guardrails.persist
+  std::vector<std::string> owned_domains;
+  // Detached stages run here; null: the host runs them inline. What is scheduled here is kept in
+  // the store until it ran (wh_detached_work): the host's detached worker runs what a process
+  // that died left behind.
+  Executor* executor = nullptr;
+  std::string shared_inbox_topic = "inbox";
+  // A publish made outside any store transaction (application code, a detached receptor):
+  // Defer queues its rows on the host's deferred outbox channel (process memory) for the drain
+  // worker's next cycle, which the queueing wakes; WriteThrough commits them before publish()
+  // returns. Defer is the faster one, and what a crash between publish() and that cycle costs:
+  // the queued rows (the local receptors already ran). Choose WriteThrough where a published
+  // message must survive a crash the moment publish() returns. Without a transport, publishes
+  // always write through. stop() writes whatever is still queued.
+  PublishOutsideTransaction publish_outside_transaction = PublishOutsideTransaction::Defer;
+  std::chrono::milliseconds poll_interval{1000};
+  // How often the inbox and drain workers renew the leases of a batch they are still working
+  // through (keep it well below StoreOptions::lease_duration).
+  std::chrono::milliseconds lease_renewal_interval{60'000};
+  // What the host's retention worker purges, and how often (0: never; call WorkStore::purge).
+  RetentionOptions retention;
+  std::chrono::milliseconds purge_interval = std::chrono::hours(1);
+  // false: the handling's writes and the inbox completion commit separately (the reference's
+  // shape; only for demonstrating and testing emission deduplication).
+  bool atomic_inbox_completion = true;
+  // Fault injection: called before an inbox completion commits; non-OK acts as a crash there.
+  std::function<absl::Status(const WorkItem&)> before_inbox_completion;
+  std::shared_ptr<spdlog::logger> logger;
+};
+
+struct HostCycle {
+  DrainCycleResult outbox;
+  InboxCycleResult inbox;
+  PerspectiveCycleResult perspectives;
+  DetachedCycleResult detached;
+};
+
+class ServiceHost {
+ public:
+  static absl::StatusOr<std::unique_ptr<ServiceHost>> create(const Registry& registry,
+                                                             const ServiceRegistry& services,
+                                                             HostOptions options);
+  ~ServiceHost();
+  ServiceHost(const ServiceHost&) = delete;
+  ServiceHost& operator=(const ServiceHost&) = delete;
+
+  Dispatcher& dispatcher() { return *dispatcher_; }
+  ReceptorInvoker& invoker() { return *invoker_; }
+  // The invoker of the stages that run outside a handling's transaction (outbox stages, the
+  // perspective gate): its records are also kept in wh_receptor_invocations.
+  ReceptorInvoker& durable_invoker() { return *durable_invoker_; }
+  Lifecycle& lifecycle() { return *lifecycle_; }
+  WorkStore& store() { return *options_.store; }
+  const HostOptions& options() const { return options_; }
+  const std::vector<TransportBinding>& bindings() const { return bindings_; }
+
+  // The perspective runner; null when the registry declares no perspectives.
+  PerspectiveRunner* perspectives() { return perspective_runner_.get(); }
+
+  // One outbox cycle, one inbox cycle, one perspective cycle, then one cycle of detached work left
+  // by a process that died (deterministic tests, demos).
+  absl::StatusOr<HostCycle> run_once();
+  // Binds this service's inbox to the transport without starting any worker (start() does it
+  // too; calling it again does nothing). A transport hands a message only to the subscriptions
+  // bound when it is published, so in a process hosting several services, subscribe every one
+  // before starting any: otherwise the first to start can drain rows to services not yet
+  // listening. Tests and demos that step run_once() subscribe and never start.
+  absl::Status subscribe();
+  // Subscribes to the transport and starts the workers on their threads.
+  absl::Status start();
+  // After start(): waits until every worker has completed its first cycle, so what was stored
+  // before start() has been taken up and the workers wait for wake-ups (a readiness probe).
+  // False when `timeout` passed first.
+  bool wait_until_ready(std::chrono::milliseconds timeout) const;
+  // Stops the workers (joins their threads), then waits for detached work on the executor, then
+  // writes what the deferred channel still holds. When it returns, nothing of the host runs.
+  void stop();
+
+ private:
+  ServiceHost(const Registry& registry, HostOptions options);
+
+  absl::Status build_dispatcher(const ServiceRegistry& services);
+  void build_invokers();
+  absl::Status build_perspectives(const ServiceRegistry& services);
+  void bind_transport();
+  void build_workers();
+
+  const Registry& registry_;
+  HostOptions options_;
+  std::vector<TransportBinding> bindings_;
+  DeferredOutboxChannel deferred_;
+  std::unique_ptr<Dispatcher> dispatcher_;
+  std::unique_ptr<ReceptorInvoker> invoker_;
+  std::unique_ptr<ReceptorInvoker> durable_invoker_;
+  std::unique_ptr<Lifecycle> lifecycle_;
+  std::unique_ptr<Lifecycle> outbox_lifecycle_;
+  std::unique_ptr<OutboxDrainWorker> outbox_;
+  std::unique_ptr<InboxWorker> inbox_;
+  std::unique_ptr<PerspectiveRunner> perspective_runner_;
+  std::unique_ptr<PerspectiveWorker> perspective_worker_;
+  std::unique_ptr<RetentionWorker> retention_;
+  std::unique_ptr<DetachedWorker> detached_;
+  std::unique_ptr<TransportSubscription> subscription_;
+};
+
+// A stable id for a service name (UUIDv7-shaped, derived like a composite child of the nil id's
+// namespace), so a service keeps its id across restarts without configuration.
+Uuid service_id_for(std::string_view service_name);
+
+}  // namespace whizbang

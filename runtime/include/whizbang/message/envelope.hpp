@@ -1,0 +1,159 @@
+// Envelope: a message plus what travelled with it — its id, hops, receptor invocation records and
+// the dispatch context.
+//
+// Hops and receptor invocation records are parallel lists. Security, scope, source-service and
+// trace extraction read hops only; the exactly-once guardrail reads records only. Keeping them
+// apart means the guardrail can never leak into security-critical paths.
+//
+//   whizbang::Envelope envelope = whizbang::Envelope::create(whizbang::AnyMessage::make(cmd),
+//   self); envelope.correlation_id();       // first hop envelope.current_scope();        //
+//   Current hops' scopes folded in order envelope.emission_sequence().next();   // ordinals for
+//   what this handling emits
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/inlined_vector.h"
+
+#include "whizbang/dispatch_modes.hpp"
+#include "whizbang/ids/emission_sequence.hpp"
+#include "whizbang/ids/message_id.hpp"
+#include "whizbang/ids/uuid.hpp"
+#include "whizbang/message/static_or_owned_string.hpp"
+#include "whizbang/registry.hpp"
+#include "whizbang/stage.hpp"
+
+namespace whizbang {
+
+using Clock = std::chrono::system_clock;
+using TimePoint = Clock::time_point;
+
+// One running instance of a service.
+struct ServiceInstance {
+  std::string service_name;
+  Uuid instance_id;
+  std::string host_name;
+  std::int64_t process_id = 0;
+
+  friend bool operator==(const ServiceInstance&, const ServiceInstance&) = default;
+};
+
+// The security scope that propagates with a message: who acts, for which tenant. Empty strings
+// mean "not set".
+struct SecurityScope {
+  std::string user_id;
+  std::string tenant_id;
+
+  bool empty() const { return user_id.empty() && tenant_id.empty(); }
+  friend bool operator==(const SecurityScope&, const SecurityScope&) = default;
+};
+
+enum class HopType : std::uint8_t {
+  Current = 0,
+  Causation = 1,
+};
+
+// One service's handling of the message.
+struct MessageHop {
+  HopType type = HopType::Current;
+  ServiceInstance service_instance;
+  TimePoint timestamp{};
+  std::optional<MessageId> correlation_id;
+  std::optional<MessageId> causation_id;
+  std::string causation_type;
+  // The transport topic, or "(event-store)" for an event-store-only row.
+  std::string topic;
+  std::optional<Uuid> stream_id;
+  std::optional<SecurityScope> scope;
+  std::map<std::string, std::string> metadata;
+  std::optional<std::chrono::microseconds> duration;
+
+  friend bool operator==(const MessageHop&, const MessageHop&) = default;
+};
+
+// Proof that a receptor fired for the message, written after every successful invocation.
+struct ReceptorInvocationRecord {
+  // Borrowed from the registry when recorded here, owned when decoded.
+  StaticOrOwnedString receptor_id;
+  Stage stage = Stage::LocalImmediateInline;
+  TimePoint completed_at{};
+  std::chrono::microseconds duration{0};
+  // The service that wrote the record; empty = "no service known" (stops the receptor anywhere).
+  std::string service_name;
+  // For perspective-scoped stages: the perspective the invocation ran under.
+  std::string perspective;
+
+  friend bool operator==(const ReceptorInvocationRecord&,
+                         const ReceptorInvocationRecord&) = default;
+};
+
+enum class MessageSource : std::uint8_t {
+  Local = 0,
+  Outbox = 1,
+  Inbox = 2,
+};
+
+struct DispatchContext {
+  DispatchModes mode = DispatchModes::Local;
+  MessageSource source = MessageSource::Local;
+  // True for envelopes handed to default-stage receptors by a cascade or publish.
+  bool is_default_dispatch = false;
+  // The handler (inbox row within the service) handling this envelope. Carried in process only:
+  // never serialized, so stored and transported envelopes are byte-identical with or without it.
+  std::string handler_name;
+
+  // Equality of what is serialized (handler_name excluded).
+  bool same_wire_fields(const DispatchContext& other) const {
+    return mode == other.mode && source == other.source &&
+           is_default_dispatch == other.is_default_dispatch;
+  }
+};
+
+class Envelope {
+ public:
+  Envelope() = default;
+
+  // A new envelope with a freshly minted id and one Current hop for `self`.
+  static Envelope create(AnyMessage payload, const ServiceInstance& self);
+
+  int version = 1;
+  MessageId message_id;
+  AnyMessage payload;
+  std::vector<MessageHop> hops;
+  // Inline room for the usual one or two records: recording a fire allocates nothing.
+  absl::InlinedVector<ReceptorInvocationRecord, 2> receptor_invocations;
+  DispatchContext dispatch_context;
+  // The publishing service's id, stamped by the outbox drain worker. Nil = unknown.
+  Uuid source_service_id;
+
+  // In process only (never serialized):
+  // What nested emissions derive from instead of message_id (see
+  // docs/guide/05-emission-identity.md).
+  std::optional<MessageId> emission_anchor;
+
+  // Ordinals for the messages this handling emits: 0, 1, 2, ... per envelope instance.
+  EmissionSequence& emission_sequence() const { return emission_sequence_; }
+
+  // From the first hop.
+  std::optional<MessageId> correlation_id() const;
+  std::optional<MessageId> causation_id() const;
+  std::optional<TimePoint> timestamp() const;
+  // From the last Current hop that has one.
+  std::optional<Uuid> stream_id() const;
+  std::string_view topic() const;
+  // The Current hops' scopes applied in order (later non-empty fields win); nullopt when none.
+  std::optional<SecurityScope> current_scope() const;
+  // The service name of the last hop (the service the message came from); empty when no hops.
+  std::string_view source_service_name() const;
+
+ private:
+  mutable EmissionSequence emission_sequence_;
+};
+
+}  // namespace whizbang

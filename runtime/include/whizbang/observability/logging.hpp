@@ -1,0 +1,107 @@
+// Logging: spdlog, with the spec's numbered EventIds in every line.
+//
+// Components take a `std::shared_ptr<spdlog::logger>`; a null logger means "quiet" (every
+// component works without one). Each line starts with "[EventId N Name]" so log filters written
+// for the reference implementation's EventIds keep working.
+//
+//   whizbang::log(logger, spdlog::level::warn, whizbang::log_events::kReceptorAlreadyFiredSkip,
+//                 "receptor {} already fired for {}", receptor_id, message_id);
+#pragma once
+
+#include <memory>
+#include <string_view>
+#include <utility>
+
+#include "spdlog/spdlog.h"
+#include "whizbang/ids/message_id.hpp"
+#include "whizbang/ids/uuid.hpp"
+
+#include "absl/strings/string_view.h"
+
+#ifndef ABSL_USES_STD_STRING_VIEW
+// Debian's Abseil has its own string_view (Status::message() returns one): format it as text.
+template <>
+struct fmt::formatter<absl::string_view> : fmt::formatter<std::string_view> {
+  auto format(absl::string_view text, fmt::format_context& ctx) const {
+    return fmt::formatter<std::string_view>::format(std::string_view(text.data(), text.size()),
+                                                    ctx);
+  }
+};
+#endif
+
+// Ids format as their hyphenated text in log lines and fmt::format.
+template <>
+struct fmt::formatter<whizbang::Uuid> : fmt::formatter<std::string_view> {
+  auto format(const whizbang::Uuid& id, fmt::format_context& ctx) const {
+    return fmt::formatter<std::string_view>::format(id.to_string(), ctx);
+  }
+};
+template <>
+struct fmt::formatter<whizbang::MessageId> : fmt::formatter<std::string_view> {
+  auto format(const whizbang::MessageId& id, fmt::format_context& ctx) const {
+    return fmt::formatter<std::string_view>::format(id.to_string(), ctx);
+  }
+};
+
+namespace whizbang {
+
+struct LogEvent {
+  int id;
+  std::string_view name;
+};
+
+namespace log_events {
+// Receptor firing (docs/guide/04-exactly-once.md).
+inline constexpr LogEvent kReceptorFiring{16, "ReceptorFiring"};
+inline constexpr LogEvent kReceptorFired{17, "ReceptorFired"};
+inline constexpr LogEvent kReceptorAlreadyFiredSkip{18, "ReceptorAlreadyFiredSkip"};
+// Invoker stage filters (docs/guide/02-attributes-and-stages.md).
+inline constexpr LogEvent kSameServiceInboxSkip{10, "SameServiceInboxSkip"};
+inline constexpr LogEvent kOwnedDomainSkip{11, "OwnedDomainSkip"};
+inline constexpr LogEvent kLocalDispatchFlagSkip{12, "LocalDispatchFlagSkip"};
+inline constexpr LogEvent kStageAlreadyClaimed{13, "StageAlreadyClaimed"};
+inline constexpr LogEvent kReplaySkip{14, "ReplaySkip"};
+inline constexpr LogEvent kNoReceptorsAtStage{15, "NoReceptorsAtStage"};
+// Outbox drain worker: the source service id stamped on published envelopes.
+inline constexpr LogEvent kSourceServiceIdEmptyAtStartup{50, "SourceServiceIdEmptyAtStartup"};
+inline constexpr LogEvent kSourceServiceIdResolved{51, "SourceServiceIdResolved"};
+inline constexpr LogEvent kSourceServiceIdRetry{52, "SourceServiceIdRetry"};
+// The start-up lookup of the local service id threw (the reference's existing start-up warning).
+inline constexpr LogEvent kSourceServiceIdLookupFailedAtStartup{
+    53, "SourceServiceIdLookupFailedAtStartup"};
+// A worker cycle failed as a whole (store unavailable); the next cycle retries.
+inline constexpr LogEvent kWorkerCycleFailed{54, "WorkerCycleFailed"};
+// Cascade and store (no EventId in the reference; numbered here, outside the reference's ranges).
+inline constexpr LogEvent kEmissionIdDerived{100, "EmissionIdDerived"};
+inline constexpr LogEvent kCascadeNonMessageIgnored{101, "CascadeNonMessageIgnored"};
+inline constexpr LogEvent kCascadeNothingExtracted{102, "CascadeNothingExtracted"};
+inline constexpr LogEvent kOutboxRowDropped{103, "OutboxRowDropped"};
+inline constexpr LogEvent kOwnedCommandWithoutReceptor{104, "OwnedCommandWithoutReceptor"};
+inline constexpr LogEvent kOutboxEmissionDeduplicated{110, "OutboxEmissionDeduplicated"};
+inline constexpr LogEvent kStoredRowQuarantined{111, "StoredRowQuarantined"};
+// Perspectives (read models).
+inline constexpr LogEvent kPerspectiveAlreadyApplied{120, "PerspectiveAlreadyApplied"};
+inline constexpr LogEvent kPerspectiveApplyFailed{121, "PerspectiveApplyFailed"};
+inline constexpr LogEvent kPerspectiveEventQuarantined{122, "PerspectiveEventQuarantined"};
+// Explicit security (as_system / run_as).
+inline constexpr LogEvent kEmptyGuidActualPrincipal{130, "EmptyGuidActualPrincipal"};
+// Failures and recovery (docs/guide/11-failures.md).
+// Work on a ThreadPoolExecutor threw past every other boundary; the pool thread goes on.
+inline constexpr LogEvent kExecutorWorkFailed{140, "ExecutorWorkFailed"};
+// A row was dead-lettered (max attempts, or a permanent failure): kept, never retried.
+inline constexpr LogEvent kMessageDeadLettered{141, "MessageDeadLettered"};
+// A worker's lease on a row lapsed and another instance claimed it: the handling rolled back.
+inline constexpr LogEvent kLeaseLost{142, "LeaseLost"};
+// A purge removed duplicate-guarding bookkeeping past its retention.
+inline constexpr LogEvent kRetentionPurged{143, "RetentionPurged"};
+}  // namespace log_events
+
+template <class... Args>
+void log(const std::shared_ptr<spdlog::logger>& logger, spdlog::level::level_enum level,
+         LogEvent event, fmt::format_string<Args...> format, Args&&... args) {
+  if (!logger || !logger->should_log(level)) return;
+  logger->log(level, "[EventId {} {}] {}", event.id, event.name,
+              fmt::format(format, std::forward<Args>(args)...));
+}
+
+}  // namespace whizbang

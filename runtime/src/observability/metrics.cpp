@@ -1,0 +1,49 @@
+#include "whizbang/observability/metrics.hpp"
+
+#include <algorithm>
+
+namespace whizbang {
+
+void InMemoryMetrics::add(std::string_view meter, std::string_view name, std::int64_t delta,
+                          std::span<const MetricTag> tags) {
+  Key key{std::string(meter), std::string(name), {}};
+  key.tags.reserve(tags.size());
+  for (const MetricTag& tag : tags) key.tags.emplace_back(tag.key, tag.value);
+  std::sort(key.tags.begin(), key.tags.end());
+  std::lock_guard lock(mutex_);
+  counters_[std::move(key)] += delta;
+}
+
+std::int64_t InMemoryMetrics::counter(std::string_view meter, std::string_view name,
+                                      std::initializer_list<MetricTag> tags) const {
+  std::lock_guard lock(mutex_);
+  std::int64_t total = 0;
+  for (const auto& [key, value] : counters_) {
+    if (key.meter != meter || key.name != name) continue;
+    const bool matches = std::all_of(tags.begin(), tags.end(), [&](const MetricTag& wanted) {
+      return std::any_of(key.tags.begin(), key.tags.end(), [&](const auto& have) {
+        return have.first == wanted.key && have.second == wanted.value;
+      });
+    });
+    if (matches) total += value;
+  }
+  return total;
+}
+
+std::map<std::string, std::int64_t> InMemoryMetrics::series(std::string_view meter,
+                                                            std::string_view name) const {
+  std::lock_guard lock(mutex_);
+  std::map<std::string, std::int64_t> result;
+  for (const auto& [key, value] : counters_) {
+    if (key.meter != meter || key.name != name) continue;
+    std::string rendered;
+    for (const auto& [tag, tag_value] : key.tags) {
+      if (!rendered.empty()) rendered += ',';
+      rendered += tag + "=" + tag_value;
+    }
+    result[rendered] += value;
+  }
+  return result;
+}
+
+}  // namespace whizbang
