@@ -132,9 +132,9 @@ class ServiceHost {
   absl::Status subscribe();
   // Subscribes to the transport and starts the workers on their threads.
   absl::Status start();
-  // After start(): waits until every worker has completed its first cycle, so what was stored
-  // before start() has been taken up and the workers wait for wake-ups (a readiness probe).
-  // False when `timeout` passed first.
+  // After start(): waits until every worker has completed its first cycle (a first batch of what
+  // was stored before start() has been taken up; a readiness probe). False when `timeout` passed
+  // first.
   bool wait_until_ready(std::chrono::milliseconds timeout) const;
   // Stops the workers (joins their threads), then waits for detached work on the executor, then
   // writes what the deferred channel still holds. When it returns, nothing of the host runs.

@@ -4,8 +4,8 @@
 // poll interval, whichever comes first. stop() wakes the thread and joins it. A failed cycle is
 // logged (EventId 54) and the next one retries; so is a cycle that throws, so that nothing a
 // worker runs can take the process down. cycles()/wait_for_cycles() tell a readiness check (or a
-// test) that the loop has run: after one completed cycle, what was stored before start() is done
-// and the loop waits for a wake-up or its poll.
+// test) that the loop has run: after one completed cycle it has taken up a first batch of what was
+// stored before start(), and waits for a wake-up or its poll when there was no more.
 //
 //   loop_.start([this] { return run_once().status(); }, "inbox", options_.poll_interval, logger);
 #pragma once
