@@ -3,10 +3,9 @@
 // This header is the contract between generated code and the runtime. Everything the dispatcher
 // knows about user types arrives through it: message types (`MessageTypeInfo`, `AnyMessage`),
 // receptors (`ReceptorInfo`), perspectives (`PerspectiveInfo`), constructor dependencies
-// (`ServiceRegistry`), cascades
-// (`CascadeSink`) and the per-target `Registry` that ties them together. No RTTI is used anywhere:
-// a message type is identified by the address of its `MessageTypeInfo`, a service type by an
-// `internal::TypeKey`.
+// (`ServiceRegistry`), cascades (`CascadeSink`) and the per-target `Registry` that ties them
+// together. No RTTI is used anywhere: a message type is identified by the address of its
+// `MessageTypeInfo`, a service type by an `internal::TypeKey`.
 //
 // Every target passed to `whizbang_generate(<target> ...)` gets its own registry in namespace
 // `whizbang::generated::<target>` (target name with non-identifier characters replaced by `_`),

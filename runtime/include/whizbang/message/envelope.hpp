@@ -5,10 +5,10 @@
 // trace extraction read hops only; the exactly-once guardrail reads records only. Keeping them
 // apart means the guardrail can never leak into security-critical paths.
 //
-//   whizbang::Envelope envelope = whizbang::Envelope::create(whizbang::AnyMessage::make(cmd),
-//   self); envelope.correlation_id();       // first hop envelope.current_scope();        //
-//   Current hops' scopes folded in order envelope.emission_sequence().next();   // ordinals for
-//   what this handling emits
+//   auto envelope = whizbang::Envelope::create(whizbang::AnyMessage::make(cmd), self);
+//   envelope.correlation_id();             // from the first hop
+//   envelope.current_scope();              // the hops' scopes folded in order
+//   envelope.emission_sequence().next();   // ordinals for what this handling emits
 #pragma once
 
 #include <chrono>

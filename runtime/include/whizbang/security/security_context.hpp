@@ -10,8 +10,8 @@
 //   if (context && context->security.user_id == "alice") ...
 //
 // Around a dispatch (see secured_dispatcher.hpp for as_system()/run_as()):
-//   whizbang::ScopedSecurityContext scope(whizbang::SecurityContext{.user_id = "u", .tenant_id =
-//   "t"});
+//   whizbang::SecurityContext context{.user_id = "u", .tenant_id = "t"};
+//   whizbang::ScopedSecurityContext scope(context);
 #pragma once
 
 #include <optional>
