@@ -266,6 +266,8 @@ absl::StatusOr<int> migrate(Connection& connection) {
   absl::StatusOr<std::int64_t> tables =
       scalar(connection, "SELECT count(*) FROM sqlite_master WHERE type = 'table'");
   if (!tables.ok()) {
+    // Busy is another opener's lock, not a sign of the file's format: the caller may retry.
+    if (absl::IsUnavailable(tables.status())) return tables.status();
     return absl::DataLossError(fmt::format("'{}' is not an SQLite database: {}", connection.path(),
                                            std::string(tables.status().message())));
   }

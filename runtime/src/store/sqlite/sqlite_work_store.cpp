@@ -1,5 +1,8 @@
 #include "whizbang/store/sqlite/sqlite_work_store.hpp"
 
+#include <algorithm>
+
+#include "absl/time/clock.h"
 #include "fmt/format.h"
 #include "store/sqlite/migrations.hpp"
 #include "store/sqlite/sql.hpp"
@@ -160,15 +163,44 @@ absl::Status use_wal(sqlite::Connection& connection) {
       connection.path(), mode));
 }
 
+// How long opening waits for other connections' locks, both in SQLite's busy handler and in
+// `prepare_file`'s retries.
+constexpr int kBusyTimeoutMillis = 5000;
+
+// Switches the file to WAL, then migrates it (in WAL mode, so readers of a live file never wait
+// for a migration). Stores opening one new file at once meet in the switch: each takes a read
+// lock to look at the file's header, one of them upgrades to the write lock, and SQLite answers
+// the others SQLITE_BUSY at once, without waiting in the busy handler (they hold the read lock
+// the upgrade waits for). The way out is to let go of every lock and start again; both steps are
+// idempotent, so the retry repeats them whole.
+absl::StatusOr<int> prepare_file(sqlite::Connection& connection) {
+  const absl::Time deadline = absl::Now() + absl::Milliseconds(kBusyTimeoutMillis);
+  absl::Duration pause = absl::Milliseconds(1);
+  while (true) {
+    absl::Status status = use_wal(connection);
+    if (absl::IsDataLoss(status)) {
+      return absl::DataLossError(fmt::format("'{}' is not an SQLite database: {}",
+                                             connection.path(), std::string(status.message())));
+    }
+    if (status.ok()) {
+      absl::StatusOr<int> version = sqlite::migrate(connection);
+      if (version.ok()) return version;
+      status = version.status();
+    }
+    if (!absl::IsUnavailable(status) || absl::Now() + pause > deadline) return status;
+    absl::SleepFor(pause);  // the other opener is mid-switch: milliseconds, not a poll loop
+    pause = std::min(pause * 2, absl::Milliseconds(50));
+  }
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<SqliteWorkStore>> SqliteWorkStore::open(const std::string& path,
                                                                        StoreOptions options) {
   WB_ASSIGN_OR_RETURN(std::unique_ptr<sqlite::Connection> connection,
                       sqlite::Connection::open(path));
-  sqlite3_busy_timeout(connection->db(), 5000);
-  WB_ASSIGN_OR_RETURN(int version, sqlite::migrate(*connection));
-  WB_RETURN_IF_ERROR(use_wal(*connection));
+  sqlite3_busy_timeout(connection->db(), kBusyTimeoutMillis);
+  WB_ASSIGN_OR_RETURN(int version, prepare_file(*connection));
   // FULL: a commit is on disk when it returns, so what the inbox acknowledged survives a power
   // loss. NORMAL syncs at checkpoints only (StoreOptions::durability).
   WB_RETURN_IF_ERROR(connection->exec(options.durability == Durability::Full
@@ -196,10 +228,12 @@ absl::StatusOr<SqliteWorkStore::ConnectionSettings> SqliteWorkStore::connection_
     };
     ConnectionSettings settings;
     WB_ASSIGN_OR_RETURN(settings.journal_mode, read("PRAGMA journal_mode"));
-    WB_ASSIGN_OR_RETURN(std::string synchronous, read("PRAGMA synchronous"));
-    static constexpr const char* kLevels[] = {"off", "normal", "full", "extra"};
-    const int level = synchronous.empty() ? -1 : synchronous[0] - '0';
-    settings.synchronous = level >= 0 && level < 4 ? kLevels[level] : synchronous;
+    WB_ASSIGN_OR_RETURN(settings.synchronous, read("PRAGMA synchronous"));
+    // SQLite answers the level's number (0..3).
+    static const std::string kLevels[] = {"off", "normal", "full", "extra"};
+    for (int level = 0; level < 4; ++level) {
+      if (settings.synchronous == std::to_string(level)) settings.synchronous = kLevels[level];
+    }
     return settings;
   });
 }
