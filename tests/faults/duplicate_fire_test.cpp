@@ -48,7 +48,7 @@ TEST_P(DuplicateFireThrowTests, DuplicateFire_DeadLettersTheRowOnce) {
     clock_.advance(10min);
   }
   EXPECT_EQ(shipping.faults.count("DetachedAuditor"), 0);
-  auto row = shipping.store->find_inbox_row(envelope.message_id);
+  auto row = whizbang::reader_of(*shipping.store)->find_inbox_row(envelope.message_id);
   ASSERT_TRUE(row.ok() && row->has_value());
   EXPECT_TRUE((*row)->state.dead_lettered_at.has_value()) << "failed once, durably";
   EXPECT_EQ((*row)->state.attempts, 1);

@@ -6,11 +6,12 @@
 #include <functional>
 #include <memory>
 
+#include <whizbang/store/store_reader.hpp>
 #include <whizbang/store/work_store.hpp>
 
 namespace faults {
 
-class HookedStore final : public whizbang::WorkStore {
+class HookedStore final : public whizbang::WorkStore, public whizbang::StoreReader {
  public:
   explicit HookedStore(std::unique_ptr<whizbang::WorkStore> inner) : inner_(std::move(inner)) {}
 
@@ -126,11 +127,11 @@ class HookedStore final : public whizbang::WorkStore {
   }
   absl::StatusOr<std::optional<whizbang::OutboxRow>> find_outbox_row(
       const whizbang::MessageId& id) override {
-    return inner_->find_outbox_row(id);
+    return whizbang::reader_of(*inner_)->find_outbox_row(id);
   }
   absl::StatusOr<std::optional<whizbang::InboxRow>> find_inbox_row(
       const whizbang::MessageId& id) override {
-    return inner_->find_inbox_row(id);
+    return whizbang::reader_of(*inner_)->find_inbox_row(id);
   }
   absl::StatusOr<std::vector<whizbang::StoredEvent>> read_stream(
       const whizbang::Uuid& stream_id) override {
@@ -138,7 +139,7 @@ class HookedStore final : public whizbang::WorkStore {
   }
   absl::StatusOr<std::vector<whizbang::PerspectiveEventRow>> perspective_events(
       const whizbang::Uuid& stream_id) override {
-    return inner_->perspective_events(stream_id);
+    return whizbang::reader_of(*inner_)->perspective_events(stream_id);
   }
   int add_commit_listener(CommitListener listener) override {
     return inner_->add_commit_listener(std::move(listener));

@@ -39,7 +39,7 @@ TEST_P(HostWithoutTransportTests, RowsForOtherServices_WaitInTheOutbox) {
       solo.host->dispatcher().publish(whizbang::Route::Outbox(shipped("o-1")));
   ASSERT_TRUE(receipt.ok()) << receipt.status();
   settle({&solo});
-  auto row = solo.store->find_outbox_row(receipt->message_id);
+  auto row = whizbang::reader_of(*solo.store)->find_outbox_row(receipt->message_id);
   ASSERT_TRUE(row.ok() && row->has_value());
   EXPECT_EQ((*row)->state.attempts, 0) << "no attempt spent on a transport it does not have";
   EXPECT_FALSE((*row)->state.dead_lettered_at.has_value());

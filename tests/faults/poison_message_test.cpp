@@ -38,7 +38,7 @@ TEST_P(PoisonMessageTests, AlwaysFailingCommand_IsDeadLetteredAfterMaxAttempts) 
   const whizbang::MessageId id = deliver(transport_, ship("o-1"));
   retry(warehouse, 6);
   EXPECT_EQ(warehouse.faults.count("ShipOrderHandler"), 3) << "max_attempts, then never again";
-  auto row = warehouse.store->find_inbox_row(id);
+  auto row = whizbang::reader_of(*warehouse.store)->find_inbox_row(id);
   ASSERT_TRUE(row.ok() && row->has_value()) << "a dead letter is kept";
   EXPECT_TRUE((*row)->state.dead_lettered_at.has_value());
   EXPECT_EQ((*row)->state.attempts, 3);
@@ -81,7 +81,7 @@ TEST_P(PoisonMessageTests, RequeuedDeadLetter_IsHandledOnceItsReceptorRecovers) 
   ASSERT_EQ(*warehouse.store->requeue_dead_letters(ids), 1u);
   EXPECT_EQ(warehouse.step().inbox.handled, 1u);
   EXPECT_EQ(warehouse.faults.count("ShipOrderHandler"), 4);
-  auto row = warehouse.store->find_inbox_row(id);
+  auto row = whizbang::reader_of(*warehouse.store)->find_inbox_row(id);
   ASSERT_TRUE(row.ok());
   EXPECT_FALSE(row->has_value());
 }

@@ -2,6 +2,7 @@
 // rows; when it returns nothing of the host runs, however late the workers' last cycles
 // scheduled their detached stages.
 #include <whizbang/lifecycle/executor.hpp>
+#include <whizbang/store/store_reader.hpp>
 
 #include <atomic>
 
@@ -68,11 +69,11 @@ TEST(ShutdownTests, Stop_WritesWhatTheDeferredChannelStillHolds) {
   absl::StatusOr<whizbang::DeliveryReceipt> receipt =
       orders.host->dispatcher().publish(whizbang::Route::Outbox(shipped("o-1")));
   ASSERT_TRUE(receipt.ok());
-  auto before = orders.store->find_outbox_row(receipt->message_id);
+  auto before = whizbang::reader_of(*orders.store)->find_outbox_row(receipt->message_id);
   ASSERT_TRUE(before.ok());
   EXPECT_FALSE(before->has_value()) << "deferred: only in memory";
   orders.host->stop();
-  auto after = orders.store->find_outbox_row(receipt->message_id);
+  auto after = whizbang::reader_of(*orders.store)->find_outbox_row(receipt->message_id);
   ASSERT_TRUE(after.ok());
   EXPECT_TRUE(after->has_value()) << "written by stop()";
 }

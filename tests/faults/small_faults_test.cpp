@@ -44,7 +44,7 @@ TEST_P(SmallFaultTests, CompletionThatCouldNotBeRecorded_IsNotPublishedAgainAtOn
   EXPECT_EQ(transport_.publish_count(receipt->message_id), 1u);
   ASSERT_TRUE(orders.host->run_once().ok());
   EXPECT_EQ(transport_.publish_count(receipt->message_id), 1u) << "recorded, not republished";
-  auto row = orders.store->find_outbox_row(receipt->message_id);
+  auto row = whizbang::reader_of(*orders.store)->find_outbox_row(receipt->message_id);
   ASSERT_TRUE(row.ok());
   EXPECT_FALSE(row->has_value());
 }

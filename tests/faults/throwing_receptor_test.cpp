@@ -2,6 +2,7 @@
 // public calls return a status naming the receptor, workers turn it into a failed row (retried
 // with backoff), and nothing a worker, an executor or a transport runs takes the process down.
 #include <whizbang/lifecycle/executor.hpp>
+#include <whizbang/store/store_reader.hpp>
 #include <whizbang/workers/worker_loop.hpp>
 
 #include <atomic>
@@ -70,7 +71,7 @@ TEST_P(ThrowingReceptorTests, InboxReceptorThrows_RowFailsWithTheErrorAndTheHost
   const whizbang::MessageId id = deliver(transport_, ship("o-1"));
   const whizbang::HostCycle cycle = warehouse.step();  // run_once itself does not fail
   EXPECT_EQ(cycle.inbox.failed, 1u);
-  auto row = warehouse.store->find_inbox_row(id);
+  auto row = whizbang::reader_of(*warehouse.store)->find_inbox_row(id);
   ASSERT_TRUE(row.ok() && row->has_value());
   EXPECT_EQ((*row)->state.attempts, 1);
   EXPECT_THAT((*row)->state.error,
@@ -95,7 +96,7 @@ TEST_P(ThrowingReceptorTests, InboxReceptorThrowsOnTheWorkerThread_TheProcessLiv
   }
   EXPECT_EQ(warehouse.faults.count("ShipOrderHandler"), 2);
   warehouse.host->stop();
-  auto row = warehouse.store->find_inbox_row(id);
+  auto row = whizbang::reader_of(*warehouse.store)->find_inbox_row(id);
   ASSERT_TRUE(row.ok());
   EXPECT_FALSE(row->has_value()) << "the retry completed it";
 }
@@ -145,7 +146,7 @@ TEST_P(ThrowingReceptorTests, PreOutboxReceptorThrows_TheRowFailsAndIsRetried) {
       orders.host->dispatcher().publish(whizbang::Route::Outbox(shipped("o-1")));
   ASSERT_TRUE(receipt.ok()) << receipt.status();
   EXPECT_EQ(orders.step().outbox.failed, 1u);
-  auto row = orders.store->find_outbox_row(receipt->message_id);
+  auto row = whizbang::reader_of(*orders.store)->find_outbox_row(receipt->message_id);
   ASSERT_TRUE(row.ok() && row->has_value());
   EXPECT_THAT((*row)->state.error, HasSubstr("receptor faults::ShipmentGate threw: gate closed"));
   clock_.advance(61s);
@@ -166,7 +167,7 @@ TEST_P(ThrowingReceptorTests, TransportHandlerThrows_ThePublishFailsAndTheRowSta
       orders.host->dispatcher().publish(whizbang::Route::Outbox(shipped("o-1")));
   ASSERT_TRUE(receipt.ok());
   EXPECT_EQ(orders.step().outbox.failed, 1u);
-  auto row = orders.store->find_outbox_row(receipt->message_id);
+  auto row = whizbang::reader_of(*orders.store)->find_outbox_row(receipt->message_id);
   ASSERT_TRUE(row.ok() && row->has_value());
   EXPECT_THAT((*row)->state.error,
               HasSubstr("delivery to service 'warehouse' threw: consumer crashed"));

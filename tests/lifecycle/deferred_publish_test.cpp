@@ -6,6 +6,7 @@
 #include <thread>
 
 #include <whizbang/ids/derived_identity.hpp>
+#include <whizbang/store/store_reader.hpp>
 
 #include "host_fixture.hpp"
 
@@ -17,7 +18,7 @@ using namespace std::chrono_literals;
 class DeferredPublishTests : public ::testing::Test {
  protected:
   bool stored(Service& service, const whizbang::MessageId& id) {
-    auto row = service.store->find_outbox_row(id);
+    auto row = whizbang::reader_of(*service.store)->find_outbox_row(id);
     EXPECT_TRUE(row.ok()) << row.status();
     return row.ok() && row->has_value();
   }

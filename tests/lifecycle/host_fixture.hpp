@@ -5,6 +5,7 @@
 #include <whizbang/host/service_host.hpp>
 #include <whizbang/message/envelope_json.hpp>
 #include <whizbang/store/memory_work_store.hpp>
+#include <whizbang/store/store_reader.hpp>
 #include <whizbang/transport/in_process_transport.hpp>
 
 #include <functional>
@@ -59,7 +60,7 @@ inline void settle(Service& a, Service& b) {
 // The envelope stored in `service`'s outbox row for `id`, decoded.
 inline absl::StatusOr<whizbang::Envelope> stored_outbox_envelope(Service& service,
                                                                  const whizbang::MessageId& id) {
-  auto row = service.store->find_outbox_row(id);
+  auto row = whizbang::reader_of(*service.store)->find_outbox_row(id);
   if (!row.ok()) return row.status();
   if (!row->has_value()) return absl::NotFoundError("no outbox row " + id.to_string());
   return whizbang::deserialize_envelope((*row)->message.envelope_json, [](std::string_view name) {

@@ -6,6 +6,7 @@
 #include <set>
 
 #include <whizbang/message/envelope_json.hpp>
+#include <whizbang/store/store_reader.hpp>
 
 #include "fixture.hpp"
 
@@ -149,7 +150,7 @@ TEST_P(PerspectiveLifecycleTests, PerspectivesAreDiscoveredWithTheirEventsAndAss
   row.is_event = true;
   request.new_outbox.push_back(row);
   ASSERT_TRUE(f.store->process_work_batch(request).ok());
-  auto events = f.store->perspective_events(*envelope.stream_id());
+  auto events = whizbang::reader_of(*f.store)->perspective_events(*envelope.stream_id());
   ASSERT_TRUE(events.ok());
   ASSERT_EQ(events->size(), 2u);
   EXPECT_EQ((*events)[0].perspective_name, kCount);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <whizbang/message/envelope_json.hpp>
+#include <whizbang/store/store_reader.hpp>
 #include <whizbang/workers/perspective_worker.hpp>
 
 #include "fixture.hpp"
@@ -48,7 +49,7 @@ TEST_P(PerspectiveWorkerTests, AppliesStoredEventsAndFiresTheGateOncePerEvent) {
   EXPECT_EQ(summary.items, 2);
   EXPECT_TRUE(summary.shipped);
   EXPECT_EQ(f.model<OrderCount>(kCount, stream).created, 1);
-  auto rows = f.store->perspective_events(stream);
+  auto rows = whizbang::reader_of(*f.store)->perspective_events(stream);
   ASSERT_TRUE(rows.ok());
   EXPECT_TRUE(rows->empty());
 

@@ -13,7 +13,7 @@ using namespace whizbang;
 using namespace std::chrono_literals;
 
 template <class Backend>
-class FailureContractTest : public ::testing::Test {
+class FailureContractTests : public ::testing::Test {
  protected:
   void SetUp() override {
     options_.instance = instance("orders");
@@ -63,9 +63,9 @@ class FailureContractTest : public ::testing::Test {
   std::unique_ptr<WorkStore> store_;
 };
 
-TYPED_TEST_SUITE(FailureContractTest, Backends, BackendNames);
+TYPED_TEST_SUITE(FailureContractTests, Backends, BackendNames);
 
-TYPED_TEST(FailureContractTest, FailureAtMaxAttempts_DeadLettersTheRowWithItsLastError) {
+TYPED_TEST(FailureContractTests, FailureAtMaxAttempts_DeadLettersTheRowWithItsLastError) {
   const OutboxMessage message = outbox_message(OrderCreated{"o-1", 5}, "orders");
   this->store({message});
   for (int attempt = 1; attempt <= 3; ++attempt) {
@@ -74,7 +74,8 @@ TYPED_TEST(FailureContractTest, FailureAtMaxAttempts_DeadLettersTheRowWithItsLas
     this->clock_.advance(10min);  // past any backoff
   }
   EXPECT_TRUE(this->batch().empty()) << "a dead letter is never offered again";
-  std::optional<OutboxRow> row = *this->store_->find_outbox_row(message.message_id);
+  std::optional<OutboxRow> row =
+      *whizbang::reader_of(*this->store_)->find_outbox_row(message.message_id);
   ASSERT_TRUE(row.has_value()) << "a dead letter is kept, never deleted";
   EXPECT_TRUE(row->state.dead_lettered_at.has_value());
   EXPECT_EQ(row->state.attempts, 3);
@@ -83,7 +84,7 @@ TYPED_TEST(FailureContractTest, FailureAtMaxAttempts_DeadLettersTheRowWithItsLas
   EXPECT_FALSE(row->state.scheduled_for.has_value());
 }
 
-TYPED_TEST(FailureContractTest, FailuresBeforeMaxAttempts_AreRetriedWithBackoff) {
+TYPED_TEST(FailureContractTests, FailuresBeforeMaxAttempts_AreRetriedWithBackoff) {
   const OutboxMessage message = outbox_message(OrderCreated{"o-1", 5}, "orders");
   this->store({message});
   ASSERT_EQ(this->batch().size(), 1u);
@@ -94,7 +95,7 @@ TYPED_TEST(FailureContractTest, FailuresBeforeMaxAttempts_AreRetriedWithBackoff)
   EXPECT_TRUE(this->dead_letters().empty());
 }
 
-TYPED_TEST(FailureContractTest, DeadLetterNow_SkipsTheRemainingAttempts) {
+TYPED_TEST(FailureContractTests, DeadLetterNow_SkipsTheRemainingAttempts) {
   const OutboxMessage message = outbox_message(OrderCreated{"o-1", 5}, "orders");
   this->store({message});
   ASSERT_EQ(this->batch().size(), 1u);
@@ -107,7 +108,7 @@ TYPED_TEST(FailureContractTest, DeadLetterNow_SkipsTheRemainingAttempts) {
   EXPECT_TRUE(this->batch().empty());
 }
 
-TYPED_TEST(FailureContractTest, Failures_AreCountedAndADeadLetterIsWarnedAbout) {
+TYPED_TEST(FailureContractTests, Failures_AreCountedAndADeadLetterIsWarnedAbout) {
   const Uuid stream = MessageId::mint().uuid();
   const OutboxMessage message = outbox_message(OrderCreated{"o-1", 5}, "orders", stream);
   this->store({message});
@@ -127,7 +128,7 @@ TYPED_TEST(FailureContractTest, Failures_AreCountedAndADeadLetterIsWarnedAbout) 
   EXPECT_TRUE(names_the_stream);
 }
 
-TYPED_TEST(FailureContractTest, DeadLetters_ListOutboxAndInboxRowsWithTheirTargets) {
+TYPED_TEST(FailureContractTests, DeadLetters_ListOutboxAndInboxRowsWithTheirTargets) {
   const OutboxMessage outbound = outbox_message(OrderCreated{"o-1", 5}, "orders");
   this->store({outbound});
   ASSERT_EQ(this->batch().size(), 1u);
@@ -152,7 +153,7 @@ TYPED_TEST(FailureContractTest, DeadLetters_ListOutboxAndInboxRowsWithTheirTarge
   EXPECT_EQ(letters[1].error, "card declined");
 }
 
-TYPED_TEST(FailureContractTest, RequeueOne_GivesItAFreshSetOfAttemptsAndLeavesTheOthers) {
+TYPED_TEST(FailureContractTests, RequeueOne_GivesItAFreshSetOfAttemptsAndLeavesTheOthers) {
   const OutboxMessage first = outbox_message(OrderCreated{"o-1", 5}, "orders");
   const OutboxMessage second = outbox_message(OrderCreated{"o-2", 5}, "orders");
   this->store({first, second});
@@ -165,14 +166,15 @@ TYPED_TEST(FailureContractTest, RequeueOne_GivesItAFreshSetOfAttemptsAndLeavesTh
   EXPECT_EQ(*requeued, 1u);
   EXPECT_THAT(this->ids(this->batch()), testing::ElementsAre(first.message_id))
       << "due at once, without waiting for a backoff";
-  std::optional<OutboxRow> row = *this->store_->find_outbox_row(first.message_id);
+  std::optional<OutboxRow> row =
+      *whizbang::reader_of(*this->store_)->find_outbox_row(first.message_id);
   ASSERT_TRUE(row.has_value());
   EXPECT_EQ(row->state.attempts, 0);
   EXPECT_EQ(row->state.error, "x") << "the last error stays for the record";
   ASSERT_EQ(this->dead_letters().size(), 1u);
 }
 
-TYPED_TEST(FailureContractTest, RequeueAll_RequeuesEveryDeadLetter) {
+TYPED_TEST(FailureContractTests, RequeueAll_RequeuesEveryDeadLetter) {
   const OutboxMessage first = outbox_message(OrderCreated{"o-1", 5}, "orders");
   const OutboxMessage second = outbox_message(OrderCreated{"o-2", 5}, "orders");
   this->store({first, second});
@@ -186,7 +188,7 @@ TYPED_TEST(FailureContractTest, RequeueAll_RequeuesEveryDeadLetter) {
   EXPECT_EQ(this->batch().size(), 2u);
 }
 
-TYPED_TEST(FailureContractTest, StreamOrder_LaterRowWaitsWhileAnEarlierOneAwaitsItsRetry) {
+TYPED_TEST(FailureContractTests, StreamOrder_LaterRowWaitsWhileAnEarlierOneAwaitsItsRetry) {
   const Uuid stream = MessageId::mint().uuid();
   const OutboxMessage first = outbox_message(OrderCreated{"o-1", 1}, "orders", stream);
   const OutboxMessage second = outbox_message(OrderCreated{"o-1", 2}, "orders", stream);
@@ -206,7 +208,7 @@ TYPED_TEST(FailureContractTest, StreamOrder_LaterRowWaitsWhileAnEarlierOneAwaits
               testing::ElementsAre(first.message_id, second.message_id, elsewhere.message_id));
 }
 
-TYPED_TEST(FailureContractTest, StreamOrder_InboxRowsWaitForAnEarlierRowOfTheirStream) {
+TYPED_TEST(FailureContractTests, StreamOrder_InboxRowsWaitForAnEarlierRowOfTheirStream) {
   const Uuid stream = MessageId::mint().uuid();
   const InboxMessage first =
       inbox_message(outbox_message(OrderCreated{"o-1", 1}, "orders", stream));
@@ -226,7 +228,7 @@ TYPED_TEST(FailureContractTest, StreamOrder_InboxRowsWaitForAnEarlierRowOfTheirS
               testing::ElementsAre(first.message_id, second.message_id));
 }
 
-TYPED_TEST(FailureContractTest, StreamOrder_ADeadLetterDoesNotHoldItsStreamBack) {
+TYPED_TEST(FailureContractTests, StreamOrder_ADeadLetterDoesNotHoldItsStreamBack) {
   const Uuid stream = MessageId::mint().uuid();
   const OutboxMessage first = outbox_message(OrderCreated{"o-1", 1}, "orders", stream);
   const OutboxMessage second = outbox_message(OrderCreated{"o-1", 2}, "orders", stream);
@@ -238,7 +240,7 @@ TYPED_TEST(FailureContractTest, StreamOrder_ADeadLetterDoesNotHoldItsStreamBack)
   EXPECT_THAT(this->ids(this->batch()), testing::ElementsAre(second.message_id));
 }
 
-TYPED_TEST(FailureContractTest, StreamOrder_ScheduledEarlierRowHoldsItsStreamUntilDue) {
+TYPED_TEST(FailureContractTests, StreamOrder_ScheduledEarlierRowHoldsItsStreamUntilDue) {
   const Uuid stream = MessageId::mint().uuid();
   OutboxMessage first = outbox_message(OrderCreated{"o-1", 1}, "orders", stream);
   first.scheduled_for = this->clock_.now() + 5min;
@@ -249,7 +251,7 @@ TYPED_TEST(FailureContractTest, StreamOrder_ScheduledEarlierRowHoldsItsStreamUnt
   EXPECT_THAT(this->ids(this->batch()), testing::ElementsAre(first.message_id, second.message_id));
 }
 
-TYPED_TEST(FailureContractTest, RenewLeases_ExtendsTheLeasesStillHeld) {
+TYPED_TEST(FailureContractTests, RenewLeases_ExtendsTheLeasesStillHeld) {
   const OutboxMessage message = outbox_message(OrderCreated{"o-1", 5}, "orders");
   this->store({message});
   std::vector<WorkItem> items = this->batch();
@@ -259,7 +261,8 @@ TYPED_TEST(FailureContractTest, RenewLeases_ExtendsTheLeasesStillHeld) {
   absl::StatusOr<std::vector<MessageId>> renewed = this->store_->renew_leases({&lease, 1});
   ASSERT_TRUE(renewed.ok()) << renewed.status();
   EXPECT_THAT(*renewed, testing::ElementsAre(message.message_id));
-  std::optional<OutboxRow> row = *this->store_->find_outbox_row(message.message_id);
+  std::optional<OutboxRow> row =
+      *whizbang::reader_of(*this->store_)->find_outbox_row(message.message_id);
   ASSERT_TRUE(row.has_value() && row->state.lease_expiry.has_value());
   EXPECT_EQ(*row->state.lease_expiry, this->clock_.now() + 300s);
   // A completed row is no longer held.
@@ -270,7 +273,7 @@ TYPED_TEST(FailureContractTest, RenewLeases_ExtendsTheLeasesStillHeld) {
   EXPECT_TRUE(renewed->empty());
 }
 
-TYPED_TEST(FailureContractTest, EventStoreOnlyClaim_TakesRowsWithoutADestinationOnly) {
+TYPED_TEST(FailureContractTests, EventStoreOnlyClaim_TakesRowsWithoutADestinationOnly) {
   const Uuid stream = MessageId::mint().uuid();
   const OutboxMessage transported = outbox_message(OrderCreated{"o-1", 1}, "orders", stream);
   const OutboxMessage stored_only = outbox_message(OrderCreated{"o-1", 2}, std::nullopt, stream);
@@ -285,7 +288,7 @@ TYPED_TEST(FailureContractTest, EventStoreOnlyClaim_TakesRowsWithoutADestination
   EXPECT_EQ((*events)[0].event_id, stored_only.message_id);
 }
 
-TYPED_TEST(FailureContractTest, Purge_RemovesBookkeepingPastItsRetentionOnly) {
+TYPED_TEST(FailureContractTests, Purge_RemovesBookkeepingPastItsRetentionOnly) {
   const OutboxMessage old_row = outbox_message(OrderCreated{"o-1", 5}, "orders");
   const InboxMessage old_inbox = inbox_message(old_row);
   this->store({old_row});
@@ -321,7 +324,7 @@ TYPED_TEST(FailureContractTest, Purge_RemovesBookkeepingPastItsRetentionOnly) {
   EXPECT_FALSE((*recent_again)[0].was_newly_created);
 }
 
-TYPED_TEST(FailureContractTest, DetachedWork_IsKeptUntilTheRunHoldingItsLeaseCompletesIt) {
+TYPED_TEST(FailureContractTests, DetachedWork_IsKeptUntilTheRunHoldingItsLeaseCompletesIt) {
   DetachedWork work;
   work.work_id = MessageId::mint();
   work.message_id = MessageId::mint();
@@ -343,7 +346,7 @@ TYPED_TEST(FailureContractTest, DetachedWork_IsKeptUntilTheRunHoldingItsLeaseCom
   EXPECT_EQ(*this->store_->complete_detached_work(work.work_id), false) << "it ran once";
 }
 
-TYPED_TEST(FailureContractTest, FailedDetachedWork_WaitsForItsRetryAndNoStaleRunTakesIt) {
+TYPED_TEST(FailureContractTests, FailedDetachedWork_WaitsForItsRetryAndNoStaleRunTakesIt) {
   DetachedWork work;
   work.work_id = MessageId::mint();
   work.message_id = MessageId::mint();

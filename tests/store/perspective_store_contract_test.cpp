@@ -13,7 +13,7 @@ using namespace whizbang;
 using namespace std::chrono_literals;
 
 template <class Backend>
-class PerspectiveStoreContractTest : public ::testing::Test {
+class PerspectiveStoreContractTests : public ::testing::Test {
  protected:
   void SetUp() override {
     options_.instance = instance("orders");
@@ -52,9 +52,9 @@ class PerspectiveStoreContractTest : public ::testing::Test {
   std::unique_ptr<WorkStore> store_;
 };
 
-TYPED_TEST_SUITE(PerspectiveStoreContractTest, Backends, BackendNames);
+TYPED_TEST_SUITE(PerspectiveStoreContractTests, Backends, BackendNames);
 
-TYPED_TEST(PerspectiveStoreContractTest, Model_AbsentUntilSaved_ThenUpsertedPerStream) {
+TYPED_TEST(PerspectiveStoreContractTests, Model_AbsentUntilSaved_ThenUpsertedPerStream) {
   const Uuid stream = MessageId::mint().uuid();
   const Uuid other = MessageId::mint().uuid();
   auto missing = this->store_->load_perspective_model("A", stream);
@@ -80,7 +80,7 @@ TYPED_TEST(PerspectiveStoreContractTest, Model_AbsentUntilSaved_ThenUpsertedPerS
   EXPECT_FALSE(elsewhere->has_value());
 }
 
-TYPED_TEST(PerspectiveStoreContractTest, Model_SaveRolledBackWithItsTransaction) {
+TYPED_TEST(PerspectiveStoreContractTests, Model_SaveRolledBackWithItsTransaction) {
   const Uuid stream = MessageId::mint().uuid();
   {
     Transaction tx(*this->store_);
@@ -91,7 +91,7 @@ TYPED_TEST(PerspectiveStoreContractTest, Model_SaveRolledBackWithItsTransaction)
   EXPECT_FALSE(model->has_value());
 }
 
-TYPED_TEST(PerspectiveStoreContractTest, Claim_ReturnsEachPerspectiveEventWithItsEvent) {
+TYPED_TEST(PerspectiveStoreContractTests, Claim_ReturnsEachPerspectiveEventWithItsEvent) {
   const Uuid stream = MessageId::mint().uuid();
   const MessageId first = this->store_event(stream, "o-1");
   const MessageId second = this->store_event(stream, "o-2");
@@ -112,7 +112,7 @@ TYPED_TEST(PerspectiveStoreContractTest, Claim_ReturnsEachPerspectiveEventWithIt
   EXPECT_EQ(this->claim(1).size(), 1u) << "this instance's own leases are offered again";
 }
 
-TYPED_TEST(PerspectiveStoreContractTest,
+TYPED_TEST(PerspectiveStoreContractTests,
            CompletingTheLastPerspectiveEvent_OwesALifecycleCompletionUntilItIsCompleted) {
   const Uuid stream = MessageId::mint().uuid();
   const MessageId event = this->store_event(stream, "o-1");
@@ -139,7 +139,7 @@ TYPED_TEST(PerspectiveStoreContractTest,
   EXPECT_TRUE(done->empty());
 }
 
-TYPED_TEST(PerspectiveStoreContractTest, FailedLifecycleCompletion_IsRetriedThenDeadLettered) {
+TYPED_TEST(PerspectiveStoreContractTests, FailedLifecycleCompletion_IsRetriedThenDeadLettered) {
   const MessageId event = this->store_event(MessageId::mint().uuid(), "o-1");
   const std::vector<PerspectiveWork> work = this->claim();
   ASSERT_EQ(work.size(), 2u);
@@ -167,7 +167,7 @@ TYPED_TEST(PerspectiveStoreContractTest, FailedLifecycleCompletion_IsRetriedThen
   EXPECT_EQ(this->store_->claim_lifecycle_work(10)->size(), 1u);
 }
 
-TYPED_TEST(PerspectiveStoreContractTest, StreamOrder_AFailedEventHoldsBackItsPerspectiveOnly) {
+TYPED_TEST(PerspectiveStoreContractTests, StreamOrder_AFailedEventHoldsBackItsPerspectiveOnly) {
   const Uuid stream = MessageId::mint().uuid();
   const MessageId first = this->store_event(stream, "o-1");
   const MessageId second = this->store_event(stream, "o-2");
@@ -185,7 +185,7 @@ TYPED_TEST(PerspectiveStoreContractTest, StreamOrder_AFailedEventHoldsBackItsPer
   EXPECT_EQ(this->claim().size(), 4u);
 }
 
-TYPED_TEST(PerspectiveStoreContractTest, UnknownPerspectiveEvent_IsDeadLetteredAtOnce) {
+TYPED_TEST(PerspectiveStoreContractTests, UnknownPerspectiveEvent_IsDeadLetteredAtOnce) {
   const MessageId event = this->store_event(MessageId::mint().uuid(), "o-1");
   std::vector<PerspectiveWork> work = this->claim();
   ASSERT_EQ(work.size(), 2u);
@@ -203,9 +203,9 @@ TYPED_TEST(PerspectiveStoreContractTest, UnknownPerspectiveEvent_IsDeadLetteredA
 }
 
 // Two instances share a file only with SQLite (a memory store is one instance's own).
-using SqlitePerspectiveStoreTest = PerspectiveStoreContractTest<SqliteBackend>;
+using SqlitePerspectiveStoreTests = PerspectiveStoreContractTests<SqliteBackend>;
 
-TEST_F(SqlitePerspectiveStoreTest, Claim_LeasedToAnotherInstance_NotOfferedUntilLeaseLapses) {
+TEST_F(SqlitePerspectiveStoreTests, Claim_LeasedToAnotherInstance_NotOfferedUntilLeaseLapses) {
   const Uuid stream = MessageId::mint().uuid();
   this->store_event(stream, "o-1");
   StoreOptions other_options = this->options_;
@@ -220,7 +220,7 @@ TEST_F(SqlitePerspectiveStoreTest, Claim_LeasedToAnotherInstance_NotOfferedUntil
   EXPECT_EQ(lapsed->size(), 2u);
 }
 
-TYPED_TEST(PerspectiveStoreContractTest,
+TYPED_TEST(PerspectiveStoreContractTests,
            Complete_ReportsTheEventOnlyWhenItsLastPerspectiveCompletes) {
   const Uuid stream = MessageId::mint().uuid();
   const MessageId event = this->store_event(stream, "o-1");
@@ -229,13 +229,13 @@ TYPED_TEST(PerspectiveStoreContractTest,
   EXPECT_TRUE(this->complete({work[0].event_work_id}).empty());
   EXPECT_EQ(this->complete({work[1].event_work_id}), std::vector<MessageId>{event});
   EXPECT_TRUE(this->complete({work[1].event_work_id}).empty()) << "a completed row reports nothing";
-  auto rows = this->store_->perspective_events(stream);
+  auto rows = whizbang::reader_of(*this->store_)->perspective_events(stream);
   ASSERT_TRUE(rows.ok());
   EXPECT_TRUE(rows->empty());
   EXPECT_TRUE(this->claim().empty());
 }
 
-TYPED_TEST(PerspectiveStoreContractTest, Complete_BothInOneCall_ReportsTheEventOnce) {
+TYPED_TEST(PerspectiveStoreContractTests, Complete_BothInOneCall_ReportsTheEventOnce) {
   const MessageId event = this->store_event(MessageId::mint().uuid(), "o-1");
   const std::vector<PerspectiveWork> work = this->claim();
   ASSERT_EQ(work.size(), 2u);
@@ -243,14 +243,14 @@ TYPED_TEST(PerspectiveStoreContractTest, Complete_BothInOneCall_ReportsTheEventO
             std::vector<MessageId>{event});
 }
 
-TYPED_TEST(PerspectiveStoreContractTest, Fail_BacksOffThenOffersAgain) {
+TYPED_TEST(PerspectiveStoreContractTests, Fail_BacksOffThenOffersAgain) {
   const Uuid stream = MessageId::mint().uuid();
   this->store_event(stream, "o-1");
   std::vector<PerspectiveWork> work = this->claim();
   ASSERT_EQ(work.size(), 2u);
   ASSERT_TRUE(this->store_->fail_perspective_work(work[0].event_work_id, "boom", false).ok());
   ASSERT_EQ(this->claim().size(), 1u) << "the failed row waits for its backoff";
-  auto rows = this->store_->perspective_events(stream);
+  auto rows = whizbang::reader_of(*this->store_)->perspective_events(stream);
   ASSERT_TRUE(rows.ok());
   ASSERT_EQ(rows->size(), 2u);
   const auto failed = std::find_if(rows->begin(), rows->end(), [&](const auto& row) {

@@ -254,7 +254,7 @@ TEST(SqliteWorkStoreOpenTests, TwoStoresOnOneFile_ShareRowsAndLeases) {
 }
 
 // Several processes of one service on one file: each store object is an instance of its own.
-class SqliteTwoInstancesTest : public ::testing::Test {
+class SqliteTwoInstancesTests : public ::testing::Test {
  protected:
   void SetUp() override {
     StoreOptions a;
@@ -275,7 +275,7 @@ class SqliteTwoInstancesTest : public ::testing::Test {
   std::unique_ptr<SqliteWorkStore> second_;
 };
 
-TEST_F(SqliteTwoInstancesTest, CompletionOfARowTheOtherTookOver_IsIgnored) {
+TEST_F(SqliteTwoInstancesTests, CompletionOfARowTheOtherTookOver_IsIgnored) {
   const OutboxMessage message = outbox_message(OrderCreated{"o", 1}, "orders");
   ASSERT_TRUE(first_->store_outbox_messages({&message, 1}).ok());
   ASSERT_EQ(first_->process_work_batch({})->size(), 1u);
@@ -293,7 +293,7 @@ TEST_F(SqliteTwoInstancesTest, CompletionOfARowTheOtherTookOver_IsIgnored) {
   EXPECT_FALSE(row->has_value());
 }
 
-TEST_F(SqliteTwoInstancesTest, LaterRowOfAStream_WaitsWhileTheOtherInstanceHoldsTheEarlierOne) {
+TEST_F(SqliteTwoInstancesTests, LaterRowOfAStream_WaitsWhileTheOtherInstanceHoldsTheEarlierOne) {
   const Uuid stream = MessageId::mint().uuid();
   const OutboxMessage first = outbox_message(OrderCreated{"o", 1}, "orders", stream);
   const OutboxMessage second = outbox_message(OrderCreated{"o", 2}, "orders", stream);

@@ -13,7 +13,7 @@ using namespace whizbang;
 using namespace std::chrono_literals;
 
 template <class Backend>
-class WorkStoreContractTest : public ::testing::Test {
+class WorkStoreContractTests : public ::testing::Test {
  protected:
   void SetUp() override {
     options_.instance = instance("orders");
@@ -29,7 +29,7 @@ class WorkStoreContractTest : public ::testing::Test {
     return items.ok() ? *items : std::vector<WorkItem>{};
   }
   std::optional<OutboxRow> outbox_row(const MessageId& id) {
-    auto row = store_->find_outbox_row(id);
+    auto row = whizbang::reader_of(*store_)->find_outbox_row(id);
     EXPECT_TRUE(row.ok()) << row.status();
     return row.ok() ? *row : std::nullopt;
   }
@@ -46,9 +46,9 @@ class WorkStoreContractTest : public ::testing::Test {
   std::unique_ptr<WorkStore> store_;
 };
 
-TYPED_TEST_SUITE(WorkStoreContractTest, Backends, BackendNames);
+TYPED_TEST_SUITE(WorkStoreContractTests, Backends, BackendNames);
 
-TYPED_TEST(WorkStoreContractTest,
+TYPED_TEST(WorkStoreContractTests,
            Scenario61_OutboxStoredTwice_SecondIsNotNewlyCreatedAndAddsNoRow) {
   const OutboxMessage message = outbox_message(OrderCreated{"o-1", 5}, "orders");
   auto first = this->store_->store_outbox_messages({&message, 1});
@@ -63,7 +63,7 @@ TYPED_TEST(WorkStoreContractTest,
   EXPECT_EQ(this->deduplicated("store_test::OrderCreated"), 1);
 }
 
-TYPED_TEST(WorkStoreContractTest, Scenario62_InboxStoredTwice_SecondReturnsNoRowAndRowIsUnleased) {
+TYPED_TEST(WorkStoreContractTests, Scenario62_InboxStoredTwice_SecondReturnsNoRowAndRowIsUnleased) {
   const InboxMessage message = inbox_message(outbox_message(OrderCreated{"o-1", 5}, "orders"));
   const Uuid self = MessageId::mint().uuid();
   auto first = this->store_->store_inbox_messages({&message, 1}, self);
@@ -71,7 +71,7 @@ TYPED_TEST(WorkStoreContractTest, Scenario62_InboxStoredTwice_SecondReturnsNoRow
   ASSERT_TRUE(first.ok() && second.ok());
   EXPECT_EQ(first->size(), 1u);
   EXPECT_TRUE(second->empty());
-  auto row = this->store_->find_inbox_row(message.message_id);
+  auto row = whizbang::reader_of(*this->store_)->find_inbox_row(message.message_id);
   ASSERT_TRUE(row.ok() && row->has_value());
   EXPECT_FALSE((*row)->state.instance_id.has_value());
   EXPECT_FALSE((*row)->state.lease_expiry.has_value());
@@ -83,7 +83,7 @@ TYPED_TEST(WorkStoreContractTest, Scenario62_InboxStoredTwice_SecondReturnsNoRow
   EXPECT_TRUE(third->empty());
 }
 
-TYPED_TEST(WorkStoreContractTest, InboxAllZeroSourceServiceId_FallsBackToTheReceivingService) {
+TYPED_TEST(WorkStoreContractTests, InboxAllZeroSourceServiceId_FallsBackToTheReceivingService) {
   const Uuid self = MessageId::mint().uuid();
   const Uuid publisher = MessageId::mint().uuid();
   const InboxMessage unknown = inbox_message(outbox_message(OrderCreated{"a", 1}, "orders"));
@@ -91,12 +91,15 @@ TYPED_TEST(WorkStoreContractTest, InboxAllZeroSourceServiceId_FallsBackToTheRece
       inbox_message(outbox_message(OrderCreated{"b", 2}, "orders"), publisher);
   const InboxMessage both[] = {unknown, known};
   ASSERT_TRUE(this->store_->store_inbox_messages(both, self).ok());
-  EXPECT_EQ((*this->store_->find_inbox_row(unknown.message_id))->message.source_service_id, self);
-  EXPECT_EQ((*this->store_->find_inbox_row(known.message_id))->message.source_service_id,
+  EXPECT_EQ((*whizbang::reader_of(*this->store_)->find_inbox_row(unknown.message_id))
+                ->message.source_service_id,
+            self);
+  EXPECT_EQ((*whizbang::reader_of(*this->store_)->find_inbox_row(known.message_id))
+                ->message.source_service_id,
             publisher);
 }
 
-TYPED_TEST(WorkStoreContractTest, Scenario63_LeaseLapsedWithoutCompletion_ReclaimedAsOrphaned) {
+TYPED_TEST(WorkStoreContractTests, Scenario63_LeaseLapsedWithoutCompletion_ReclaimedAsOrphaned) {
   const OutboxMessage message = outbox_message(OrderCreated{"o-1", 5}, "orders");
   ASSERT_TRUE(this->store_->store_outbox_messages({&message, 1}).ok());
   std::vector<WorkItem> first = this->batch();
@@ -111,7 +114,7 @@ TYPED_TEST(WorkStoreContractTest, Scenario63_LeaseLapsedWithoutCompletion_Reclai
   EXPECT_EQ(again[0].lease_expiry, this->clock_.now() + this->options_.lease_duration);
 }
 
-TYPED_TEST(WorkStoreContractTest, ScheduledOutboxRow_IsNotClaimedBeforeItIsDue) {
+TYPED_TEST(WorkStoreContractTests, ScheduledOutboxRow_IsNotClaimedBeforeItIsDue) {
   OutboxMessage message = outbox_message(OrderCreated{"o-later", 1}, "orders");
   message.scheduled_for = this->clock_.now() + 10min;
   ASSERT_TRUE(this->store_->store_outbox_messages({&message, 1}).ok());
@@ -127,7 +130,7 @@ TYPED_TEST(WorkStoreContractTest, ScheduledOutboxRow_IsNotClaimedBeforeItIsDue) 
   EXPECT_EQ(due[0].message_id, message.message_id);
 }
 
-TYPED_TEST(WorkStoreContractTest, Scenario64_PublishedCompletion_DeletesTheRow) {
+TYPED_TEST(WorkStoreContractTests, Scenario64_PublishedCompletion_DeletesTheRow) {
   const OutboxMessage message = outbox_message(OrderCreated{"o-1", 5}, "orders");
   ASSERT_TRUE(this->store_->store_outbox_messages({&message, 1}).ok());
   WorkBatchRequest request;
@@ -136,7 +139,7 @@ TYPED_TEST(WorkStoreContractTest, Scenario64_PublishedCompletion_DeletesTheRow) 
   EXPECT_FALSE(this->outbox_row(message.message_id).has_value());
 }
 
-TYPED_TEST(WorkStoreContractTest, Scenario64_PublishedCompletionInDebugMode_KeepsTheRowProcessed) {
+TYPED_TEST(WorkStoreContractTests, Scenario64_PublishedCompletionInDebugMode_KeepsTheRowProcessed) {
   const OutboxMessage message = outbox_message(OrderCreated{"o-1", 5}, "orders");
   ASSERT_TRUE(this->store_->store_outbox_messages({&message, 1}).ok());
   WorkBatchRequest request;
@@ -150,7 +153,7 @@ TYPED_TEST(WorkStoreContractTest, Scenario64_PublishedCompletionInDebugMode_Keep
   EXPECT_TRUE(row->state.published_at.has_value());
 }
 
-TYPED_TEST(WorkStoreContractTest, Scenario64_StatusZeroCompletion_OnlyReleasesTheLease) {
+TYPED_TEST(WorkStoreContractTests, Scenario64_StatusZeroCompletion_OnlyReleasesTheLease) {
   const OutboxMessage message = outbox_message(OrderCreated{"o-1", 5}, "orders");
   ASSERT_TRUE(this->store_->store_outbox_messages({&message, 1}).ok());
   const WorkCompletion release{WorkSource::Outbox, message.message_id, MessageStatus::None};
@@ -163,7 +166,7 @@ TYPED_TEST(WorkStoreContractTest, Scenario64_StatusZeroCompletion_OnlyReleasesTh
   EXPECT_EQ(this->batch().size(), 1u);  // claimable again at once
 }
 
-TYPED_TEST(WorkStoreContractTest, Scenario65_Failure_SetsFailedAttemptsAndBackoffCappedAt300s) {
+TYPED_TEST(WorkStoreContractTests, Scenario65_Failure_SetsFailedAttemptsAndBackoffCappedAt300s) {
   const OutboxMessage message = outbox_message(OrderCreated{"o-1", 5}, "orders");
   ASSERT_TRUE(this->store_->store_outbox_messages({&message, 1}).ok());
   const std::chrono::seconds expected[] = {60s, 120s, 240s, 300s, 300s};
@@ -186,7 +189,7 @@ TYPED_TEST(WorkStoreContractTest, Scenario65_Failure_SetsFailedAttemptsAndBackof
   }
 }
 
-TYPED_TEST(WorkStoreContractTest, Scenario66_EventRowsOfOneStream_VersionsFollowEventIdOrder) {
+TYPED_TEST(WorkStoreContractTests, Scenario66_EventRowsOfOneStream_VersionsFollowEventIdOrder) {
   const Uuid stream = MessageId::mint().uuid();
   const MessageId id1 = MessageId::mint();
   const MessageId id2 = MessageId::mint();
@@ -222,7 +225,7 @@ TYPED_TEST(WorkStoreContractTest, Scenario66_EventRowsOfOneStream_VersionsFollow
   EXPECT_EQ(this->deduplicated("store_test::OrderCreated"), 1);
 }
 
-TYPED_TEST(WorkStoreContractTest, EventStoreOnlyRow_IsAppendedAndHandedOutWithoutDestination) {
+TYPED_TEST(WorkStoreContractTests, EventStoreOnlyRow_IsAppendedAndHandedOutWithoutDestination) {
   const Uuid stream = MessageId::mint().uuid();
   const OutboxMessage message = outbox_message(AuditEvent{"order processed"}, std::nullopt, stream);
   ASSERT_TRUE(this->store_->store_outbox_messages({&message, 1}).ok());
@@ -236,7 +239,7 @@ TYPED_TEST(WorkStoreContractTest, EventStoreOnlyRow_IsAppendedAndHandedOutWithou
   EXPECT_EQ((*events)[0].event_id, message.message_id);
 }
 
-TYPED_TEST(WorkStoreContractTest, PerspectiveAssociation_CreatesOnePerspectiveEventPerStoredEvent) {
+TYPED_TEST(WorkStoreContractTests, PerspectiveAssociation_CreatesOnePerspectiveEventPerStoredEvent) {
   ASSERT_TRUE(
       this->store_->add_perspective_association("store_test::OrderCreated", "OrderSummary").ok());
   ASSERT_TRUE(
@@ -249,7 +252,7 @@ TYPED_TEST(WorkStoreContractTest, PerspectiveAssociation_CreatesOnePerspectiveEv
   request.new_outbox.assign(std::begin(both), std::end(both));
   this->batch(request);
   this->batch(request);  // re-stored and re-claimed: no second perspective event
-  auto rows = this->store_->perspective_events(stream);
+  auto rows = whizbang::reader_of(*this->store_)->perspective_events(stream);
   ASSERT_TRUE(rows.ok()) << rows.status();
   ASSERT_EQ(rows->size(), 2u);
   for (const PerspectiveEventRow& row : *rows) EXPECT_EQ(row.event_id, created.message_id);
@@ -257,7 +260,7 @@ TYPED_TEST(WorkStoreContractTest, PerspectiveAssociation_CreatesOnePerspectiveEv
   EXPECT_EQ((*rows)[1].perspective_name, "Revenue");
 }
 
-TYPED_TEST(WorkStoreContractTest, CorruptEventRow_IsQuarantinedAndTheBatchGoesOn) {
+TYPED_TEST(WorkStoreContractTests, CorruptEventRow_IsQuarantinedAndTheBatchGoesOn) {
   const Uuid stream = MessageId::mint().uuid();
   OutboxMessage corrupt = outbox_message(OrderCreated{"bad", 1}, "orders", stream);
   corrupt.envelope_json = "{\"v\":1,\"id\":";
@@ -276,7 +279,7 @@ TYPED_TEST(WorkStoreContractTest, CorruptEventRow_IsQuarantinedAndTheBatchGoesOn
   EXPECT_EQ(this->batch().size(), 1u) << "a quarantined row is never offered again";
 }
 
-TYPED_TEST(WorkStoreContractTest, PublishedRowReEmitted_IsStillACountedNoOp) {
+TYPED_TEST(WorkStoreContractTests, PublishedRowReEmitted_IsStillACountedNoOp) {
   const OutboxMessage message = outbox_message(OrderCreated{"o-1", 5}, "orders");
   ASSERT_TRUE(this->store_->store_outbox_messages({&message, 1}).ok());
   const WorkCompletion published{WorkSource::Outbox, message.message_id, MessageStatus::Published};
@@ -288,7 +291,7 @@ TYPED_TEST(WorkStoreContractTest, PublishedRowReEmitted_IsStillACountedNoOp) {
   EXPECT_EQ(this->deduplicated("store_test::OrderCreated"), 1);
 }
 
-TYPED_TEST(WorkStoreContractTest, Transaction_RollbackDiscardsEveryJoinedWrite) {
+TYPED_TEST(WorkStoreContractTests, Transaction_RollbackDiscardsEveryJoinedWrite) {
   const OutboxMessage message = outbox_message(OrderCreated{"o-1", 5}, "orders");
   {
     Transaction tx(*this->store_);
@@ -301,7 +304,7 @@ TYPED_TEST(WorkStoreContractTest, Transaction_RollbackDiscardsEveryJoinedWrite) 
   EXPECT_FALSE(this->outbox_row(message.message_id).has_value());
 }
 
-TYPED_TEST(WorkStoreContractTest, Transaction_CommitKeepsOutboxInboxCompletionAndRecordsTogether) {
+TYPED_TEST(WorkStoreContractTests, Transaction_CommitKeepsOutboxInboxCompletionAndRecordsTogether) {
   const InboxMessage inbound = inbox_message(outbox_message(OrderCreated{"in", 1}, "orders"));
   ASSERT_TRUE(this->store_->store_inbox_messages({&inbound, 1}, MessageId::mint().uuid()).ok());
   const OutboxMessage emitted = outbox_message(OrderCreated{"out", 2}, "orders");
@@ -314,14 +317,14 @@ TYPED_TEST(WorkStoreContractTest, Transaction_CommitKeepsOutboxInboxCompletionAn
   ASSERT_TRUE(this->store_->record_receptor_invocations(inbound.message_id, {&record, 1}).ok());
   ASSERT_TRUE(tx.commit().ok());
   EXPECT_TRUE(this->outbox_row(emitted.message_id).has_value());
-  EXPECT_FALSE(this->store_->find_inbox_row(inbound.message_id)->has_value());
+  EXPECT_FALSE(whizbang::reader_of(*this->store_)->find_inbox_row(inbound.message_id)->has_value());
   auto records = this->store_->find_receptor_invocations(inbound.message_id, "shop::Receptor");
   ASSERT_TRUE(records.ok());
   ASSERT_EQ(records->size(), 1u);
   EXPECT_EQ((*records)[0], record);
 }
 
-TYPED_TEST(WorkStoreContractTest, Transaction_NestedRollbackDoomsTheOuterCommit) {
+TYPED_TEST(WorkStoreContractTests, Transaction_NestedRollbackDoomsTheOuterCommit) {
   const OutboxMessage message = outbox_message(OrderCreated{"o-1", 5}, "orders");
   ASSERT_TRUE(this->store_->begin().ok());
   ASSERT_TRUE(this->store_->store_outbox_messages({&message, 1}).ok());
@@ -331,7 +334,7 @@ TYPED_TEST(WorkStoreContractTest, Transaction_NestedRollbackDoomsTheOuterCommit)
   EXPECT_FALSE(this->outbox_row(message.message_id).has_value());
 }
 
-TYPED_TEST(WorkStoreContractTest, Transaction_OtherThreadsWaitUntilCommit) {
+TYPED_TEST(WorkStoreContractTests, Transaction_OtherThreadsWaitUntilCommit) {
   const OutboxMessage mine = outbox_message(OrderCreated{"mine", 1}, "orders");
   const OutboxMessage theirs = outbox_message(OrderCreated{"theirs", 2}, "orders");
   ASSERT_TRUE(this->store_->begin().ok());
@@ -361,7 +364,7 @@ TYPED_TEST(WorkStoreContractTest, Transaction_OtherThreadsWaitUntilCommit) {
   EXPECT_TRUE(this->outbox_row(theirs.message_id).has_value());
 }
 
-TYPED_TEST(WorkStoreContractTest, CommitListener_IsToldWhatTheCommitWrote) {
+TYPED_TEST(WorkStoreContractTests, CommitListener_IsToldWhatTheCommitWrote) {
   std::vector<CommitInfo> seen;
   const int id = this->store_->add_commit_listener([&](const CommitInfo& info) {
     EXPECT_FALSE(this->store_->in_transaction());
@@ -382,7 +385,7 @@ TYPED_TEST(WorkStoreContractTest, CommitListener_IsToldWhatTheCommitWrote) {
   EXPECT_TRUE(seen[1].inbox_written);
 }
 
-TYPED_TEST(WorkStoreContractTest,
+TYPED_TEST(WorkStoreContractTests,
            ReceptorInvocations_KeyedByServiceCaseInsensitivelyAndPerspective) {
   const MessageId message = MessageId::mint();
   const TimePoint t0 = this->clock_.now();

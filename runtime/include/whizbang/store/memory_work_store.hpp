@@ -12,11 +12,12 @@
 #include <memory>
 
 #include "whizbang/store/store_options.hpp"
+#include "whizbang/store/store_reader.hpp"
 #include "whizbang/store/work_store.hpp"
 
 namespace whizbang {
 
-class MemoryWorkStore final : public WorkStore {
+class MemoryWorkStore final : public WorkStore, public StoreReader {
  public:
   explicit MemoryWorkStore(StoreOptions options = {});
   ~MemoryWorkStore() override;
@@ -70,9 +71,11 @@ class MemoryWorkStore final : public WorkStore {
   absl::StatusOr<std::size_t> requeue_dead_letters(std::span<const MessageId> ids) override;
   absl::StatusOr<PurgeCounts> purge(const RetentionOptions& retention) override;
 
+  absl::StatusOr<std::vector<StoredEvent>> read_stream(const Uuid& stream_id) override;
+
+  // StoreReader
   absl::StatusOr<std::optional<OutboxRow>> find_outbox_row(const MessageId& id) override;
   absl::StatusOr<std::optional<InboxRow>> find_inbox_row(const MessageId& id) override;
-  absl::StatusOr<std::vector<StoredEvent>> read_stream(const Uuid& stream_id) override;
   absl::StatusOr<std::vector<PerspectiveEventRow>> perspective_events(
       const Uuid& stream_id) override;
 

@@ -1,7 +1,10 @@
 // WorkStore: the durable-store contract (outbox, inbox, event store, work coordination).
 //
 // Implemented once per backend (store/sqlite today, store/postgres next) and in memory for tests;
-// the contract tests in tests/store run against every implementation.
+// the contract tests in tests/store run against every implementation. It is three parts:
+// OutboxStore (what a dispatcher writes), PerspectiveStore (what perspectives run on) and the
+// coordination below. Reads of single rows for tools and tests are a separate interface,
+// StoreReader (store_reader.hpp), which backends implement beside it.
 //
 // Transactions: begin() opens a transaction on the store's connection. Until it is committed or
 // rolled back, every call made on the store *from the thread that opened it* joins it; calls from
@@ -32,6 +35,7 @@
 #include "whizbang/message/envelope.hpp"
 #include "whizbang/store/outbox_message.hpp"
 #include "whizbang/store/outbox_store.hpp"
+#include "whizbang/store/perspective_store.hpp"
 #include "whizbang/store/store_options.hpp"
 #include "whizbang/store/store_rows.hpp"
 #include "whizbang/store/work_item.hpp"
@@ -44,7 +48,7 @@ struct CommitInfo {
   bool inbox_written = false;
 };
 
-class WorkStore : public OutboxStore {
+class WorkStore : public OutboxStore, public PerspectiveStore {
  public:
   using CommitListener = std::function<void(const CommitInfo&)>;
 
@@ -98,28 +102,7 @@ class WorkStore : public OutboxStore {
   virtual absl::StatusOr<std::vector<ReceptorInvocationRecord>> find_receptor_invocations(
       const MessageId& message_id, std::string_view receptor_id) = 0;
 
-  // Events of `message_type` stored to the event store get a perspective event for
-  // `perspective` (wh_message_associations, association type "perspective").
-  virtual absl::Status add_perspective_association(std::string_view message_type,
-                                                   std::string_view perspective) = 0;
-
-  // ---- perspectives -------------------------------------------------------------------------
-  // Perspective events to apply, in (stream, event id) order: rows unleased, leased to this
-  // instance, or whose lease lapsed, not scheduled in the future and not dead-lettered. Each is
-  // leased to this instance. Per (stream, perspective), a row waits while an earlier one is
-  // pending elsewhere (leased to another instance, or waiting for its retry).
-  virtual absl::StatusOr<std::vector<PerspectiveWork>> claim_perspective_work(
-      std::size_t max_items) = 0;
-  // Deletes the perspective events (applied). For each event none of whose perspective events
-  // remain, records a lifecycle completion (claim_lifecycle_work) in the same transaction and
-  // reports the event: exactly one call ever reports an event.
-  virtual absl::StatusOr<PerspectiveCompletion> complete_perspective_work(
-      std::span<const MessageId> event_work_ids) = 0;
-  // Releases a perspective event whose apply failed: attempts + 1, error kept, retried after the
-  // store's backoff (failure_backoff); dead-lettered at max_attempts, or at once with
-  // `dead_letter` (an unknown perspective, an event that cannot be decoded).
-  virtual absl::Status fail_perspective_work(const MessageId& event_work_id, std::string_view error,
-                                             bool dead_letter) = 0;
+  // ---- lifecycle stages after perspectives --------------------------------------------------
   // Lifecycle completions (see LifecycleWork) that are unleased, leased to this instance or whose
   // lease lapsed, and due; each is leased to this instance. Oldest event first.
   virtual absl::StatusOr<std::vector<LifecycleWork>> claim_lifecycle_work(
@@ -129,13 +112,6 @@ class WorkStore : public OutboxStore {
   // Its stages failed: retried with backoff, dead-lettered like any row.
   virtual absl::Status fail_lifecycle_work(const MessageId& event_id, std::string_view error,
                                            bool dead_letter) = 0;
-  // The stored model of `perspective` for `stream_id`; nullopt when no event was applied yet.
-  virtual absl::StatusOr<std::optional<PerspectiveModelRow>> load_perspective_model(
-      std::string_view perspective, const Uuid& stream_id) = 0;
-  // Inserts or replaces the model (upsert on (perspective, stream)).
-  virtual absl::Status save_perspective_model(std::string_view perspective, const Uuid& stream_id,
-                                              std::string_view model_json,
-                                              const MessageId& last_event_id) = 0;
 
   // ---- detached stages ----------------------------------------------------------------------
   // Keeps a Detached stage's invocation until it has run (see DetachedWork), leased to this
@@ -163,14 +139,9 @@ class WorkStore : public OutboxStore {
   // Deletes duplicate-guarding bookkeeping older than `retention` (see RetentionOptions).
   virtual absl::StatusOr<PurgeCounts> purge(const RetentionOptions& retention) = 0;
 
-  // ---- reads --------------------------------------------------------------------------------
-  virtual absl::StatusOr<std::optional<OutboxRow>> find_outbox_row(const MessageId& id) = 0;
-  virtual absl::StatusOr<std::optional<InboxRow>> find_inbox_row(const MessageId& id) = 0;
+  // ---- event store --------------------------------------------------------------------------
   // A stream's events in version order.
   virtual absl::StatusOr<std::vector<StoredEvent>> read_stream(const Uuid& stream_id) = 0;
-  // A stream's perspective events in event-id order.
-  virtual absl::StatusOr<std::vector<PerspectiveEventRow>> perspective_events(
-      const Uuid& stream_id) = 0;
 
   // ---- wake-ups -----------------------------------------------------------------------------
   // Called after every successful outermost commit that wrote outbox or inbox rows, on the

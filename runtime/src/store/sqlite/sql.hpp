@@ -2,6 +2,7 @@
 // constant string. Outbox and inbox share their lease/retry columns; `table(source)` picks one.
 #pragma once
 
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -303,20 +304,89 @@ inline const std::string kPurgeInstances =
     "DELETE FROM wh_service_instances WHERE last_heartbeat_at < ?1 AND instance_id <> ?2";
 
 // ---- reads ------------------------------------------------------------------------------------
+// ---- row reads --------------------------------------------------------------------------------
+// Each list is the columns one decoder of row_decoding.hpp reads, in its order. The work store
+// and the inspector select the same lists, so a row reads the same through both; the inspector
+// reads a column an older schema lacks as NULL (`select_columns`).
+using ColumnList = std::span<const std::string_view>;
+inline constexpr std::string_view kOutboxRowColumns[] = {
+    "message_id",     "destination", "message_type",    "event_data",    "scope",
+    "stream_id",      "is_event",    "status",          "attempts",      "error",
+    "failure_reason", "instance_id", "lease_expiry",    "scheduled_for", "processed_at",
+    "published_at",   "created_at",  "dead_lettered_at"};
+// An inbox row is never published: NULL stands in for published_at.
+inline constexpr std::string_view kInboxRowColumns[] = {
+    "message_id",     "handler_name", "message_type",    "event_data",    "source_service_id",
+    "stream_id",      "is_event",     "status",          "attempts",      "error",
+    "failure_reason", "instance_id",  "lease_expiry",    "scheduled_for", "processed_at",
+    "NULL",           "received_at",  "dead_lettered_at"};
+inline constexpr std::string_view kEventRowColumns[] = {
+    "event_id", "stream_id", "event_type", "event_data", "metadata", "version", "created_at"};
+inline constexpr std::string_view kPerspectiveEventRowColumns[] = {
+    "event_work_id", "stream_id",     "perspective_name", "event_id",
+    "instance_id",   "lease_expiry",  "status",           "attempts",
+    "error",         "scheduled_for", "dead_lettered_at", "failure_reason"};
+inline constexpr std::string_view kReceptorInvocationRowColumns[] = {
+    "message_id", "receptor_id",  "service_name", "perspective",
+    "stage",      "completed_at", "duration_us"};
+
+// "a, b, c" for a SELECT; a column for which `present` answers false is selected as NULL.
+template <class Present>
+std::string select_columns(ColumnList columns, Present present) {
+  std::string list;
+  for (std::string_view column : columns) {
+    if (!list.empty()) list += ", ";
+    list += column == "NULL" || present(column) ? column : std::string_view("NULL");
+  }
+  return list;
+}
+inline std::string select_columns(ColumnList columns) {
+  return select_columns(columns, [](std::string_view) { return true; });
+}
+
+// ?1 id
 inline const std::string kFindOutbox =
-    "SELECT destination, message_type, event_data, scope, stream_id, is_event, status, attempts, "
-    "error, failure_reason, instance_id, lease_expiry, scheduled_for, processed_at, published_at, "
-    "created_at, dead_lettered_at FROM wh_outbox WHERE message_id = ?1";
+    "SELECT " + select_columns(kOutboxRowColumns) + " FROM wh_outbox WHERE message_id = ?1";
 inline const std::string kFindInbox =
-    "SELECT handler_name, message_type, event_data, source_service_id, stream_id, is_event, "
-    "status, attempts, error, failure_reason, instance_id, lease_expiry, scheduled_for, "
-    "processed_at, NULL, received_at, dead_lettered_at FROM wh_inbox WHERE message_id = ?1";
-inline const std::string kReadStream =
-    "SELECT event_id, event_type, event_data, metadata, version, created_at FROM wh_event_store "
-    "WHERE stream_id = ?1 ORDER BY version";
+    "SELECT " + select_columns(kInboxRowColumns) + " FROM wh_inbox WHERE message_id = ?1";
+// ?1 stream
+inline const std::string kReadStream = "SELECT " + select_columns(kEventRowColumns) +
+                                       " FROM wh_event_store WHERE stream_id = ?1 ORDER BY version";
 inline const std::string kPerspectiveEvents =
-    "SELECT event_work_id, perspective_name, event_id, instance_id, lease_expiry, status, "
-    "attempts, error, scheduled_for, dead_lettered_at, failure_reason "
-    "FROM wh_perspective_events WHERE stream_id = ?1 ORDER BY event_id, perspective_name";
+    "SELECT " + select_columns(kPerspectiveEventRowColumns) +
+    " FROM wh_perspective_events WHERE stream_id = ?1 ORDER BY event_id, perspective_name";
+
+// The inspector's newest-first listings (?1 limit; negative: all), given which columns the
+// file's tables have.
+template <class Present>
+std::string recent_outbox(Present present) {
+  return "SELECT " + select_columns(kOutboxRowColumns, present) +
+         " FROM wh_outbox ORDER BY created_at DESC, message_id DESC LIMIT ?1";
+}
+template <class Present>
+std::string recent_inbox(Present present) {
+  return "SELECT " + select_columns(kInboxRowColumns, present) +
+         " FROM wh_inbox ORDER BY received_at DESC, message_id DESC LIMIT ?1";
+}
+template <class Present>
+std::string recent_perspective_events(Present present) {
+  return "SELECT " + select_columns(kPerspectiveEventRowColumns, present) +
+         " FROM wh_perspective_events ORDER BY created_at DESC, event_work_id DESC LIMIT ?1";
+}
+inline const std::string kRecentEvents = "SELECT " + select_columns(kEventRowColumns) +
+                                         " FROM wh_event_store ORDER BY created_at DESC, "
+                                         "event_id DESC LIMIT ?1";
+inline const std::string kRecentInvocations =
+    "SELECT " + select_columns(kReceptorInvocationRowColumns) +
+    " FROM wh_receptor_invocations ORDER BY completed_at DESC, message_id DESC LIMIT ?1";
+
+// The inspector's look at a file: its tables, a table's columns, the tables that keep dead
+// letters (those with a dead_lettered_at column).
+inline const std::string kTables = "SELECT name FROM sqlite_master WHERE type = 'table'";
+inline const std::string kTableColumns = "SELECT name FROM pragma_table_info(?1)";
+inline const std::string kDeadLetterTables =
+    "SELECT m.name FROM sqlite_master AS m JOIN pragma_table_info(m.name) AS c "
+    "WHERE m.type = 'table' AND m.name LIKE 'wh\\_%' ESCAPE '\\' "
+    "AND c.name = 'dead_lettered_at' ORDER BY m.name";
 
 }  // namespace whizbang::sqlite::sql

@@ -1,5 +1,6 @@
 // SqliteWorkStore: lease renewal, dead letters (list and requeue) and the retention purge.
 #include "fmt/format.h"
+#include "store/sqlite/row_decoding.hpp"
 #include "store/sqlite/sql.hpp"
 #include "store/sqlite/sqlite_store_impl.hpp"
 #include "whizbang/observability/logging.hpp"
@@ -7,7 +8,6 @@
 namespace whizbang {
 
 using sqlite::Use;
-using store_internal::from_micros;
 using store_internal::to_micros;
 
 absl::StatusOr<std::vector<MessageId>> SqliteWorkStore::renew_leases(
@@ -24,17 +24,7 @@ absl::StatusOr<std::vector<DeadLetter>> SqliteWorkStore::dead_letters(std::size_
     while (true) {
       WB_ASSIGN_OR_RETURN(bool row, use.step());
       if (!row) break;
-      DeadLetter letter;
-      letter.source = static_cast<DeadLetterSource>(use.int64(0));
-      letter.id = MessageId::from_trusted(use.uuid(1));
-      letter.message_type = use.text(2);
-      letter.target = use.text(3);
-      letter.stream_id = use.optional_uuid(4);
-      letter.attempts = static_cast<int>(use.int64(5));
-      letter.error = use.text(6);
-      letter.reason = static_cast<FailureReason>(use.int64(7));
-      letter.dead_lettered_at = from_micros(use.int64(8));
-      letters.push_back(std::move(letter));
+      letters.push_back(sqlite::decode_dead_letter(use));
     }
     return letters;
   });

@@ -77,8 +77,8 @@ class SqliteStoreInspector {
   int schema_version() const;
 
   absl::StatusOr<StoreCounts> counts();
-  // The `limit` most recent rows of each table, newest first. Outbox and inbox rows carry no
-  // decoded scope (OutboxMessage::scope stays empty); the envelope JSON is complete.
+  // The `limit` most recent rows of each table, newest first, decoded as the work store's own
+  // reads decode them; a column the file's schema version lacks reads as empty.
   absl::StatusOr<std::vector<OutboxRow>> recent_outbox(int limit);
   absl::StatusOr<std::vector<InboxRow>> recent_inbox(int limit);
   absl::StatusOr<std::vector<StoredEvent>> recent_events(int limit);

@@ -20,11 +20,12 @@
 
 #include "absl/status/statusor.h"
 #include "whizbang/store/store_options.hpp"
+#include "whizbang/store/store_reader.hpp"
 #include "whizbang/store/work_store.hpp"
 
 namespace whizbang {
 
-class SqliteWorkStore final : public WorkStore {
+class SqliteWorkStore final : public WorkStore, public StoreReader {
  public:
   // Opens or creates the store at `path` (":memory:" for a private in-memory one).
   // DataLoss when the file is not SQLite; FailedPrecondition when it is an SQLite database that
@@ -96,9 +97,11 @@ class SqliteWorkStore final : public WorkStore {
   absl::StatusOr<std::size_t> requeue_dead_letters(std::span<const MessageId> ids) override;
   absl::StatusOr<PurgeCounts> purge(const RetentionOptions& retention) override;
 
+  absl::StatusOr<std::vector<StoredEvent>> read_stream(const Uuid& stream_id) override;
+
+  // StoreReader
   absl::StatusOr<std::optional<OutboxRow>> find_outbox_row(const MessageId& id) override;
   absl::StatusOr<std::optional<InboxRow>> find_inbox_row(const MessageId& id) override;
-  absl::StatusOr<std::vector<StoredEvent>> read_stream(const Uuid& stream_id) override;
   absl::StatusOr<std::vector<PerspectiveEventRow>> perspective_events(
       const Uuid& stream_id) override;
 
