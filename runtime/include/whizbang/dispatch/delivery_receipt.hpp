@@ -1,6 +1,8 @@
-// DeliveryReceipt: what send() and publish() report back.
+// DeliveryReceipt: what send(), publish() and publish_at() report back. A failure is not a
+// receipt: it is the error status the call returns (docs/guide/11-failures.md).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -9,21 +11,45 @@
 
 namespace whizbang {
 
+// The numbers are those of .NET Whizbang's DeliveryStatus, which also has Failed = 3; here a
+// failed delivery is a returned error instead.
 enum class DeliveryStatus : std::uint8_t {
-  Accepted = 0,  // queued for another service (outbox)
-  Queued = 1,
-  Delivered = 2,  // handled in process
-  Failed = 3,
+  Accepted = 0,   // written to the outbox for the service that owns it; handled there later
+  Queued = 1,     // scheduled (publish_at): kept in the outbox, published when it is due
+  Delivered = 2,  // handled in this process before the call returned
 };
 
 struct DeliveryReceipt {
   MessageId message_id;
   DeliveryStatus status = DeliveryStatus::Delivered;
-  // The handling receptor (local) or the outbox topic (accepted).
+  // The handling receptor (delivered by send), the message type (published) or the outbox
+  // destination (accepted, queued).
   std::string destination;
   std::optional<MessageId> correlation_id;
   std::optional<MessageId> causation_id;
   std::optional<Uuid> stream_id;
+
+  static DeliveryReceipt delivered(MessageId id, std::string destination,
+                                   std::optional<MessageId> correlation_id = std::nullopt,
+                                   std::optional<MessageId> causation_id = std::nullopt,
+                                   std::optional<Uuid> stream_id = std::nullopt) {
+    return {
+        id,       DeliveryStatus::Delivered, std::move(destination), correlation_id, causation_id,
+        stream_id};
+  }
+  static DeliveryReceipt accepted(MessageId id, std::string destination,
+                                  std::optional<MessageId> correlation_id = std::nullopt,
+                                  std::optional<MessageId> causation_id = std::nullopt,
+                                  std::optional<Uuid> stream_id = std::nullopt) {
+    return {
+        id,       DeliveryStatus::Accepted, std::move(destination), correlation_id, causation_id,
+        stream_id};
+  }
+  static DeliveryReceipt queued(MessageId id, std::string destination,
+                                std::optional<Uuid> stream_id) {
+    return {id,           DeliveryStatus::Queued, std::move(destination),
+            std::nullopt, std::nullopt,           stream_id};
+  }
 };
 
 }  // namespace whizbang

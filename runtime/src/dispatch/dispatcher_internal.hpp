@@ -1,0 +1,91 @@
+// What the dispatcher's source files share: the receptor index entry, the emission source, the
+// sinks receptors cascade into and the context a receptor sees. The dispatcher is one class in
+// several files, one concern each: construction and the receptor index (dispatcher.cpp), emission
+// identity and envelopes (dispatcher_envelopes.cpp), running receptors and cascading
+// (dispatcher_cascade.cpp), outbox rows (dispatcher_outbox.cpp) and the public verbs
+// (dispatcher_verbs.cpp).
+#pragma once
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "whizbang/dispatch/dispatcher.hpp"
+#include "whizbang/observability/logging.hpp"
+
+namespace whizbang {
+
+// The receptors of one message type, pre-sorted by how the dispatcher uses them.
+struct Dispatcher::Entry {
+  static constexpr std::size_t kFiringStages = kStageNames.size() - 1;  // all but the tag hook
+
+  std::vector<const ReceptorInfo*> all;                                  // declaration order
+  std::array<std::vector<const ReceptorInfo*>, kFiringStages> at_stage;  // by Stage value
+  std::vector<const ReceptorInfo*> default_stage;  // run by cascades and publishes (no fire_at)
+  const ReceptorInfo* first_with_result = nullptr;
+  const ReceptorInfo* first_void = nullptr;
+  bool default_stage_all_void = true;  // nothing a publish runs can cascade
+  // The default resolver's answer, computed once (a custom resolver is asked every time).
+  std::optional<std::string> cached_destination;
+};
+
+// The handling a cascaded message comes from: what its id derives from and what it inherits.
+struct Dispatcher::EmissionSource {
+  const Envelope* envelope = nullptr;
+  MessageId derive_from;  // the anchor, else the envelope's id; nil: mint fresh ids
+  std::string_view handler;
+  EmissionSequence* sequence = nullptr;
+
+  static EmissionSource of(const Envelope& envelope) {
+    return of(envelope, envelope.dispatch_context.handler_name, envelope.emission_sequence());
+  }
+  // A handling of `envelope` by `handler` with its own ordinals: no envelope copy needed.
+  static EmissionSource of(const Envelope& envelope, std::string_view handler,
+                           EmissionSequence& sequence) {
+    return {&envelope, envelope.emission_anchor.value_or(envelope.message_id), handler, &sequence};
+  }
+};
+
+namespace dispatch_internal {
+
+// Collects what a receptor's result cascades, so each message is dispatched after `handle`
+// returned and errors can propagate.
+class CollectingSink final : public CascadeSink {
+ public:
+  explicit CollectingSink(const std::shared_ptr<spdlog::logger>& logger) : logger_(logger) {}
+
+  void emit(AnyMessage message, DispatchModes mode) override {
+    emitted.emplace_back(std::move(message), mode);
+  }
+  void ignored(std::string_view type_name) override {
+    log(logger_, spdlog::level::debug, log_events::kCascadeNonMessageIgnored,
+        "[CASCADE] {} in a receptor result is not a message; not cascaded", type_name);
+  }
+
+  std::vector<std::pair<AnyMessage, DispatchModes>> emitted;
+
+ private:
+  const std::shared_ptr<spdlog::logger>& logger_;
+};
+
+// For receptors that return nothing: there is nothing to collect.
+class DiscardingSink final : public CascadeSink {
+ public:
+  void emit(AnyMessage, DispatchModes) override {}
+};
+
+// What a receptor sees of the message it handles: an explicit as_system()/run_as() around the
+// dispatch wins over the envelope's scope.
+MessageContext make_context(const MessageId& id, std::optional<MessageId> correlation,
+                            std::optional<MessageId> causation,
+                            const std::optional<SecurityScope>& scope);
+MessageContext context_of(const Envelope& envelope);
+// The scope an emitted message carries: the ambient security context's, else its source's.
+std::optional<SecurityScope> outgoing_scope(const Envelope* source);
+
+}  // namespace dispatch_internal
+}  // namespace whizbang

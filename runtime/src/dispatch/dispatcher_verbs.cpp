@@ -1,0 +1,160 @@
+// Dispatcher: the public verbs (local_invoke, send, publish, publish_at) on type-erased messages.
+#include "dispatch/dispatcher_internal.hpp"
+
+namespace whizbang {
+
+using dispatch_internal::DiscardingSink;
+using dispatch_internal::make_context;
+using dispatch_internal::outgoing_scope;
+
+absl::StatusOr<Dispatcher::InvokeOutcome> Dispatcher::invoke_any(const AnyMessage& message,
+                                                                 bool want_response) {
+  return unit_of_work<InvokeOutcome>([&] { return invoke_any_now(message, want_response); });
+}
+
+absl::StatusOr<DeliveryReceipt> Dispatcher::send_any(const AnyMessage& message) {
+  return unit_of_work<DeliveryReceipt>([&] { return send_any_now(message); });
+}
+
+absl::StatusOr<DeliveryReceipt> Dispatcher::publish_any(const AnyMessage& message,
+                                                        DispatchModes mode) {
+  // Outside any transaction a deferring publish opens none: its rows (and those its local
+  // receptors' cascades write) queue on the deferred channel.
+  if (defers_outside_transaction()) return publish_any_now(message, mode);
+  return unit_of_work<DeliveryReceipt>([&] { return publish_any_now(message, mode); });
+}
+
+absl::StatusOr<DeliveryReceipt> Dispatcher::publish_at_any(const AnyMessage& message,
+                                                           DispatchModes mode,
+                                                           TimePoint deliver_at) {
+  if (!message) return absl::InvalidArgumentError("cannot publish an empty AnyMessage");
+  const MessageTypeInfo& type = *message.info();
+  const bool to_outbox = has_flag(mode, DispatchModes::Outbox);
+  const bool to_event_store =
+      type.kind == MessageKind::Event && has_flag(mode, DispatchModes::EventStore);
+  if (!to_outbox && !to_event_store) {
+    return absl::InvalidArgumentError(
+        fmt::format("publish_at({}): a scheduled message needs a route to the outbox or the "
+                    "event store; this one would only run locally, and nothing runs locally "
+                    "for a scheduled publish",
+                    type.wire_name));
+  }
+  if (options_.store == nullptr && !options_.defer) {
+    return absl::FailedPreconditionError(
+        fmt::format("publish_at({}): service '{}' has no store to keep the message until it is due",
+                    type.wire_name, service_name()));
+  }
+  return unit_of_work<DeliveryReceipt>([&]() -> absl::StatusOr<DeliveryReceipt> {
+    const MessageId id = MessageId::mint();
+    const Envelope envelope = child_envelope(message, id, nullptr);
+    std::optional<std::string> destination;
+    if (to_outbox) destination = destination_for(type);
+    if (absl::Status status = write_outbox(envelope, destination, deliver_at); !status.ok()) {
+      return status;
+    }
+    return DeliveryReceipt::queued(id, destination.value_or(""), envelope.stream_id());
+  });
+}
+
+absl::StatusOr<Dispatcher::InvokeOutcome> Dispatcher::invoke_any_now(const AnyMessage& message,
+                                                                     bool want_response) {
+  if (!message) return absl::InvalidArgumentError("cannot invoke an empty AnyMessage");
+  const Entry* entry = entry_for(*message.info());
+  const ReceptorInfo* receptor = nullptr;
+  if (entry != nullptr) {
+    receptor = want_response ? entry->first_with_result
+                             : (entry->first_void ? entry->first_void : entry->first_with_result);
+  }
+  if (receptor == nullptr) {
+    return absl::NotFoundError(fmt::format("no {}receptor for {} in service '{}'",
+                                           want_response ? "value-returning " : "",
+                                           message.info()->wire_name, service_name()));
+  }
+  return invoke_receptor(*receptor, message, want_response);
+}
+
+absl::StatusOr<Dispatcher::InvokeOutcome> Dispatcher::invoke_receptor(const ReceptorInfo& receptor,
+                                                                      const AnyMessage& message,
+                                                                      bool want_response) {
+  const Envelope envelope = root_envelope(message);
+  InvokeOutcome outcome;
+  outcome.receptor = &receptor;
+  outcome.message_id = envelope.message_id;
+  outcome.correlation_id = envelope.correlation_id();
+  outcome.causation_id = envelope.causation_id();
+  // The handling is named after the receptor (its handler name feeds derived ids).
+  EmissionSequence sequence;
+  if (absl::Status status =
+          run_and_cascade(receptor, EmissionSource::of(envelope, receptor.id, sequence),
+                          want_response ? &outcome.response : nullptr);
+      !status.ok()) {
+    return status;
+  }
+  return outcome;
+}
+
+absl::StatusOr<DeliveryReceipt> Dispatcher::send_any_now(const AnyMessage& message) {
+  if (!message) return absl::InvalidArgumentError("cannot send an empty AnyMessage");
+  const Entry* entry = entry_for(*message.info());
+  if (entry != nullptr && !entry->all.empty()) {
+    absl::StatusOr<InvokeOutcome> outcome = invoke_any_now(message, /*want_response=*/false);
+    if (!outcome.ok()) return outcome.status();
+    return DeliveryReceipt::delivered(outcome->message_id, std::string(outcome->receptor->id),
+                                      outcome->correlation_id, outcome->causation_id);
+  }
+  if (is_owned(*message.info(), options_.owned_domains)) {
+    // The outbox would route it back to this service, which has no receptor for it.
+    const MessageId id = MessageId::mint();
+    log(options_.logger, spdlog::level::warn, log_events::kOwnedCommandWithoutReceptor,
+        "{} ({}) belongs to an owned domain of service '{}', which has no receptor for it; "
+        "accepted, not queued",
+        message.info()->wire_name, id, service_name());
+    return DeliveryReceipt::accepted(id, destination_for(*message.info()));
+  }
+  if (options_.store == nullptr && !options_.defer) {
+    return absl::NotFoundError(
+        fmt::format("no receptor for {} in service '{}' and no outbox to send it through",
+                    message.info()->wire_name, service_name()));
+  }
+  const Envelope envelope = root_envelope(message);
+  std::string destination = destination_for(*message.info());
+  if (absl::Status status = write_outbox(envelope, destination); !status.ok()) return status;
+  return DeliveryReceipt::accepted(envelope.message_id, std::move(destination),
+                                   envelope.correlation_id(), envelope.causation_id(),
+                                   envelope.stream_id());
+}
+
+absl::StatusOr<DeliveryReceipt> Dispatcher::publish_any_now(const AnyMessage& message,
+                                                            DispatchModes mode) {
+  if (!message) return absl::InvalidArgumentError("cannot publish an empty AnyMessage");
+  if (mode == DispatchModes::LocalNoPersist) {
+    const Entry* entry = entry_for(*message.info());
+    if (entry != nullptr && entry->default_stage_all_void) {
+      return publish_to_void_receptors(message, *entry);
+    }
+  }
+  const absl::StatusOr<CascadeRecord> record = cascade(message, nullptr, mode);
+  if (!record.ok()) return record.status();
+  return DeliveryReceipt::delivered(record->id, destination_for(*message.info()), std::nullopt,
+                                    std::nullopt, record->id.uuid());
+}
+
+// The same context, receipt and order as cascade() would give, without building the envelope
+// that only stored rows, records and cascades need.
+absl::StatusOr<DeliveryReceipt> Dispatcher::publish_to_void_receptors(const AnyMessage& message,
+                                                                      const Entry& entry) {
+  const MessageId id = MessageId::mint();
+  // A root emission starts its own conversation (as child_envelope does without a source).
+  const MessageContext context = make_context(id, id, std::nullopt, outgoing_scope(nullptr));
+  DiscardingSink sink;
+  for (const ReceptorInfo* receptor : entry.default_stage) {
+    ScopedMessageContext scope(context);
+    if (absl::Status status = invoke_contained(*receptor, message, sink, nullptr); !status.ok()) {
+      return status;
+    }
+  }
+  return DeliveryReceipt::delivered(id, destination_for(*message.info()), std::nullopt,
+                                    std::nullopt, id.uuid());
+}
+
+}  // namespace whizbang
