@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "whizbang/registry.hpp"
+#include "whizbang/message/message_type.hpp"
 
 namespace whizbang {
 

@@ -25,8 +25,8 @@
 #include "whizbang/ids/emission_sequence.hpp"
 #include "whizbang/ids/message_id.hpp"
 #include "whizbang/ids/uuid.hpp"
+#include "whizbang/message/any_message.hpp"
 #include "whizbang/message/static_or_owned_string.hpp"
-#include "whizbang/registry.hpp"
 #include "whizbang/stage.hpp"
 
 namespace whizbang {

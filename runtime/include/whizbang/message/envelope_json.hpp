@@ -35,8 +35,8 @@
 
 #include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
+#include "whizbang/message/any_message.hpp"
 #include "whizbang/message/envelope.hpp"
-#include "whizbang/registry.hpp"
 
 namespace whizbang {
 
