@@ -10,6 +10,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "model.hpp"
 #include "printer.hpp"
@@ -30,6 +31,12 @@ std::string emit_tables_json(const Model& model);
 
 // `void cascade_<index>(const auto& value, CascadeSink& sink)` for one receptor's result.
 void emit_cascade(const ReceptorModel& receptor, std::size_t index, Printer& printer);
+
+// `absl::StatusOr<std::shared_ptr<void>> <function>(const ServiceRegistry&)`: builds `class_id`
+// from its constructor dependencies; a missing one is FailedPrecondition naming `owner`
+// ("receptor <class>" or "perspective <class>") and the type. Receptors and perspectives alike.
+void emit_create(const std::string& function, const std::string& class_id, const std::string& owner,
+                 const std::vector<Dependency>& dependencies, Printer& printer);
 
 // Perspective thunks (create, model codec, apply) and the kPerspectives table; and the
 // per-message-type arrays of perspective pointers (kMessagePerspectives<m>) MessageEntry uses.

@@ -66,10 +66,8 @@ class CascadeWalk {
  private:
   void body(const Shape& child, const std::string& var, const std::string& individual,
             const std::string& collection) {
-    p_.indent();
     if (!uses_value(child)) p_.print("static_cast<void>($var$);\n", {{"var", var}});
     walk(child, var, individual, collection);
-    p_.outdent();
   }
 
   void emit_message(const Shape& shape, const std::string& expr, const std::string& individual,
@@ -132,16 +130,14 @@ class CascadeWalk {
 
 void emit_cascade(const ReceptorModel& receptor, std::size_t index, Printer& p) {
   p.print(R"cc(
-            // Cascade of $result$ returned by $receptor$.
-            void cascade_$index$([[maybe_unused]] const auto& value,
-                                 [[maybe_unused]] ::whizbang::CascadeSink& sink) {
-          )cc",
+    // Cascade of $result$ returned by $receptor$.
+    void cascade_$index$([[maybe_unused]] const auto& value,
+                         [[maybe_unused]] ::whizbang::CascadeSink& sink) {
+  )cc",
           {{"result", receptor.response_type},
            {"receptor", receptor.id},
            {"index", std::to_string(index)}});
-  p.indent();
   CascadeWalk(receptor, p).walk(*receptor.result, "value", "", "");
-  p.outdent();
   p.print("}\n\n");
 }
 

@@ -14,56 +14,49 @@ std::string guard_macro(const std::string& cpp_name) {
 
 void emit_codec(const std::string& cpp_name, const Location& location,
                 const std::vector<Field>& fields, Printer& p) {
+  const Printer::Vars type = {{"source", source_comment(location)}, {"type", cpp_name}};
   p.print(R"cc(
-            // $source$
-            template <>
-            struct JsonCodec<::$type$> {
-              static void write(internal::JsonWriter& writer, const ::$type$& value) {
-          )cc",
-          {{"source", source_comment(location)}, {"type", cpp_name}});
-  p.indent();
-  p.indent();
+    // $source$
+    template <>
+    struct JsonCodec<::$type$> {
+      static void write(internal::JsonWriter& writer, const ::$type$& value) {
+  )cc",
+          type);
   if (fields.empty()) p.print("static_cast<void>(value);\n");
   p.print("writer.StartObject();\n");
   for (const Field& field : fields) {
     p.print("internal::write_member(writer, \"$name$\", value.$name$);\n", {{"name", field.name}});
   }
-  p.print("writer.EndObject();\n");
-  p.outdent();
   p.print(R"cc(
-            }
-            static absl::Status read(const internal::JsonValue& json, ::$type$& out, const std::string& path) {
-          )cc",
-          {{"type", cpp_name}});
-  p.indent();
-  if (fields.empty())
-    p.print("static_cast<void>(json);\nstatic_cast<void>(out);\nstatic_cast<void>(path);\n");
+        writer.EndObject();
+      }
+      static absl::Status read(const internal::JsonValue& json, ::$type$& out,
+                               const std::string& path) {
+        internal::MemberReader reader(json, path);
+  )cc",
+          type);
+  if (fields.empty()) p.print("static_cast<void>(out);\n");
   for (const Field& field : fields) {
-    p.print(R"cc(
-              if (absl::Status status = internal::read_member(json, "$name$", out.$name$, path);
-                  !status.ok()) {
-                return status;
-              }
-            )cc",
-            {{"name", field.name}});
+    p.print("reader.read(\"$name$\", out.$name$);\n", {{"name", field.name}});
   }
-  p.print("return absl::OkStatus();\n");
-  p.outdent();
-  p.print("}\n");
-  p.outdent();
-  p.print("};\n\n");
+  p.print(R"cc(
+        return reader.status();
+      }
+    };
+
+  )cc");
 }
 
 void emit_traits(const MessageModel& message, Printer& p) {
   p.print(R"cc(
-            // $source$
-            template <>
-            struct MessageTraits<::$type$> {
-              static constexpr MessageTypeInfo kInfo = internal::make_message_type_info<::$type$>(
-                  $wire$, $cpp$, MessageKind::$kind$, $routing$, SourceLocation{$file$, $line$});
-              static const MessageTypeInfo& info() { return kInfo; }
-            };
-          )cc",
+    // $source$
+    template <>
+    struct MessageTraits<::$type$> {
+      static constexpr MessageTypeInfo kInfo = internal::make_message_type_info<::$type$>(
+          $wire$, $cpp$, MessageKind::$kind$, $routing$, SourceLocation{$file$, $line$});
+      static const MessageTypeInfo& info() { return kInfo; }
+    };
+  )cc",
           {{"source", source_comment(message.location)},
            {"type", message.cpp_name},
            {"wire", cpp_string(message.wire_name)},
@@ -81,14 +74,14 @@ std::string emit_messages_header(const Model& model) {
   Printer p;
   p.print(banner(model));
   p.print(R"cc(
-            // Message types seen by target '$target$': JSON codecs and MessageTraits (type identity
-            // without RTTI). Each specialization is guarded so headers of several targets can meet
-            // in one TU.
+    // Message types seen by target '$target$': JSON codecs and MessageTraits (type identity
+    // without RTTI). Each specialization is guarded so headers of several targets can meet
+    // in one TU.
 #pragma once
 
 #include <whizbang/internal/json_codec.hpp>
 #include <whizbang/registry.hpp>
-          )cc",
+  )cc",
           {{"target", model.target}});
   for (const std::string& include : model.header_includes) {
     p.print("#include \"$include$\"\n", {{"include", include}});

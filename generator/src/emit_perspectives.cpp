@@ -8,80 +8,47 @@
 namespace whizgen {
 namespace {
 
-void emit_create(const PerspectiveModel& perspective, std::size_t i, Printer& p) {
-  p.print(R"cc(
-            absl::StatusOr<std::shared_ptr<void>> create_perspective_$i$(
-                [[maybe_unused]] const ::whizbang::ServiceRegistry& services) {
-          )cc",
-          {{"i", std::to_string(i)}});
-  p.indent();
-  std::string args;
-  for (std::size_t d = 0; d < perspective.dependencies.size(); ++d) {
-    const Dependency& dep = perspective.dependencies[d];
-    const std::string var = "dependency" + std::to_string(d);
-    p.print(R"cc(
-              auto* $var$ = services.find<$type$>();
-              if ($var$ == nullptr) {
-                return absl::FailedPreconditionError($message$);
-              }
-            )cc",
-            {{"var", var},
-             {"type", global_type(dep.type)},
-             {"message",
-              cpp_string("perspective " + perspective.id + ": missing dependency " + dep.type +
-                         " (add it with ServiceRegistry::add<" + dep.type + ">)")}});
-    if (!args.empty()) args += ", ";
-    args += dep.kind == Dependency::Kind::Pointer ? var : "*" + var;
-  }
-  p.print("return std::shared_ptr<void>(std::make_shared<::$type$>($args$));\n",
-          {{"type", perspective.id}, {"args", args}});
-  p.outdent();
-  p.print("}\n\n");
-}
-
 void emit_apply(const PerspectiveModel& perspective, std::size_t i, Printer& p) {
   p.print(R"cc(
-            absl::Status apply_perspective_$i$(void* perspective, void* model,
-                                               const ::whizbang::AnyMessage& event) {
-              auto& typed = *static_cast<::$type$*>(perspective);
-              auto& state = *static_cast<::$model$*>(model);
-          )cc",
+    absl::Status apply_perspective_$i$(void* perspective, void* model,
+                                       const ::whizbang::AnyMessage& event) {
+      auto& typed = *static_cast<::$type$*>(perspective);
+      auto& state = *static_cast<::$model$*>(model);
+  )cc",
           {{"i", std::to_string(i)}, {"type", perspective.id}, {"model", perspective.model}});
-  p.indent();
   for (const std::string& event : perspective.events) {
     p.print(R"cc(
-              if (const auto* typed_event = event.get_if<::$event$>()) {
-                return ::whizbang::internal::call_apply([&] { return typed.apply(state, *typed_event); });
-              }
-            )cc",
+      if (const auto* typed_event = event.get_if<::$event$>()) {
+        return ::whizbang::internal::call_apply([&] { return typed.apply(state, *typed_event); });
+      }
+    )cc",
             {{"event", event}});
   }
   p.print(R"cc(
-            return absl::InvalidArgumentError(std::string($prefix$) +
-                                              (event.info() ? std::string(event.info()->wire_name)
-                                                            : std::string("an empty message")));
-          )cc",
+    return absl::InvalidArgumentError(std::string($prefix$) +
+                                      (event.info() ? std::string(event.info()->wire_name)
+                                                    : std::string("an empty message")));
+  )cc",
           {{"prefix", cpp_string("perspective " + perspective.id + " cannot apply ")}});
-  p.outdent();
   p.print("}\n\n");
 }
 
 void emit_row(const PerspectiveModel& perspective, std::size_t i, Printer& p) {
   p.print(R"cc(
-            // $source$
-            ::whizbang::PerspectiveInfo{
-                .name = $name$,
-                .model_type = $model_name$,
-                .events = kPerspectiveEvents$i$,
-                .source = ::whizbang::SourceLocation{$file$, $line$},
-                .index = $i$,
-                .create = &create_perspective_$i$,
-                .new_model = &::whizbang::internal::new_value<::$model$>,
-                .model_to_json = &::whizbang::internal::message_to_json<::$model$>,
-                .model_from_json = &::whizbang::internal::value_from_json<::$model$>,
-                .apply = &apply_perspective_$i$,
-            },
-          )cc",
+    // $source$
+    ::whizbang::PerspectiveInfo{
+        .name = $name$,
+        .model_type = $model_name$,
+        .events = kPerspectiveEvents$i$,
+        .source = ::whizbang::SourceLocation{$file$, $line$},
+        .index = $i$,
+        .create = &create_perspective_$i$,
+        .new_model = &::whizbang::internal::new_value<::$model$>,
+        .model_to_json = &::whizbang::internal::message_to_json<::$model$>,
+        .model_from_json = &::whizbang::internal::value_from_json<::$model$>,
+        .apply = &apply_perspective_$i$,
+    },
+  )cc",
           {{"source", source_comment(perspective.location)},
            {"name", cpp_string(perspective.id)},
            {"model_name", cpp_string(perspective.model)},
@@ -97,6 +64,7 @@ void emit_perspectives(const Model& model, Printer& p) {
   if (model.perspectives.empty()) return;
   for (std::size_t i = 0; i < model.perspectives.size(); ++i) {
     const PerspectiveModel& perspective = model.perspectives[i];
+    p.print("\n");  // a blank line between blocks (a template's own leading newline is dropped)
     p.print("// ---- perspective $id$ ($source$)\n\n",
             {{"id", perspective.id}, {"source", source_comment(perspective.location)}});
     std::string events;
@@ -110,17 +78,16 @@ void emit_perspectives(const Model& model, Printer& p) {
         {{"n", std::to_string(perspective.events.size())},
          {"i", std::to_string(i)},
          {"events", events}});
-    emit_create(perspective, i, p);
+    emit_create("create_perspective_" + std::to_string(i), perspective.id,
+                "perspective " + perspective.id, perspective.dependencies, p);
     emit_apply(perspective, i, p);
   }
 
   p.print("constexpr std::array<::whizbang::PerspectiveInfo, $n$> kPerspectives = {{\n",
           {{"n", std::to_string(model.perspectives.size())}});
-  p.indent();
   for (std::size_t i = 0; i < model.perspectives.size(); ++i) {
     emit_row(model.perspectives[i], i, p);
   }
-  p.outdent();
   p.print("}};\n\n");
 
   for (std::size_t m = 0; m < model.messages.size(); ++m) {

@@ -1,4 +1,5 @@
 // whizbang_registry.hpp / .cpp: the target's Registry (receptor rows, thunks, dispatch switch).
+#include <algorithm>
 #include <cctype>
 #include <map>
 
@@ -7,112 +8,96 @@
 namespace whizgen {
 namespace {
 
-std::string optional_mode(const std::optional<std::string>& mode) {
-  return mode ? "::whizbang::DispatchModes::" + *mode : std::string("std::nullopt");
+// "::whizbang::Stage::A, ::whizbang::Stage::B" for an array initializer.
+std::string stage_list(const std::vector<std::string>& stages) {
+  std::string list;
+  for (const std::string& stage : stages) {
+    if (!list.empty()) list += ", ";
+    list += "::whizbang::Stage::" + stage;
+  }
+  return list;
 }
 
-void emit_create(const ReceptorModel& r, std::size_t i, Printer& p) {
-  p.print(R"cc(
-            absl::StatusOr<std::shared_ptr<void>> create_$i$(
-                [[maybe_unused]] const ::whizbang::ServiceRegistry& services) {
-          )cc",
-          {{"i", std::to_string(i)}});
-  p.indent();
-  std::string args;
-  for (std::size_t d = 0; d < r.dependencies.size(); ++d) {
-    const Dependency& dep = r.dependencies[d];
-    const std::string var = "dependency" + std::to_string(d);
-    p.print(R"cc(
-              auto* $var$ = services.find<$type$>();
-              if ($var$ == nullptr) return missing_dependency($receptor$, $type_string$);
-            )cc",
-            {{"var", var},
-             {"type", global_type(dep.type)},
-             {"receptor", cpp_string(r.id)},
-             {"type_string", cpp_string(dep.type)}});
-    if (!args.empty()) args += ", ";
-    args += dep.kind == Dependency::Kind::Pointer ? var : "*" + var;
-  }
-  p.print("return std::shared_ptr<void>(std::make_shared<::$type$>($args$));\n",
-          {{"type", r.id}, {"args", args}});
-  p.outdent();
-  p.print("}\n\n");
+std::string optional_mode(const std::optional<std::string>& mode) {
+  return mode ? "::whizbang::DispatchModes::" + *mode : std::string("std::nullopt");
 }
 
 void emit_invoke(const ReceptorModel& r, std::size_t i, Printer& p) {
   const Printer::Vars vars = {
       {"i", std::to_string(i)}, {"type", r.id}, {"message", r.message}, {"id", cpp_string(r.id)}};
   p.print(R"cc(
-            absl::Status invoke_$i$(void* receptor, const ::whizbang::AnyMessage& message,
-                                    [[maybe_unused]] ::whizbang::CascadeSink& sink,
-                                    std::shared_ptr<void>* response) {
-              const auto* typed = message.get_if<::$message$>();
-              if (typed == nullptr) return wrong_message($id$, message);
-          )cc",
+    absl::Status invoke_$i$(void* receptor, const ::whizbang::AnyMessage& message,
+                            [[maybe_unused]] ::whizbang::CascadeSink& sink,
+                            std::shared_ptr<void>* response) {
+      const auto* typed = message.get_if<::$message$>();
+      if (typed == nullptr) return wrong_message($id$, message);
+  )cc",
           vars);
   if (r.result) {
     p.print(R"cc(
-              auto result = static_cast<::$type$*>(receptor)->handle(*typed);
-              cascade_$i$(result, sink);
-              if (response != nullptr) *response = std::make_shared<decltype(result)>(std::move(result));
-              return absl::OkStatus();
-              }
+      auto result = static_cast<::$type$*>(receptor)->handle(*typed);
+      cascade_$i$(result, sink);
+      if (response != nullptr) *response = std::make_shared<decltype(result)>(std::move(result));
+      return absl::OkStatus();
+      }
 
-              const void* find_response_$i$(const void* response, ::whizbang::internal::TypeKey wanted) {
-                return ::whizbang::internal::find_response(
-                    *static_cast<const HandleResult<::$type$, ::$message$>*>(response), wanted);
-              }
-            )cc",
+      const void* find_response_$i$(const void* response, ::whizbang::internal::TypeKey wanted) {
+        return ::whizbang::internal::find_response(
+            *static_cast<const HandleResult<::$type$, ::$message$>*>(response), wanted);
+      }
+    )cc",
             vars);
   } else {
     p.print(R"cc(
-              static_cast<::$type$*>(receptor)->handle(*typed);
-              if (response != nullptr) response->reset();
-              return absl::OkStatus();
-              }
-            )cc",
+      static_cast<::$type$*>(receptor)->handle(*typed);
+      if (response != nullptr) response->reset();
+      return absl::OkStatus();
+      }
+    )cc",
             vars);
   }
 }
 
 void emit_receptor_row(const ReceptorModel& r, std::size_t i, Printer& p) {
-  p.print(R"cc(
-            // $source$
-            ::whizbang::ReceptorInfo{
-                .id = $id$,
-                .message = &::whizbang::MessageTraits<::$message$>::kInfo,
-                .stages = kStages$i$,
-                .default_stages = $default_stages$,
-                .idempotent = $idempotent$,
-                .always_fire = $always_fire$,
-                .once_across_services = $once$,
-                .default_routing = $routing$,
-                .response_type = $response_type$,
-                .response_key = $response_key$,
-                .source = ::whizbang::SourceLocation{$file$, $line$},
-                .index = $i$,
-                .create = &create_$i$,
-                .invoke = &invoke_$i$,
-                .find_response = $find_response$,
-            },
-          )cc",
-          {{"source", source_comment(r.location)},
-           {"id", cpp_string(r.id)},
-           {"message", r.message},
-           {"i", std::to_string(i)},
-           {"default_stages", r.default_stages ? "true" : "false"},
-           {"idempotent", r.idempotent ? "true" : "false"},
-           {"always_fire", r.always_fire ? "true" : "false"},
-           {"once", r.once_across_services ? "true" : "false"},
-           {"routing", optional_mode(r.default_routing)},
-           {"response_type", cpp_string(r.response_type)},
-           {"response_key", r.result ? "::whizbang::internal::type_key<HandleResult<::" + r.id +
-                                           ", ::" + r.message + ">>()"
-                                     : std::string("nullptr")},
-           {"file", cpp_string(r.location.file)},
-           {"line", std::to_string(r.location.line)},
-           {"find_response",
-            r.result ? "&find_response_" + std::to_string(i) : std::string("nullptr")}});
+  p.print(
+      R"cc(
+        // $source$
+        ::whizbang::ReceptorInfo{
+            .id = $id$,
+            .message = &::whizbang::MessageTraits<::$message$>::kInfo,
+            .stages = $stages$,
+            .default_stages = $default_stages$,
+            .idempotent = $idempotent$,
+            .always_fire = $always_fire$,
+            .once_across_services = $once$,
+            .default_routing = $routing$,
+            .response_type = $response_type$,
+            .response_key = $response_key$,
+            .source = ::whizbang::SourceLocation{$file$, $line$},
+            .index = $i$,
+            .create = &create_$i$,
+            .invoke = &invoke_$i$,
+            .find_response = $find_response$,
+        },
+      )cc",
+      {{"source", source_comment(r.location)},
+       {"id", cpp_string(r.id)},
+       {"message", r.message},
+       {"i", std::to_string(i)},
+       {"stages", r.default_stages ? std::string("kDefaultStages") : "kStages" + std::to_string(i)},
+       {"default_stages", r.default_stages ? "true" : "false"},
+       {"idempotent", r.idempotent ? "true" : "false"},
+       {"always_fire", r.always_fire ? "true" : "false"},
+       {"once", r.once_across_services ? "true" : "false"},
+       {"routing", optional_mode(r.default_routing)},
+       {"response_type", cpp_string(r.response_type)},
+       {"response_key", r.result ? "::whizbang::internal::type_key<HandleResult<::" + r.id +
+                                       ", ::" + r.message + ">>()"
+                                 : std::string("nullptr")},
+       {"file", cpp_string(r.location.file)},
+       {"line", std::to_string(r.location.line)},
+       {"find_response",
+        r.result ? "&find_response_" + std::to_string(i) : std::string("nullptr")}});
 }
 
 void emit_dispatch(const Model& model, Printer& p) {
@@ -124,49 +109,41 @@ void emit_dispatch(const Model& model, Printer& p) {
                           [[maybe_unused]] ::whizbang::DispatchVisitor& visitor) {
       switch (message_index) {
   )cc");
-  p.indent();
-  std::size_t receptor = 0;
   for (std::size_t m = 0; m < model.messages.size(); ++m) {
     const MessageModel& message = model.messages[m];
-    if (receptor >= model.receptors.size() ||
-        model.receptors[receptor].message != message.cpp_name) {
-      continue;
-    }
+    if (message.receptor_count == 0) continue;
     p.print(R"cc(
-              case $m$: {  // $message$
-                const auto& typed = *message.get_if<::$message$>();
-            )cc",
+      case $m$: {  // $message$
+        const auto& typed = *message.get_if<::$message$>();
+    )cc",
             {{"m", std::to_string(m)}, {"message", message.cpp_name}});
-    p.indent();
-    for (;
-         receptor < model.receptors.size() && model.receptors[receptor].message == message.cpp_name;
-         ++receptor) {
+    for (std::size_t receptor = message.first_receptor;
+         receptor < message.first_receptor + message.receptor_count; ++receptor) {
       const ReceptorModel& r = model.receptors[receptor];
       const Printer::Vars vars = {{"i", std::to_string(receptor)}, {"type", r.id}};
       p.print(R"cc(
-                if (visitor.before_invoke(kReceptors[$i$])) {
-                  auto& receptor = *static_cast<::$type$*>(receptors.get($i$));
-              )cc",
+        if (visitor.before_invoke(kReceptors[$i$])) {
+          auto& receptor = *static_cast<::$type$*>(receptors.get($i$));
+      )cc",
               vars);
       if (r.result) {
         p.print(R"cc(
-                  auto result = receptor.handle(typed);
-                  cascade_$i$(result, visitor);
-                  visitor.after_invoke(kReceptors[$i$], &result);
-                  }
-                )cc",
+          auto result = receptor.handle(typed);
+          cascade_$i$(result, visitor);
+          visitor.after_invoke(kReceptors[$i$], &result);
+          }
+        )cc",
                 vars);
       } else {
         p.print(R"cc(
-                  receptor.handle(typed);
-                  visitor.after_invoke(kReceptors[$i$], nullptr);
-                  }
-                )cc",
+          receptor.handle(typed);
+          visitor.after_invoke(kReceptors[$i$], nullptr);
+          }
+        )cc",
                 vars);
       }
     }
     p.print("return absl::OkStatus();\n");
-    p.outdent();
     p.print("}\n");
   }
   p.print(R"cc(
@@ -174,24 +151,14 @@ void emit_dispatch(const Model& model, Printer& p) {
       static_cast<void>(message);
       return absl::OkStatus();  // a message type without receptors
   )cc");
-  p.outdent();
   p.print("  }\n}\n\n");
 }
 
 void emit_messages_table(const Model& model, Printer& p) {
   p.print("constexpr std::array<::whizbang::MessageEntry, $n$> kMessages = {{\n",
           {{"n", std::to_string(model.messages.size())}});
-  p.indent();
-  std::size_t receptor = 0;
   for (std::size_t m = 0; m < model.messages.size(); ++m) {
     const MessageModel& message = model.messages[m];
-    const std::size_t first = receptor;
-    std::optional<std::string> routing;
-    while (receptor < model.receptors.size() &&
-           model.receptors[receptor].message == message.cpp_name) {
-      if (!routing) routing = model.receptors[receptor].default_routing;
-      ++receptor;
-    }
     p.print(
         R"cc(
           // $source$
@@ -203,14 +170,13 @@ void emit_messages_table(const Model& model, Printer& p) {
         )cc",
         {{"source", source_comment(message.location)},
          {"message", message.cpp_name},
-         {"first", std::to_string(first)},
-         {"count", std::to_string(receptor - first)},
-         {"routing", optional_mode(routing)},
+         {"first", std::to_string(message.first_receptor)},
+         {"count", std::to_string(message.receptor_count)},
+         {"routing", optional_mode(message.receptor_default_routing)},
          {"perspectives", has_perspectives(model, message.cpp_name)
                               ? "\n.perspectives = kMessagePerspectives" + std::to_string(m) + ","
                               : std::string("\n.perspectives = {},")}});
   }
-  p.outdent();
   p.print("}};\n\n");
 }
 
@@ -220,21 +186,21 @@ std::string emit_registry_header(const Model& model) {
   Printer p;
   p.print(banner(model));
   p.print(R"cc(
-            // The registry of target '$target$'. See whizbang/registry.hpp for how to use it.
-            // Including it also brings the MessageTraits of every message type, so typed
-            // dispatch (local_invoke, send, publish) works with this one include.
+    // The registry of target '$target$'. See whizbang/registry.hpp for how to use it.
+    // Including it also brings the MessageTraits of every message type, so typed
+    // dispatch (local_invoke, send, publish) works with this one include.
 #pragma once
 
 #include <whizbang/registry.hpp>
 
 #include "whizbang_messages.hpp"
 
-            namespace whizbang::generated::$ns$ {
+    namespace whizbang::generated::$ns$ {
 
-            const ::whizbang::Registry& registry();
+    const ::whizbang::Registry& registry();
 
-            }  // namespace whizbang::generated::$ns$
-          )cc",
+    }  // namespace whizbang::generated::$ns$
+  )cc",
           {{"target", model.target}, {"ns", model.namespace_name}});
   return p.str();
 }
@@ -258,69 +224,79 @@ std::string emit_registry_source(const Model& model) {
 
 #include "whizbang_messages.hpp"
 
-            $guard$
+    $guard$
 
-                namespace whizbang::generated::$ns$ {
-              namespace {
+        namespace whizbang::generated::$ns$ {
+      namespace {
 
-              template <class Receptor, class Message>
-              using HandleResult =
-                  decltype(std::declval<Receptor&>().handle(std::declval<const Message&>()));
+      template <class Receptor, class Message>
+      using HandleResult =
+          decltype(std::declval<Receptor&>().handle(std::declval<const Message&>()));
 
-              [[maybe_unused]] absl::Status missing_dependency(std::string_view receptor,
-                                                               std::string_view type) {
-                return absl::FailedPreconditionError(
-                    std::string("receptor ") + std::string(receptor) + ": missing dependency " +
-                    std::string(type) + " (add it with ServiceRegistry::add<" + std::string(type) +
-                    ">)");
-              }
+      // `owner`: "receptor <class>" or "perspective <class>".
+      [[maybe_unused]] absl::Status missing_dependency(std::string_view owner, std::string_view type) {
+        return absl::FailedPreconditionError(
+            std::string(owner) + ": missing dependency " + std::string(type) +
+            " (add it with ServiceRegistry::add<" + std::string(type) + ">)");
+      }
 
-              [[maybe_unused]] absl::Status wrong_message(std::string_view receptor,
-                                                          const ::whizbang::AnyMessage& message) {
-                return absl::InvalidArgumentError(
-                    std::string("receptor ") + std::string(receptor) + " cannot handle " +
-                    (message.info() ? std::string(message.info()->wire_name)
-                                    : std::string("an empty message")));
-              }
-          )cc",
+      [[maybe_unused]] absl::Status wrong_message(std::string_view receptor,
+                                                  const ::whizbang::AnyMessage& message) {
+        return absl::InvalidArgumentError(
+            std::string("receptor ") + std::string(receptor) + " cannot handle " +
+            (message.info() ? std::string(message.info()->wire_name)
+                            : std::string("an empty message")));
+      }
+  )cc",
           {{"guard", abi_guard()}, {"ns", model.namespace_name}});
 
+  const bool any_default_stages =
+      std::any_of(model.receptors.begin(), model.receptors.end(),
+                  [](const ReceptorModel& r) { return r.default_stages; });
+  if (any_default_stages) {
+    p.print("\n");
+    p.print(R"cc(
+      // The stages of every receptor without [[whizbang::fire_at]].
+      constexpr std::array<::whizbang::Stage, $n$> kDefaultStages = {$stages$};
+    )cc",
+            {{"n", std::to_string(kDefaultStageNames.size())},
+             {"stages", stage_list(kDefaultStageNames)}});
+  }
   for (std::size_t i = 0; i < model.receptors.size(); ++i) {
     const ReceptorModel& r = model.receptors[i];
+    p.print("\n");  // a blank line between blocks (a template's own leading newline is dropped)
     p.print("// ---- $id$ ($source$)\n\n", {{"id", r.id}, {"source", source_comment(r.location)}});
-    std::string stages;
-    for (const std::string& stage : r.stages) {
-      if (!stages.empty()) stages += ", ";
-      stages += "::whizbang::Stage::" + stage;
+    if (!r.default_stages) {
+      p.print("constexpr std::array<::whizbang::Stage, $n$> kStages$i$ = {$stages$};\n\n",
+              {{"n", std::to_string(r.stages.size())},
+               {"i", std::to_string(i)},
+               {"stages", stage_list(r.stages)}});
     }
-    p.print("constexpr std::array<::whizbang::Stage, $n$> kStages$i$ = {$stages$};\n\n",
-            {{"n", std::to_string(r.stages.size())}, {"i", std::to_string(i)}, {"stages", stages}});
     if (r.result) emit_cascade(r, i, p);
-    emit_create(r, i, p);
+    emit_create("create_" + std::to_string(i), r.id, "receptor " + r.id, r.dependencies, p);
     emit_invoke(r, i, p);
   }
+  p.print("\n");
 
   p.print("constexpr std::array<::whizbang::ReceptorInfo, $n$> kReceptors = {{\n",
           {{"n", std::to_string(model.receptors.size())}});
-  p.indent();
   for (std::size_t i = 0; i < model.receptors.size(); ++i)
     emit_receptor_row(model.receptors[i], i, p);
-  p.outdent();
   p.print("}};\n\n");
 
   emit_dispatch(model, p);
   emit_perspectives(model, p);
   emit_messages_table(model, p);
   p.print(R"cc(
-            constexpr ::whizbang::Registry kRegistry($target$, kMessages, kReceptors,
-                                                     &dispatch$perspectives$);
+    constexpr ::whizbang::Registry kRegistry($target$, kMessages, kReceptors,
+                                             &dispatch$perspectives$);
 
-            }  // namespace
+    }  // namespace
 
-            const ::whizbang::Registry& registry() { return kRegistry; }
+    const ::whizbang::Registry& registry() { return kRegistry; }
 
-            }  // namespace whizbang::generated::$ns$
-          )cc",
+    }  // namespace whizbang::generated::$ns$
+  )cc",
           {{"target", cpp_string(model.target)},
            {"ns", model.namespace_name},
            {"perspectives", model.perspectives.empty() ? "" : ", kPerspectives"}});
@@ -333,7 +309,7 @@ std::string banner(const Model& model) {
     if (!from.empty()) from += ", ";
     from += header;
   }
-  return "// generated by whizbang-gen from " + from + " DO NOT EDIT\n";
+  return "// generated by whizbang-gen " WHIZBANG_VERSION " from " + from + " DO NOT EDIT\n";
 }
 
 std::string global_type(const std::string& type) {

@@ -38,6 +38,12 @@ struct MessageModel {
   std::optional<std::string> default_routing;  // DispatchModes enumerator name
   Location location;
   std::vector<Field> fields;
+  // Its receptors: model.receptors[first_receptor, first_receptor + receptor_count), set once
+  // the receptors are ordered (scanner), read by every emitter.
+  std::size_t first_receptor = 0;
+  std::size_t receptor_count = 0;
+  // default_routing of the first of those receptors that carries one.
+  std::optional<std::string> receptor_default_routing;
 };
 
 // How a receptor constructor parameter is obtained from the ServiceRegistry.
@@ -63,6 +69,10 @@ struct Shape {
   std::optional<std::string> message_routing;  // Message: the type's default_routing
   std::vector<Shape> children;
 };
+
+// The stages of a receptor without [[whizbang::fire_at]] (Stage enumerator names).
+inline const std::vector<std::string> kDefaultStageNames = {"LocalImmediateDetached",
+                                                            "PostInboxDetached"};
 
 struct ReceptorModel {
   std::string id;                   // qualified class name

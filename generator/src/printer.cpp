@@ -5,24 +5,17 @@
 
 namespace whizgen {
 
-void Printer::put(char c) {
-  if (c == '\n') {
-    out_.push_back(c);
-    at_line_start_ = true;
-    return;
-  }
-  if (at_line_start_) {
-    out_.append(static_cast<std::size_t>(indent_), ' ');
-    at_line_start_ = false;
-  }
-  out_.push_back(c);
-}
-
 void Printer::print(std::string_view text, const Vars& vars) {
   if (text.size() > 1 && text.front() == '\n') text.remove_prefix(1);
+  // The indentation before a raw string's closing delimiter is not part of the template.
+  if (const std::size_t last_newline = text.rfind('\n');
+      last_newline != std::string_view::npos &&
+      text.find_first_not_of(" \t", last_newline + 1) == std::string_view::npos) {
+    text = text.substr(0, last_newline + 1);
+  }
   for (std::size_t i = 0; i < text.size(); ++i) {
     if (text[i] != '$') {
-      put(text[i]);
+      out_.push_back(text[i]);
       continue;
     }
     const std::size_t end = text.find('$', i + 1);
@@ -33,7 +26,7 @@ void Printer::print(std::string_view text, const Vars& vars) {
     const std::string_view name = text.substr(i + 1, end - i - 1);
     i = end;
     if (name.empty()) {
-      put('$');
+      out_.push_back('$');
       continue;
     }
     auto it = vars.find(name);
@@ -42,7 +35,7 @@ void Printer::print(std::string_view text, const Vars& vars) {
                    static_cast<int>(name.size()), name.data());
       std::abort();
     }
-    for (char c : it->second) put(c);
+    out_ += it->second;
   }
 }
 

@@ -1,18 +1,18 @@
 // Printer: a small template printer in the style of protobuf's io::Printer.
 //
 // Templates are raw strings that look like the output; `$name$` is replaced by vars["name"]
-// (`$$` prints a dollar). Every line starts at the current indentation (indent()/outdent()),
-// including the continuation lines of a multi-line substitution. A leading newline in a template
-// is dropped so raw strings can start on their own line.
+// (`$$` prints a dollar). A leading newline in a template is dropped, and so are the spaces that
+// end it after its last newline, so raw strings can start and end on their own lines. Layout
+// belongs to clang-format, which every generated C++ file goes through (output.cpp): templates
+// need not be indented the way the output is.
 //
 //   Printer p;
 //   p.print(R"cc(
-//   struct $name$ {
+//     struct $name$ {
+//       int x = 0;
+//     };
 //   )cc", {{"name", "Foo"}});
-//   p.indent();
-//   p.print("int x = 0;\n");
-//   p.outdent();
-//   p.print("};\n");
+//   p.str();  // "struct Foo {\n  int x = 0;\n};\n" up to indentation
 #pragma once
 
 #include <map>
@@ -25,17 +25,12 @@ class Printer {
  public:
   using Vars = std::map<std::string, std::string, std::less<>>;
 
+  // Aborts (an internal error of the generator) on an unterminated `$` or an unknown variable.
   void print(std::string_view text, const Vars& vars = {});
-  void indent() { indent_ += 2; }
-  void outdent() { indent_ = indent_ >= 2 ? indent_ - 2 : 0; }
   const std::string& str() const { return out_; }
 
  private:
-  void put(char c);
-
   std::string out_;
-  int indent_ = 0;
-  bool at_line_start_ = true;
 };
 
 }  // namespace whizgen

@@ -5,10 +5,11 @@
 // `make_message_type_info<T>`. Everything else (numbers, strings, containers, ids, time points)
 // is handled by the overloads below, so the generator only emits one line per member.
 //
-// Encoding (documented for users in registry.hpp): enums as their underlying integer, Uuid and
-// MessageId as hyphenated lowercase strings, system_clock::time_point as int64 microseconds since
-// the Unix epoch, empty optionals as null. Decoding never throws or crashes: a wrong JSON type or
-// an out-of-range number is InvalidArgument naming the JSON path (e.g. "$.items[2].qty").
+// Encoding (documented for users in message/message_type.hpp): enums as their underlying integer,
+// Uuid and MessageId as hyphenated lowercase strings, system_clock::time_point as int64
+// microseconds since the Unix epoch, empty optionals as null. Decoding never throws or crashes: a
+// wrong JSON type or an out-of-range number is InvalidArgument naming the JSON path (e.g.
+// "$.items[2].qty").
 #pragma once
 
 #include <rapidjson/document.h>
@@ -33,7 +34,7 @@
 #include "whizbang/ids/message_id.hpp"
 #include "whizbang/ids/uuid.hpp"
 #include "whizbang/internal/bounded_json.hpp"
-#include "whizbang/registry.hpp"
+#include "whizbang/message/any_message.hpp"
 
 namespace whizbang {
 
@@ -269,6 +270,27 @@ absl::Status read_member(const JsonValue& object, std::string_view name, T& out,
   if (it == object.MemberEnd()) return absl::OkStatus();
   return read_value(it->value, out, path + "." + std::string(name));
 }
+
+// Reads the members of one object in turn; after the first failure the rest are skipped and
+// status() reports it. Generated codecs read one member per line with it:
+//   internal::MemberReader reader(json, path);
+//   reader.read("order_id", out.order_id);
+//   return reader.status();
+class MemberReader {
+ public:
+  MemberReader(const JsonValue& object, const std::string& path) : object_(object), path_(path) {}
+
+  template <class T>
+  void read(std::string_view name, T& out) {
+    if (status_.ok()) status_ = read_member(object_, name, out, path_);
+  }
+  const absl::Status& status() const { return status_; }
+
+ private:
+  const JsonValue& object_;
+  const std::string& path_;
+  absl::Status status_;
+};
 
 // ---- MessageTypeInfo entry points ---------------------------------------------------------
 

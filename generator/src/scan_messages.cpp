@@ -1,0 +1,131 @@
+// Scanner: message types, their fields and the order their JSON codecs are emitted in.
+#include "scanner_internal.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+namespace whizgen::scanning {
+
+void Scanner::scan_message(const clang::CXXRecordDecl* record, MessageKind kind,
+                           const std::vector<Annotation>& annotations) {
+  MessageModel message;
+  message.cpp_name = type_name(context_.getRecordType(record), context_);
+  message.wire_name = message.cpp_name;
+  message.kind = kind;
+  message.location = location_of(record->getLocation());
+  for (const Annotation& a : annotations) {
+    if (a.name == "wire_name") {
+      if (!expect_args(a, 1, 1)) continue;
+      const auto* literal = llvm::dyn_cast<clang::StringLiteral>(a.args[0]->IgnoreParenImpCasts());
+      if (literal == nullptr || literal->getLength() == 0) {
+        report(a.args[0]->getExprLoc(), Code::BadAttributeArgument,
+               "[[whizbang::wire_name]] takes a non-empty string literal");
+        continue;
+      }
+      message.wire_name = literal->getString().str();
+    } else if (a.name == "default_routing") {
+      message.default_routing = routing_attribute(a);
+    } else {
+      report(a.loc, Code::MisplacedAttribute,
+             "[[whizbang::" + a.name + "]] applies to receptors, not to message type '" +
+                 message.cpp_name + "'");
+    }
+  }
+  message.fields = scan_fields(record, message.cpp_name);
+  message_routing_[record] = message.default_routing;
+  message_records_[message.cpp_name] = record;
+  model_.messages.push_back(std::move(message));
+}
+
+// Public data members (bases first, marker bases skipped); nested structs queued.
+std::vector<Field> Scanner::scan_fields(const clang::CXXRecordDecl* record,
+                                        const std::string& owner) {
+  std::vector<Field> fields;
+  for (const clang::CXXBaseSpecifier& base : record->bases()) {
+    const clang::CXXRecordDecl* base_record = record_of(base.getType());
+    if (base_record == nullptr || base.getAccessSpecifier() != clang::AS_public) continue;
+    const std::string base_name = template_or_class_name(base_record);
+    if (base_name.rfind("whizbang::", 0) == 0 || !base_record->hasDefinition()) continue;
+    std::vector<Field> inherited = scan_fields(base_record->getDefinition(), owner);
+    fields.insert(fields.end(), inherited.begin(), inherited.end());
+  }
+  for (const clang::FieldDecl* field : record->fields()) {
+    if (field->getAccess() != clang::AS_public || field->isUnnamedBitField()) continue;
+    std::vector<const clang::CXXRecordDecl*> nested;
+    if (const auto problem = check_field_type(field->getType(), context_, nested)) {
+      report(field->getLocation(), Code::UnsupportedField,
+             "field '" + owner + "::" + field->getNameAsString() + "' has unsupported type '" +
+                 *problem +
+                 "' (supported: arithmetic, bool, enums, std::string, "
+                 "std::optional, std::vector, std::map<std::string, T>, plain structs, Uuid, "
+                 "MessageId, system_clock::time_point)");
+      continue;
+    }
+    for (const clang::CXXRecordDecl* n : nested) codec_edges_[record].push_back(n);
+    fields.push_back({field->getNameAsString(), type_name(field->getType(), context_)});
+  }
+  codec_fields_[record] = fields;
+  return fields;
+}
+
+void Scanner::order_messages() {
+  std::stable_sort(
+      model_.messages.begin(), model_.messages.end(),
+      [](const MessageModel& a, const MessageModel& b) { return a.wire_name < b.wire_name; });
+  for (std::size_t i = 1; i < model_.messages.size(); ++i) {
+    const MessageModel& previous = model_.messages[i - 1];
+    const MessageModel& current = model_.messages[i];
+    if (previous.wire_name != current.wire_name) continue;
+    report(message_records_[current.cpp_name]->getLocation(), Code::DuplicateWireName,
+           "wire name '" + current.wire_name + "' of '" + current.cpp_name +
+               "' is already used by '" + previous.cpp_name + "' (" + previous.location.file + ":" +
+               std::to_string(previous.location.line) + ")");
+  }
+  std::map<std::string, std::size_t> index;
+  for (std::size_t i = 0; i < model_.messages.size(); ++i) {
+    index[model_.messages[i].cpp_name] = i;
+  }
+  std::stable_sort(model_.receptors.begin(), model_.receptors.end(),
+                   [&index](const ReceptorModel& a, const ReceptorModel& b) {
+                     return index[a.message] < index[b.message];
+                   });
+  std::size_t receptor = 0;
+  for (MessageModel& message : model_.messages) {
+    message.first_receptor = receptor;
+    for (; receptor < model_.receptors.size() &&
+           model_.receptors[receptor].message == message.cpp_name;
+         ++receptor) {
+      if (!message.receptor_default_routing) {
+        message.receptor_default_routing = model_.receptors[receptor].default_routing;
+      }
+    }
+    message.receptor_count = receptor - message.first_receptor;
+  }
+}
+
+// Post-order over codec types: a struct's codec follows the codecs of the structs it uses.
+void Scanner::build_codec_order() {
+  std::set<const clang::CXXRecordDecl*> done;
+  std::set<const clang::CXXRecordDecl*> messages;
+  for (const auto& [name, record] : message_records_) messages.insert(record);
+  std::function<void(const clang::CXXRecordDecl*)> visit = [&](const clang::CXXRecordDecl* record) {
+    if (!done.insert(record).second) return;
+    if (!codec_fields_.count(record)) {
+      const std::string name = type_name(context_.getRecordType(record), context_);
+      scan_fields(record, name);
+    }
+    for (const clang::CXXRecordDecl* nested : codec_edges_[record]) visit(nested);
+    const std::string name = type_name(context_.getRecordType(record), context_);
+    if (!messages.count(record)) {
+      model_.structs.push_back({name, location_of(record->getLocation()), codec_fields_[record]});
+    }
+    model_.codec_order.push_back(name);
+  };
+  for (const MessageModel& message : model_.messages) {
+    visit(message_records_[message.cpp_name]);
+  }
+  for (const clang::CXXRecordDecl* model : perspective_models_) visit(model);
+}
+
+}  // namespace whizgen::scanning

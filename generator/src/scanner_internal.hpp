@@ -1,0 +1,129 @@
+// The scanner's class, shared by its files (one concern each): the traversal and what it sorts
+// out (scanner.cpp), annotation arguments (scan_annotations.cpp), message types and their codecs
+// (scan_messages.cpp), receptors (scan_receptors.cpp), perspectives (scan_perspectives.cpp) and
+// the constructor dependencies of both (scan_dependencies.cpp).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "attributes.hpp"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "diagnostics.hpp"
+#include "model.hpp"
+#include "scanner.hpp"
+#include "type_shapes.hpp"
+
+namespace whizgen::scanning {
+
+// One [[whizbang::name(args...)]] use.
+struct Annotation {
+  std::string name;  // without the scope
+  clang::SourceLocation loc;
+  std::vector<const clang::Expr*> args;
+};
+
+std::vector<Annotation> annotations_of(const clang::Decl* decl);
+
+// "Stage::PostInboxInline" -> {"whizbang::Stage", "PostInboxInline"}.
+std::optional<std::pair<std::string, std::string>> enumerator_of(const clang::Expr* expr);
+
+class Scanner : public clang::RecursiveASTVisitor<Scanner> {
+ public:
+  Scanner(clang::ASTContext& context, const std::string& root, Model& model)
+      : context_(context), sm_(context.getSourceManager()), root_(root), model_(model) {}
+
+  bool TraverseDecl(clang::Decl* decl) {
+    if (decl == nullptr) return true;
+    if (!llvm::isa<clang::TranslationUnitDecl>(decl)) {
+      if (sm_.isInSystemHeader(decl->getLocation())) return true;
+      if (const auto* ns = llvm::dyn_cast<clang::NamespaceDecl>(decl)) {
+        if (ns->getParent()->isTranslationUnit() &&
+            (ns->getName() == "whizbang" || ns->getName() == "std")) {
+          return true;
+        }
+      }
+    }
+    return RecursiveASTVisitor::TraverseDecl(decl);
+  }
+
+  // Misplaced annotations on anything but a class.
+  bool VisitDecl(clang::Decl* decl);
+  // Sorts a class out: message type, receptor, perspective, or misannotated.
+  bool VisitCXXRecordDecl(clang::CXXRecordDecl* record);
+  // After traversal: receptors need every message's attributes, so they are built last.
+  void finish();
+
+ private:
+  struct PendingReceptor {
+    const clang::CXXRecordDecl* record;
+    const clang::ClassTemplateSpecializationDecl* base;
+    std::vector<Annotation> annotations;
+  };
+  struct PendingPerspective {
+    const clang::CXXRecordDecl* record;
+    const clang::ClassTemplateSpecializationDecl* base;
+  };
+
+  // scanner.cpp
+  void report(clang::SourceLocation loc, Code code, const std::string& message);
+  Location location_of(clang::SourceLocation loc) const;
+
+  // scan_annotations.cpp
+  std::optional<std::string> enum_argument(const Annotation& a, std::size_t index,
+                                           std::string_view enum_name, Code code);
+  bool expect_args(const Annotation& a, std::size_t min, std::size_t max);
+  std::optional<std::string> routing_attribute(const Annotation& a);
+
+  // scan_messages.cpp
+  void scan_message(const clang::CXXRecordDecl* record, MessageKind kind,
+                    const std::vector<Annotation>& annotations);
+  // Public data members (bases first, marker bases skipped); nested structs queued.
+  std::vector<Field> scan_fields(const clang::CXXRecordDecl* record, const std::string& owner);
+  // Messages by wire name (duplicates reported), receptors in their messages' order.
+  void order_messages();
+  // Post-order over codec types: a struct's codec follows the codecs of the structs it uses.
+  void build_codec_order();
+
+  // scan_receptors.cpp
+  void scan_receptor(const PendingReceptor& pending);
+  void read_receptor_annotation(const Annotation& a, ReceptorModel& receptor);
+  bool has_handle(const clang::CXXRecordDecl* record, clang::QualType message,
+                  clang::QualType result);
+  // A command has exactly one receptor.
+  void check_commands();
+  clang::SourceLocation receptor_location(const std::string& id);
+
+  // scan_perspectives.cpp
+  // A perspective's model: a plain struct outside system headers and namespace whizbang.
+  const clang::CXXRecordDecl* perspective_model_of(const PendingPerspective& pending,
+                                                   const std::string& id);
+  void scan_perspective(const PendingPerspective& pending);
+  // Perspectives by name; each one's events in messages (wire-name) order.
+  void order_perspectives();
+
+  // scan_dependencies.cpp: receptors and perspectives alike.
+  bool scan_dependencies(const clang::CXXRecordDecl* record, const std::string& owner,
+                         std::vector<Dependency>& dependencies);
+
+  clang::ASTContext& context_;
+  const clang::SourceManager& sm_;
+  const std::string& root_;
+  Model& model_;
+  std::vector<PendingReceptor> receptors_;
+  std::vector<PendingPerspective> perspectives_;
+  std::vector<const clang::CXXRecordDecl*> perspective_models_;
+  std::map<const clang::CXXRecordDecl*, std::optional<std::string>> message_routing_;
+  std::map<std::string, const clang::CXXRecordDecl*> message_records_;
+  std::map<const clang::CXXRecordDecl*, std::vector<const clang::CXXRecordDecl*>> codec_edges_;
+  std::map<const clang::CXXRecordDecl*, std::vector<Field>> codec_fields_;
+};
+
+}  // namespace whizgen::scanning
