@@ -55,7 +55,4 @@ int status_error(const Io& io, const absl::Status& status);
 // "2024-07-01T12:34:56.123456Z" (UTC, microseconds).
 std::string format_time(TimePoint time);
 
-// JSON string literal with escapes, for the --json outputs.
-std::string json_quote(std::string_view text);
-
 }  // namespace whizbang::cli

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "cli/commands.hpp"
+#include "cli/json_output.hpp"
 #include "whizbang/ids/derived_identity.hpp"
 
 namespace whizbang::cli {
@@ -35,7 +36,12 @@ std::string iso8601_millis(std::int64_t unix_millis) {
 
 void print_id(const Io& io, const MessageId& id, bool json) {
   if (json) {
-    io.out << "{\"id\":" << json_quote(id.to_string()) << "}\n";
+    CompactJsonOutput out;
+    out.writer().StartObject();
+    out.key("id");
+    out.string(id.to_string());
+    out.writer().EndObject();
+    io.out << out.str();
   } else {
     io.out << id.to_string() << "\n";
   }
@@ -48,17 +54,18 @@ int id_new(const Args& args, const Io& io) {
     if (!parsed.ok()) return usage_error(io, parsed.status());
     count = *parsed;
   }
-  const bool json = args.has("json");
-  if (json) io.out << "{\"ids\":[";
-  for (std::int64_t i = 0; i < count; ++i) {
-    const MessageId id = MessageId::mint();
-    if (json) {
-      io.out << (i ? "," : "") << json_quote(id.to_string());
-    } else {
-      io.out << id.to_string() << "\n";
-    }
+  if (!args.has("json")) {
+    for (std::int64_t i = 0; i < count; ++i) io.out << MessageId::mint().to_string() << "\n";
+    return kExitOk;
   }
-  if (json) io.out << "]}\n";
+  CompactJsonOutput out;
+  out.writer().StartObject();
+  out.key("ids");
+  out.writer().StartArray();
+  for (std::int64_t i = 0; i < count; ++i) out.string(MessageId::mint().to_string());
+  out.writer().EndArray();
+  out.writer().EndObject();
+  io.out << out.str();
   return kExitOk;
 }
 
@@ -112,14 +119,29 @@ int id_inspect(const Args& args, const Io& io) {
   const std::string variant =
       id->variant_bits() == 0b10 ? "rfc9562" : absl::StrCat("other(", id->variant_bits(), ")");
   if (args.has("json")) {
-    io.out << "{\"id\":" << json_quote(id->to_string()) << ",\"version\":" << id->version()
-           << ",\"variant\":" << json_quote(variant) << ",\"is_v7\":" << (v7 ? "true" : "false");
+    CompactJsonOutput out;
+    auto& w = out.writer();
+    w.StartObject();
+    out.key("id");
+    out.string(id->to_string());
+    out.key("version");
+    w.Int(id->version());
+    out.key("variant");
+    out.string(variant);
+    out.key("is_v7");
+    w.Bool(v7);
     if (v7) {
-      io.out << ",\"unix_ms\":" << as_message.unix_millis()
-             << ",\"timestamp\":" << json_quote(iso8601_millis(as_message.unix_millis()))
-             << ",\"counter\":" << as_message.counter() << ",\"ordinal_field\":" << ordinal_field;
+      out.key("unix_ms");
+      w.Int64(as_message.unix_millis());
+      out.key("timestamp");
+      out.string(iso8601_millis(as_message.unix_millis()));
+      out.key("counter");
+      w.Uint(as_message.counter());
+      out.key("ordinal_field");
+      w.Uint(ordinal_field);
     }
-    io.out << "}\n";
+    w.EndObject();
+    io.out << out.str();
     return kExitOk;
   }
   io.out << "id:            " << id->to_string() << "\n"

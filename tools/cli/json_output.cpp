@@ -1,20 +1,30 @@
 #include "cli/json_output.hpp"
 
+#include <type_traits>
+
 #include "rapidjson/document.h"
 
 namespace whizbang::cli {
 
-JsonOutput::JsonOutput() : writer_(buffer_) { writer_.SetIndent(' ', 2); }
+template <class Writer>
+BasicJsonOutput<Writer>::BasicJsonOutput() : writer_(buffer_) {
+  if constexpr (std::is_same_v<Writer, rapidjson::PrettyWriter<rapidjson::StringBuffer>>) {
+    writer_.SetIndent(' ', 2);
+  }
+}
 
-void JsonOutput::key(std::string_view name) {
+template <class Writer>
+void BasicJsonOutput<Writer>::key(std::string_view name) {
   writer_.Key(name.data(), static_cast<rapidjson::SizeType>(name.size()));
 }
 
-void JsonOutput::string(std::string_view text) {
+template <class Writer>
+void BasicJsonOutput<Writer>::string(std::string_view text) {
   writer_.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
 }
 
-void JsonOutput::optional_string(const std::optional<std::string>& text) {
+template <class Writer>
+void BasicJsonOutput<Writer>::optional_string(const std::optional<std::string>& text) {
   if (text) {
     string(*text);
   } else {
@@ -22,9 +32,13 @@ void JsonOutput::optional_string(const std::optional<std::string>& text) {
   }
 }
 
-void JsonOutput::uuid(const Uuid& id) { string(id.to_string()); }
+template <class Writer>
+void BasicJsonOutput<Writer>::uuid(const Uuid& id) {
+  string(id.to_string());
+}
 
-void JsonOutput::optional_uuid(const std::optional<Uuid>& id) {
+template <class Writer>
+void BasicJsonOutput<Writer>::optional_uuid(const std::optional<Uuid>& id) {
   if (id) {
     uuid(*id);
   } else {
@@ -32,7 +46,8 @@ void JsonOutput::optional_uuid(const std::optional<Uuid>& id) {
   }
 }
 
-void JsonOutput::json_or_string(std::string_view text) {
+template <class Writer>
+void BasicJsonOutput<Writer>::json_or_string(std::string_view text) {
   rapidjson::Document document;
   document.Parse(text.data(), text.size());
   if (document.HasParseError()) {
@@ -42,8 +57,12 @@ void JsonOutput::json_or_string(std::string_view text) {
   }
 }
 
-std::string JsonOutput::str() const {
+template <class Writer>
+std::string BasicJsonOutput<Writer>::str() const {
   return std::string(buffer_.GetString(), buffer_.GetSize()) + "\n";
 }
+
+template class BasicJsonOutput<rapidjson::PrettyWriter<rapidjson::StringBuffer>>;
+template class BasicJsonOutput<rapidjson::Writer<rapidjson::StringBuffer>>;
 
 }  // namespace whizbang::cli

@@ -1,5 +1,13 @@
-// JsonOutput: the --json documents of `whizbang store` and `whizbang gen explain`, written with
-// RapidJSON's PrettyWriter (two-space indent) so strings are always escaped correctly.
+// JsonOutput: every --json document of the `whizbang` tool, written with RapidJSON so strings are
+// always escaped correctly. The `store` and `gen explain` documents are pretty-printed (two-space
+// indent); the `id` answers are one line each (CompactJsonOutput), for shell pipelines.
+//
+//   JsonOutput json;
+//   json.writer().StartObject();
+//   json.key("file");
+//   json.string(path);
+//   json.writer().EndObject();
+//   io.out << json.str();
 #pragma once
 
 #include <optional>
@@ -8,15 +16,17 @@
 
 #include "rapidjson/prettywriter.h"
 #include "rapidjson/stringbuffer.h"
+#include "rapidjson/writer.h"
 #include "whizbang/ids/uuid.hpp"
 
 namespace whizbang::cli {
 
-class JsonOutput {
+template <class Writer>
+class BasicJsonOutput {
  public:
-  JsonOutput();
+  BasicJsonOutput();
 
-  rapidjson::PrettyWriter<rapidjson::StringBuffer>& writer() { return writer_; }
+  Writer& writer() { return writer_; }
   void key(std::string_view name);
   void string(std::string_view text);
   void optional_string(const std::optional<std::string>& text);
@@ -29,7 +39,13 @@ class JsonOutput {
 
  private:
   rapidjson::StringBuffer buffer_;
-  rapidjson::PrettyWriter<rapidjson::StringBuffer> writer_;
+  Writer writer_;
 };
+
+using JsonOutput = BasicJsonOutput<rapidjson::PrettyWriter<rapidjson::StringBuffer>>;
+using CompactJsonOutput = BasicJsonOutput<rapidjson::Writer<rapidjson::StringBuffer>>;
+
+extern template class BasicJsonOutput<rapidjson::PrettyWriter<rapidjson::StringBuffer>>;
+extern template class BasicJsonOutput<rapidjson::Writer<rapidjson::StringBuffer>>;
 
 }  // namespace whizbang::cli
