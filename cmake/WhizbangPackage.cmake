@@ -11,5 +11,4 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/WhizbangConfigVersi
   COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/WhizbangConfig.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/WhizbangConfigVersion.cmake
-              ${CMAKE_CURRENT_LIST_DIR}/WhizbangWarnings.cmake
         DESTINATION ${WHIZBANG_CMAKE_INSTALL_DIR})
