@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include <spdlog/sinks/ringbuffer_sink.h>
 #include <whizbang/dispatch/dispatcher.hpp>
 
 #include "journal.hpp"
 #include "receptors.hpp"
+#include "support/log_capture.hpp"
 #include "whizbang_messages.hpp"
 #include "whizbang_registry.hpp"
 
@@ -59,9 +59,7 @@ class DispatcherTest : public ::testing::Test {
   void SetUp() override {
     services_.add<Journal>(journal_);
     services_.add<DispatcherSlot>(slot_);
-    log_sink_ = std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(1000);
-    logger_ = std::make_shared<spdlog::logger>("dispatch-test", log_sink_);
-    logger_->set_level(spdlog::level::debug);
+    logger_ = log_.logger;
     dispatcher_ = make_dispatcher("orders");
     slot_.dispatcher = dispatcher_.get();
   }
@@ -79,7 +77,7 @@ class DispatcherTest : public ::testing::Test {
     return *std::move(dispatcher);
   }
 
-  std::vector<std::string> log_lines() const { return log_sink_->last_formatted(); }
+  std::vector<std::string> log_lines() const { return log_.lines(); }
   std::vector<std::string> logs_containing(std::string_view text) const {
     std::vector<std::string> out;
     for (const auto& line : log_lines()) {
@@ -92,7 +90,7 @@ class DispatcherTest : public ::testing::Test {
   DispatcherSlot slot_;
   RecordingStore store_;
   whizbang::ServiceRegistry services_;
-  std::shared_ptr<spdlog::sinks::ringbuffer_sink_mt> log_sink_;
+  whizbang_test::LogCapture log_;
   std::shared_ptr<spdlog::logger> logger_;
   std::unique_ptr<whizbang::Dispatcher> dispatcher_;
 };

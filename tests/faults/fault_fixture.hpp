@@ -14,7 +14,6 @@
 #include <memory>
 #include <string>
 
-#include <spdlog/sinks/ringbuffer_sink.h>
 #include <whizbang/dispatch/outbox_routing.hpp>
 #include <whizbang/host/service_host.hpp>
 #include <whizbang/message/envelope_json.hpp>
@@ -24,6 +23,8 @@
 #include <whizbang/transport/publish_strategy.hpp>
 
 #include "fault_receptors.hpp"
+#include "support/log_capture.hpp"
+#include "support/temp_dir.hpp"
 #include "whizbang_registry.hpp"
 
 namespace faults {
@@ -54,40 +55,9 @@ class TestClock {
   whizbang::TimePoint now_{std::chrono::seconds(1'750'000'000)};
 };
 
-// Formatted log lines of one test.
-struct LogCapture {
-  LogCapture()
-      : sink(std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(4000)),
-        logger(std::make_shared<spdlog::logger>("faults", sink)) {
-    logger->set_level(spdlog::level::debug);
-  }
-  int count(std::string_view text) const {
-    int n = 0;
-    for (const auto& line : sink->last_formatted()) n += line.find(text) != std::string::npos;
-    return n;
-  }
-  std::shared_ptr<spdlog::sinks::ringbuffer_sink_mt> sink;
-  std::shared_ptr<spdlog::logger> logger;
-};
+using LogCapture = whizbang_test::LogCapture;
 
-// A directory for SQLite files, removed with the test.
-class TestDir {
- public:
-  TestDir() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    std::string name = std::string(info->test_suite_name()) + "." + info->name();
-    for (char& c : name) c = c == '/' ? '_' : c;
-    path_ = std::filesystem::temp_directory_path() /
-            ("whizbang-fault-tests-" + std::to_string(::getpid())) / name;
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~TestDir() { std::filesystem::remove_all(path_); }
-  std::string file(std::string_view name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
+using TestDir = whizbang_test::TempDir;
 
 struct ServiceConfig {
   Backend backend = Backend::Memory;

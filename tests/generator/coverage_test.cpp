@@ -147,7 +147,7 @@ TEST_F(ReceptorDiscoveryGeneratorCoverageTests, DiscoversEveryReceptorShape) {
             whizbang::internal::type_key<cov::Pong>());
 }
 
-TEST_F(ReceptorDiscoveryGeneratorCoverageTests, StagesAndFlags) {
+TEST_F(ReceptorDiscoveryGeneratorCoverageTests, AttributesBecomeStagesFlagsAndRoutes) {
   const auto& plain = receptor("cov::VoidReceptor");
   EXPECT_TRUE(plain.default_stages);
   EXPECT_EQ(std::vector<Stage>(plain.stages.begin(), plain.stages.end()),

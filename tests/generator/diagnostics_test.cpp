@@ -49,9 +49,9 @@ Expectation actual_errors(const std::string& stderr_text, const std::string& fil
   return out;
 }
 
-class DiagnosticTest : public ::testing::TestWithParam<std::string> {};
+class DiagnosticTests : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(DiagnosticTest, ReportsExactlyTheAnnotatedErrors) {
+TEST_P(DiagnosticTests, ReportsExactlyTheAnnotatedErrors) {
   const std::string name = GetParam();
   const fs::path header = fs::path(WHIZBANG_TEST_DIR) / "diagnostics" / (name + ".hpp");
   const fs::path out = fs::path(WHIZBANG_TEST_TMP) / "diagnostics" / name;
@@ -70,7 +70,7 @@ TEST_P(DiagnosticTest, ReportsExactlyTheAnnotatedErrors) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Cases, DiagnosticTest,
+    Cases, DiagnosticTests,
     ::testing::ValuesIn(whizbang_test::case_names(std::string(WHIZBANG_TEST_DIR) + "/diagnostics")),
     [](const ::testing::TestParamInfo<std::string>& param) { return param.param; });
 

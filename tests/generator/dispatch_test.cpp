@@ -76,7 +76,7 @@ class RecordingVisitor : public whizbang::DispatchVisitor {
   std::string skip;
 };
 
-class DispatchTest : public ::testing::Test {
+class DispatchTests : public ::testing::Test {
  protected:
   void SetUp() override {
     services_.add<run::Journal>(journal_);
@@ -103,7 +103,7 @@ class DispatchTest : public ::testing::Test {
 
 using whizbang::DispatchModes;
 
-TEST_F(DispatchTest, RunsReceptorsInOrderAndCascadesWithResolvedModes) {
+TEST_F(DispatchTests, RunsReceptorsInOrderAndCascadesWithResolvedModes) {
   drain(whizbang::AnyMessage::make(run::PlaceOrder{{}, "o-1", 3}));
 
   EXPECT_EQ(journal_.runs,
@@ -135,7 +135,7 @@ TEST_F(DispatchTest, RunsReceptorsInOrderAndCascadesWithResolvedModes) {
   EXPECT_EQ(visitor_.ignored_types, std::vector<std::string>{"run::Receipt"});
 }
 
-TEST_F(DispatchTest, VisitorCanSkipAReceptor) {
+TEST_F(DispatchTests, VisitorCanSkipAReceptor) {
   visitor_.skip = "run::SecondOnPlaced";
   drain(whizbang::AnyMessage::make(run::OrderPlaced{{}, "o-2"}));
   EXPECT_EQ(journal_.runs,
@@ -143,7 +143,7 @@ TEST_F(DispatchTest, VisitorCanSkipAReceptor) {
                                       "run::OnShipped:o-2-t1"}));
 }
 
-TEST_F(DispatchTest, InvokeThunkReturnsTypedResponse) {
+TEST_F(DispatchTests, InvokeThunkReturnsTypedResponse) {
   const whizbang::ReceptorInfo* receptor = registry().find_receptor("run::PlaceOrderReceptor");
   ASSERT_NE(receptor, nullptr);
   EXPECT_EQ(receptor->response_key, whizbang::internal::type_key<run::PlaceOrderResult>());
@@ -175,7 +175,7 @@ TEST_F(DispatchTest, InvokeThunkReturnsTypedResponse) {
   EXPECT_EQ(wrong.code(), absl::StatusCode::kInvalidArgument);
 }
 
-TEST(DispatchRegistryTest, MissingDependencyIsAStartupError) {
+TEST(DispatchRegistryTests, MissingDependencyIsAStartupError) {
   whizbang::ServiceRegistry empty;
   const auto receptors = registry().create_receptors(empty);
   ASSERT_FALSE(receptors.ok());
@@ -186,7 +186,7 @@ TEST(DispatchRegistryTest, MissingDependencyIsAStartupError) {
   EXPECT_NE(receptors.status().message().find("run::Journal"), std::string::npos);
 }
 
-TEST(DispatchRegistryTest, TablesAndLookups) {
+TEST(DispatchRegistryTests, MessagesSortedByWireName_ReceptorsInDeclarationOrder_LookupsByWireName) {
   const whizbang::Registry& r = registry();
   EXPECT_EQ(r.name(), "generator_dispatch_tests");
   ASSERT_EQ(r.messages().size(), 5u);
@@ -215,7 +215,7 @@ TEST(DispatchRegistryTest, TablesAndLookups) {
   EXPECT_EQ(any.get_if<run::OrderPlaced>(), nullptr);
 }
 
-TEST(DispatchCodecTest, RoundTripsAndRejectsBadJson) {
+TEST(DispatchCodecTests, RoundTripsAndRejectsBadJson) {
   const auto& info = whizbang::MessageTraits<run::StockReserved>::info();
   auto decoded = info.from_json(R"({"id":"o-9","quantity":7,"unknown":true})");
   ASSERT_TRUE(decoded.ok()) << decoded.status();

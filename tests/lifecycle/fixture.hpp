@@ -8,10 +8,10 @@
 #include <memory>
 #include <string>
 
-#include <spdlog/sinks/ringbuffer_sink.h>
 #include <whizbang/lifecycle/receptor_invoker.hpp>
 
 #include "lifecycle_receptors.hpp"
+#include "support/log_capture.hpp"
 #include "whizbang_registry.hpp"
 
 namespace lifecycle_test {
@@ -20,21 +20,7 @@ inline const whizbang::Registry& test_registry() {
   return whizbang::generated::whizbang_lifecycle_tests::registry();
 }
 
-// Captures formatted log lines for EventId assertions.
-struct LogCapture {
-  LogCapture()
-      : sink(std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(2000)),
-        logger(std::make_shared<spdlog::logger>("lifecycle-test", sink)) {
-    logger->set_level(spdlog::level::debug);
-  }
-  int count(std::string_view text) const {
-    int n = 0;
-    for (const auto& line : sink->last_formatted()) n += line.find(text) != std::string::npos;
-    return n;
-  }
-  std::shared_ptr<spdlog::sinks::ringbuffer_sink_mt> sink;
-  std::shared_ptr<spdlog::logger> logger;
-};
+using LogCapture = whizbang_test::LogCapture;
 
 // A dispatcher + invoker for one service name.
 class ServiceUnderTest {

@@ -8,10 +8,10 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include <spdlog/sinks/ringbuffer_sink.h>
 #include <whizbang/dispatch/dispatcher.hpp>
 #include <whizbang/lifecycle/receptor_invoker.hpp>
 #include <whizbang/store/memory_work_store.hpp>
@@ -19,6 +19,8 @@
 #include <whizbang/workers/perspective_runner.hpp>
 
 #include "read_models.hpp"
+#include "support/log_capture.hpp"
+#include "support/temp_dir.hpp"
 #include "whizbang_messages.hpp"
 #include "whizbang_registry.hpp"
 
@@ -35,9 +37,7 @@ class PerspectiveFixture {
   explicit PerspectiveFixture(Backend backend = Backend::Memory,
                               whizbang::Executor* perspective_executor = nullptr) {
     services_.add<Journal>(journal).add<Behaviour>(behaviour);
-    log_sink_ = std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(2000);
-    logger_ = std::make_shared<spdlog::logger>("perspective-test", log_sink_);
-    logger_->set_level(spdlog::level::debug);
+    logger_ = log_.logger;
 
     whizbang::StoreOptions store_options;
     store_options.instance = self_;
@@ -45,14 +45,8 @@ class PerspectiveFixture {
     if (backend == Backend::Memory) {
       store = std::make_unique<whizbang::MemoryWorkStore>(store_options);
     } else {
-      const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-      std::string name = std::string(info->test_suite_name()) + "." + info->name();
-      for (char& c : name) c = c == '/' ? '_' : c;
-      dir_ = std::filesystem::temp_directory_path() /
-             ("whizbang-perspective-tests-" + std::to_string(::getpid())) / name;
-      std::filesystem::remove_all(dir_);
-      std::filesystem::create_directories(dir_);
-      auto sqlite = whizbang::SqliteWorkStore::open((dir_ / "store.db").string(), store_options);
+      dir_.emplace();
+      auto sqlite = whizbang::SqliteWorkStore::open(dir_->file("store.db"), store_options);
       EXPECT_TRUE(sqlite.ok()) << sqlite.status();
       store = *std::move(sqlite);
     }
@@ -79,8 +73,7 @@ class PerspectiveFixture {
   }
   ~PerspectiveFixture() {
     runner.reset();
-    store.reset();
-    if (!dir_.empty()) std::filesystem::remove_all(dir_);
+    store.reset();  // closed before its directory goes
   }
 
   // An envelope for `event` on `stream`, as the inbox would hand it over.
@@ -107,11 +100,7 @@ class PerspectiveFixture {
     return out;
   }
 
-  int log_count(std::string_view text) const {
-    int n = 0;
-    for (const auto& line : log_sink_->last_formatted()) n += line.find(text) != std::string::npos;
-    return n;
-  }
+  int log_count(std::string_view text) const { return log_.count(text); }
 
   Journal journal;
   Behaviour behaviour;
@@ -124,8 +113,8 @@ class PerspectiveFixture {
  private:
   whizbang::ServiceInstance self_{"orders", whizbang::MessageId::mint().uuid(), "test-host", 7};
   whizbang::ServiceRegistry services_;
-  std::filesystem::path dir_;
-  std::shared_ptr<spdlog::sinks::ringbuffer_sink_mt> log_sink_;
+  std::optional<whizbang_test::TempDir> dir_;
+  whizbang_test::LogCapture log_;
   std::shared_ptr<spdlog::logger> logger_;
 };
 

@@ -16,6 +16,7 @@
 
 #include "spdlog/sinks/base_sink.h"
 #include "spdlog/spdlog.h"
+#include "support/temp_dir.hpp"
 #include "whizbang/internal/json_codec.hpp"
 #include "whizbang/message/envelope.hpp"
 #include "whizbang/message/envelope_json.hpp"
@@ -174,27 +175,7 @@ struct CapturedLogger {
   }
 };
 
-// A directory removed with the test.
-class TempDir {
- public:
-  TempDir() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    std::string name = std::string(info->test_suite_name()) + "." + info->name();
-    for (char& c : name) {
-      if (c == '/') c = '_';
-    }
-    // Per process: the same suite may run in two build trees at once (a sanitizer build).
-    path_ = std::filesystem::temp_directory_path() /
-            ("whizbang-store-tests-" + std::to_string(::getpid())) / name;
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  std::string file(std::string_view name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
+using TempDir = whizbang_test::TempDir;
 
 inline whizbang::ServiceInstance instance(std::string service) {
   return {std::move(service), whizbang::MessageId::mint().uuid(), "test-host", 4242};

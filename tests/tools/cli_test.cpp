@@ -138,7 +138,7 @@ TEST(WhizbangCliTests, Demo_ShowsARetryDerivingTheSameIds) {
   EXPECT_NE(r.out.find("demo: ok"), std::string::npos);
 }
 
-TEST(WhizbangCliTests, Binary_ExitCodes) {
+TEST(WhizbangCliTests, Binary_ExitsZeroOnSuccessAndTwoOnBadInput) {
   const std::string binary = WHIZBANG_CLI_PATH;
   EXPECT_EQ(WEXITSTATUS(std::system((binary + " id new >/dev/null").c_str())), 0);
   EXPECT_EQ(WEXITSTATUS(std::system((binary + " id inspect zz 2>/dev/null").c_str())), 2);

@@ -23,7 +23,7 @@ constexpr const char* kExplainDir = WHIZBANG_EXPLAIN_DIR;
 constexpr const char* kExplainDir = nullptr;
 #endif
 
-class GenExplainTest : public ::testing::Test {
+class GenExplainTests : public ::testing::Test {
  protected:
   void SetUp() override {
     if (kExplainDir == nullptr) GTEST_SKIP() << "built without whizbang-gen";
@@ -37,7 +37,7 @@ const rapidjson::Value* find_receptor(const rapidjson::Document& json, const std
   return nullptr;
 }
 
-TEST_F(GenExplainTest, Json_ListsReceptorsWithStagesAndFlags) {
+TEST_F(GenExplainTests, Json_ListsReceptorsWithStagesAndFlags) {
   const CliRun r = run({"gen", "explain", kExplainDir, "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
   rapidjson::Document json;
@@ -81,7 +81,7 @@ TEST_F(GenExplainTest, Json_ListsReceptorsWithStagesAndFlags) {
   EXPECT_TRUE(found_wire_name);
 }
 
-TEST_F(GenExplainTest, Text_ShowsBothTables) {
+TEST_F(GenExplainTests, Text_ShowsBothTables) {
   const CliRun r = run({"gen", "explain", kExplainDir});
   ASSERT_EQ(r.code, 0) << r.err;
   for (const char* expected :
@@ -92,7 +92,7 @@ TEST_F(GenExplainTest, Text_ShowsBothTables) {
   }
 }
 
-class GenExplainBadInputTest : public ::testing::Test {
+class GenExplainBadInputTests : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() / ("whizbang-cli-tests-" + std::to_string(::getpid())) /
@@ -104,7 +104,7 @@ class GenExplainBadInputTest : public ::testing::Test {
   fs::path dir_;
 };
 
-TEST_F(GenExplainBadInputTest, PrintsOneLineAndExits2) {
+TEST_F(GenExplainBadInputTests, PrintsOneLineAndExits2) {
   const fs::path empty = dir_ / "empty";
   fs::create_directories(empty);
   const fs::path old_output = dir_ / "old";

@@ -28,7 +28,7 @@ using test::run;
 
 constexpr const char* kStream = "0190f3c4-1a2b-7c3d-8e4f-02a4b67f7356";
 
-class StoreCommandTest : public ::testing::Test {
+class StoreCommandTests : public ::testing::Test {
  protected:
   // Three events on kStream (appended to the event store by a work batch, each with a perspective
   // event), a command, two inbox rows and two receptor invocation records.
@@ -74,7 +74,7 @@ rapidjson::Document parse_json(const std::string& text) {
   return document;
 }
 
-TEST_F(StoreCommandTest, Inspect_Json_CountsEveryTable) {
+TEST_F(StoreCommandTests, Inspect_Json_CountsEveryTable) {
   const auto before = identity(path_);
   const auto files_before = listing(std::filesystem::path(path_).parent_path());
   const CliRun r = run({"store", "inspect", path_, "--json"});
@@ -102,7 +102,7 @@ TEST_F(StoreCommandTest, Inspect_Json_CountsEveryTable) {
   EXPECT_EQ(listing(std::filesystem::path(path_).parent_path()), files_before);
 }
 
-TEST_F(StoreCommandTest, Inspect_Recent_LimitsTheRowsNotTheCounts) {
+TEST_F(StoreCommandTests, Inspect_Recent_LimitsTheRowsNotTheCounts) {
   const CliRun r = run({"store", "inspect", path_, "--json", "--recent", "1"});
   ASSERT_EQ(r.code, 0) << r.err;
   const rapidjson::Document json = parse_json(r.out);
@@ -114,7 +114,7 @@ TEST_F(StoreCommandTest, Inspect_Recent_LimitsTheRowsNotTheCounts) {
   EXPECT_EQ(parse_json(none.out)["outbox"].Size(), 0u);
 }
 
-TEST_F(StoreCommandTest, Inspect_Text_ShowsATablePerSection) {
+TEST_F(StoreCommandTests, Inspect_Text_ShowsATablePerSection) {
   const CliRun r = run({"store", "inspect", path_, "--recent", "2"});
   ASSERT_EQ(r.code, 0) << r.err;
   for (const char* expected :
@@ -126,7 +126,7 @@ TEST_F(StoreCommandTest, Inspect_Text_ShowsATablePerSection) {
   }
 }
 
-TEST_F(StoreCommandTest, Stream_ListsEventsInVersionOrder) {
+TEST_F(StoreCommandTests, Stream_ListsEventsInVersionOrder) {
   const auto before = identity(path_);
   const CliRun r = run({"store", "stream", path_, kStream, "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
@@ -153,13 +153,13 @@ TEST_F(StoreCommandTest, Stream_ListsEventsInVersionOrder) {
   EXPECT_TRUE(identity(path_) == before);
 }
 
-TEST_F(StoreCommandTest, Stream_UnknownStream_IsEmpty) {
+TEST_F(StoreCommandTests, Stream_UnknownStream_IsEmpty) {
   const CliRun r = run({"store", "stream", path_, "0190f3c4-1a2b-7c3d-8e4f-000000000001"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("0 events"), std::string::npos);
 }
 
-TEST_F(StoreCommandTest, Inspector_OpensReadOnly) {
+TEST_F(StoreCommandTests, Inspector_OpensReadOnly) {
   auto inspector = SqliteStoreInspector::open(path_);
   ASSERT_TRUE(inspector.ok()) << inspector.status();
   auto events = (*inspector)->read_stream(*Uuid::parse(kStream));
@@ -181,7 +181,7 @@ void expect_one_line_exit_2(const BadInput& c) {
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
-TEST_F(StoreCommandTest, BadInput_PrintsOneLineExits2AndTouchesNothing) {
+TEST_F(StoreCommandTests, BadInput_PrintsOneLineExits2AndTouchesNothing) {
   const std::string missing = dir_.file("missing.db");
   const std::string text_file = dir_.file("notes.txt");
   std::ofstream(text_file) << "this is not a database, just some text that is long enough\n";
@@ -229,7 +229,7 @@ TEST_F(StoreCommandTest, BadInput_PrintsOneLineExits2AndTouchesNothing) {
   EXPECT_EQ(listing(std::filesystem::path(path_).parent_path()), files_before);
 }
 
-TEST(StoreCommandHelpTest, Help_IsAvailableOnEveryCommand) {
+TEST(StoreCommandHelpTests, Help_IsAvailableOnEveryCommand) {
   for (const auto& args : std::vector<std::vector<std::string>>{{"store", "--help"},
                                                                 {"store", "inspect", "--help"},
                                                                 {"store", "stream", "--help"},
@@ -244,7 +244,7 @@ TEST(StoreCommandHelpTest, Help_IsAvailableOnEveryCommand) {
   EXPECT_NE(top.out.find("gen "), std::string::npos);
 }
 
-TEST_F(StoreCommandTest, Binary_ExitCodes) {
+TEST_F(StoreCommandTests, Binary_ExitsZeroForAStoreAndTwoForAMissingFile) {
   const std::string binary = WHIZBANG_CLI_PATH;
   EXPECT_EQ(
       WEXITSTATUS(std::system((binary + " store inspect '" + path_ + "' >/dev/null").c_str())), 0);
