@@ -136,11 +136,20 @@ struct WorkBatchRequest {
   std::size_t max_items = 100;
 };
 
+// The retry schedule: kFailureBackoffUnit × min(2^min(attempts + 1, kFailureBackoffMaxExponent),
+// kFailureBackoffMaxFactor). The SQLite store's SQL is built from the same constants.
+inline constexpr std::chrono::seconds kFailureBackoffUnit{30};
+inline constexpr int kFailureBackoffMaxExponent = 10;
+inline constexpr int kFailureBackoffMaxFactor = 10;
+
 // The backoff of a row's next attempt after its `attempts`-th failure (attempts before it).
 constexpr std::chrono::seconds failure_backoff(int attempts_before) {
-  const int exponent = attempts_before + 1 < 10 ? attempts_before + 1 : 10;
-  const long long factor = (1LL << exponent) < 10 ? (1LL << exponent) : 10;
-  return std::chrono::seconds(30 * factor);
+  const int exponent = attempts_before + 1 < kFailureBackoffMaxExponent
+                           ? attempts_before + 1
+                           : kFailureBackoffMaxExponent;
+  const long long factor =
+      (1LL << exponent) < kFailureBackoffMaxFactor ? (1LL << exponent) : kFailureBackoffMaxFactor;
+  return kFailureBackoffUnit * factor;
 }
 
 }  // namespace whizbang

@@ -2,6 +2,8 @@
 // constant string. Outbox and inbox share their lease/retry columns; `table(source)` picks one.
 #pragma once
 
+#include <chrono>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -13,6 +15,12 @@ namespace whizbang::sqlite::sql {
 inline const char* table(WorkSource source) {
   return source == WorkSource::Outbox ? "wh_outbox" : "wh_inbox";
 }
+
+// The numbers the SQL writes, spelled from the C++ enums they stand for.
+inline std::string number(MessageStatus status) {
+  return std::to_string(static_cast<std::uint32_t>(status));
+}
+inline std::string number(FailureReason reason) { return std::to_string(static_cast<int>(reason)); }
 
 // ---- storage ----------------------------------------------------------------------------------
 // ?1 id ?2 destination ?3 type ?4 envelope ?5 scope ?6 stream ?7 is_event ?8 instance ?9 lease
@@ -51,20 +59,31 @@ inline std::string complete_row(WorkSource source) {
                     "processed_at = CASE WHEN ?3 <> 0 THEN ?4 ELSE processed_at END, "
                     "instance_id = NULL, lease_expiry = NULL";
   if (source == WorkSource::Outbox) {
-    sql += ", published_at = CASE WHEN (?3 & 4) <> 0 THEN ?4 ELSE published_at END";
+    sql += ", published_at = CASE WHEN (?3 & " + number(MessageStatus::Published) +
+           ") <> 0 THEN ?4 ELSE published_at END";
   }
   return sql + " WHERE message_id = ?1" + kOwnedBy2;
 }
 
 // The retry schedule and the dead-letter rule, shared by every failing table. ?5 now ?6 dead
-// letter now (0/1) ?7 max attempts (0: never). Backoff: now + 30 s × min(2^min(attempts + 1,
-// 10), 10) — failure_backoff() in work_item.hpp.
+// letter now (0/1) ?7 max attempts (0: never). Backoff: failure_backoff() of work_item.hpp, in
+// SQL: now + unit × min(2^min(attempts + 1, max exponent), max factor).
 inline constexpr const char* kDeadLetterNow = "(?6 OR (?7 > 0 AND attempts + 1 >= ?7))";
 inline std::string failure_columns() {
+  const auto unit_micros =
+      std::chrono::duration_cast<std::chrono::microseconds>(kFailureBackoffUnit).count();
   return std::string("attempts = attempts + 1, instance_id = NULL, lease_expiry = NULL, ") +
          "dead_lettered_at = CASE WHEN " + kDeadLetterNow + " THEN ?5 ELSE NULL END, " +
-         "scheduled_for = CASE WHEN " + kDeadLetterNow +
-         " THEN NULL ELSE ?5 + 30000000 * MIN(1 << MIN(attempts + 1, 10), 10) END";
+         "scheduled_for = CASE WHEN " + kDeadLetterNow + " THEN NULL ELSE ?5 + " +
+         std::to_string(unit_micros) + " * MIN(1 << MIN(attempts + 1, " +
+         std::to_string(kFailureBackoffMaxExponent) + "), " +
+         std::to_string(kFailureBackoffMaxFactor) + ") END";
+}
+// A failure's error and reason; the reason becomes MaxAttemptsExceeded on the last attempt.
+// ?4 error ?6 dead letter now ?7 max attempts ?8 reason.
+inline std::string failure_reason_columns() {
+  return "error = ?4, failure_reason = CASE WHEN NOT ?6 AND ?7 > 0 AND attempts + 1 >= ?7 THEN " +
+         number(FailureReason::MaxAttemptsExceeded) + " ELSE ?8 END, ";
 }
 
 // ?1 id ?2 instance ?3 flags ?4 error ?5 now ?6 dead letter now ?7 max attempts ?8 reason.
@@ -72,11 +91,9 @@ inline std::string failure_columns() {
 // counters and the dead-letter warning need. (dead_lettered_at itself, not "IS NOT NULL": SQLite
 // 3.40's RETURNING answers that expression wrongly for a column the same UPDATE sets to NULL.)
 inline std::string fail_row(WorkSource source) {
-  return std::string("UPDATE ") + table(source) +
-         " SET status = status | ?3 | 32768, error = ?4, "
-         "failure_reason = CASE WHEN NOT ?6 AND ?7 > 0 AND attempts + 1 >= ?7 THEN 5 ELSE ?8 "
-         "END, " +
-         failure_columns() + " WHERE message_id = ?1" + kOwnedBy2 +
+  return std::string("UPDATE ") + table(source) + " SET status = status | ?3 | " +
+         number(MessageStatus::Failed) + ", " + failure_reason_columns() + failure_columns() +
+         " WHERE message_id = ?1" + kOwnedBy2 +
          " RETURNING message_type, attempts, dead_lettered_at, stream_id";
 }
 
@@ -124,12 +141,15 @@ inline std::string renew_row(WorkSource source) {
 }
 // ?1 id ?2 error ?3 now. A row the store cannot read (SerializationError) is dead-lettered.
 inline std::string quarantine_row(WorkSource source) {
-  return std::string("UPDATE ") + table(source) +
-         " SET status = status | 32768, error = ?2, failure_reason = 3, dead_lettered_at = ?3, "
-         "scheduled_for = NULL, instance_id = NULL, lease_expiry = NULL WHERE message_id = ?1";
+  return std::string("UPDATE ") + table(source) + " SET status = status | " +
+         number(MessageStatus::Failed) +
+         ", error = ?2, failure_reason = " + number(FailureReason::SerializationError) +
+         ", dead_lettered_at = ?3, scheduled_for = NULL, instance_id = NULL, lease_expiry = NULL "
+         "WHERE message_id = ?1";
 }
 inline std::string mark_event_stored(WorkSource source) {
-  return std::string("UPDATE ") + table(source) + " SET status = status | 2 WHERE message_id = ?1";
+  return std::string("UPDATE ") + table(source) + " SET status = status | " +
+         number(MessageStatus::EventStored) + " WHERE message_id = ?1";
 }
 
 // ---- event store ------------------------------------------------------------------------------
@@ -191,9 +211,8 @@ inline const std::string kPerspectiveWorkRemaining =
     "SELECT count(*) FROM wh_perspective_events WHERE event_id = ?1";
 // ?1 work id ?2 instance ?3 (unused) ?4 error ?5 now ?6 dead letter now ?7 max attempts ?8 reason
 inline const std::string kFailPerspectiveWork =
-    "UPDATE wh_perspective_events SET status = status | 32768, error = ?4, failure_reason = "
-    "CASE WHEN NOT ?6 AND ?7 > 0 AND attempts + 1 >= ?7 THEN 5 ELSE ?8 END, " +
-    failure_columns() + " WHERE event_work_id = ?1" + kOwnedBy2 +
+    "UPDATE wh_perspective_events SET status = status | " + number(MessageStatus::Failed) + ", " +
+    failure_reason_columns() + failure_columns() + " WHERE event_work_id = ?1" + kOwnedBy2 +
     " RETURNING perspective_name, attempts, dead_lettered_at, stream_id";
 
 // ---- lifecycle completions (migration 5) --------------------------------------------------
@@ -216,9 +235,8 @@ inline const std::string kDeleteLifecycleWork =
     std::string("DELETE FROM wh_lifecycle_completions WHERE event_id = ?1") + kOwnedBy2;
 // ?1 event ?2 instance ?3 (unused) ?4 error ?5 now ?6 dead letter now ?7 max attempts ?8 reason
 inline const std::string kFailLifecycleWork =
-    "UPDATE wh_lifecycle_completions SET error = ?4, failure_reason = "
-    "CASE WHEN NOT ?6 AND ?7 > 0 AND attempts + 1 >= ?7 THEN 5 ELSE ?8 END, " +
-    failure_columns() + " WHERE event_id = ?1" + kOwnedBy2 +
+    "UPDATE wh_lifecycle_completions SET " + failure_reason_columns() + failure_columns() +
+    " WHERE event_id = ?1" + kOwnedBy2 +
     " RETURNING 'PostLifecycle', attempts, dead_lettered_at, stream_id";
 inline const std::string kLoadPerspectiveModel =
     "SELECT model_data, last_event_id, updated_at FROM wh_perspective_models "
@@ -256,10 +274,8 @@ inline const std::string kDeleteDetachedWork =
     "AND instance_id = ?2";
 // ?1 work ?2 instance ?3 (unused) ?4 error ?5 now ?6 dead letter now ?7 max attempts ?8 reason
 inline const std::string kFailDetachedWork =
-    "UPDATE wh_detached_work SET error = ?4, failure_reason = "
-    "CASE WHEN NOT ?6 AND ?7 > 0 AND attempts + 1 >= ?7 THEN 5 ELSE ?8 END, " +
-    failure_columns() + " WHERE work_id = ?1" + kOwnedBy2 +
-    " RETURNING message_type, attempts, dead_lettered_at, NULL";
+    "UPDATE wh_detached_work SET " + failure_reason_columns() + failure_columns() +
+    " WHERE work_id = ?1" + kOwnedBy2 + " RETURNING message_type, attempts, dead_lettered_at, NULL";
 
 // ---- dead letters and retention ---------------------------------------------------------------
 // Every dead letter: source (0 outbox, 1 inbox, 2 perspective event, 3 lifecycle completion, 4
@@ -303,7 +319,6 @@ inline const std::string kPurgeInvocations =
 inline const std::string kPurgeInstances =
     "DELETE FROM wh_service_instances WHERE last_heartbeat_at < ?1 AND instance_id <> ?2";
 
-// ---- reads ------------------------------------------------------------------------------------
 // ---- row reads --------------------------------------------------------------------------------
 // Each list is the columns one decoder of row_decoding.hpp reads, in its order. The work store
 // and the inspector select the same lists, so a row reads the same through both; the inspector
