@@ -36,10 +36,12 @@
 // change to the layout or meaning of the structs below.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "absl/status/status.h"
@@ -136,5 +138,44 @@ class Registry {
   std::span<const PerspectiveInfo> perspectives_;
   DispatchFn dispatch_;
 };
+
+// The per-dispatch path stays inline: every publish and send looks its message type up.
+inline std::optional<std::uint32_t> Registry::index_of(const MessageTypeInfo& info) const {
+  const MessageEntry* entry = find_entry(info.wire_name);
+  if (entry == nullptr || entry->info != &info) return std::nullopt;
+  return static_cast<std::uint32_t>(entry - messages_.data());
+}
+
+inline const MessageEntry* Registry::find_entry(std::string_view wire_name) const {
+  auto it = std::lower_bound(messages_.begin(), messages_.end(), wire_name,
+                             [](const MessageEntry& entry, std::string_view name) {
+                               return entry.info->wire_name < name;
+                             });
+  if (it == messages_.end() || it->info->wire_name != wire_name) return nullptr;
+  return &*it;
+}
+
+inline absl::Status Registry::dispatch(const AnyMessage& message, const ReceptorSet& receptors,
+                                       DispatchVisitor& visitor) const {
+  if (message.info() == nullptr) return absl::InvalidArgumentError("empty AnyMessage");
+  const std::optional<std::uint32_t> index = index_of(*message.info());
+  if (!index) {
+    return absl::NotFoundError(std::string("registry '") + std::string(name_) +
+                               "' does not know message type " +
+                               std::string(message.info()->wire_name));
+  }
+  if (receptors.size() != receptors_.size()) {
+    return absl::FailedPreconditionError("ReceptorSet was built by another registry");
+  }
+  return dispatch_(*index, message, receptors, visitor);
+}
+
+inline absl::Status Registry::invoke(const ReceptorInfo& receptor, const ReceptorSet& receptors,
+                                     const AnyMessage& message, CascadeSink& sink,
+                                     std::shared_ptr<void>* response) const {
+  void* instance = receptors.get(receptor.index);
+  if (instance == nullptr) return absl::FailedPreconditionError("receptor not constructed");
+  return receptor.invoke(instance, message, sink, response);
+}
 
 }  // namespace whizbang

@@ -12,12 +12,6 @@ const MessageTypeInfo* Registry::find_message(std::string_view wire_name) const 
   return entry ? entry->info : nullptr;
 }
 
-std::optional<std::uint32_t> Registry::index_of(const MessageTypeInfo& info) const {
-  const MessageEntry* entry = find_entry(info.wire_name);
-  if (entry == nullptr || entry->info != &info) return std::nullopt;
-  return static_cast<std::uint32_t>(entry - messages_.data());
-}
-
 std::span<const ReceptorInfo> Registry::receptors_for(const MessageTypeInfo& info) const {
   const std::optional<std::uint32_t> index = index_of(info);
   if (!index) return {};
@@ -50,58 +44,30 @@ std::optional<DispatchModes> Registry::receptor_default_routing(const MessageTyp
   return index ? messages_[*index].receptor_default_routing : std::nullopt;
 }
 
-absl::StatusOr<ReceptorSet> Registry::create_receptors(const ServiceRegistry& services) const {
+namespace {
+
+// One instance per row, each built by the row's `create` thunk; the first missing dependency
+// fails the whole set.
+template <class Row>
+absl::StatusOr<ReceptorSet> create_all(std::span<const Row> rows, const ServiceRegistry& services) {
   std::vector<std::shared_ptr<void>> instances;
-  instances.reserve(receptors_.size());
-  for (const ReceptorInfo& receptor : receptors_) {
-    absl::StatusOr<std::shared_ptr<void>> instance = receptor.create(services);
+  instances.reserve(rows.size());
+  for (const Row& row : rows) {
+    absl::StatusOr<std::shared_ptr<void>> instance = row.create(services);
     if (!instance.ok()) return instance.status();
     instances.push_back(*std::move(instance));
   }
   return ReceptorSet(std::move(instances));
+}
+
+}  // namespace
+
+absl::StatusOr<ReceptorSet> Registry::create_receptors(const ServiceRegistry& services) const {
+  return create_all(receptors_, services);
 }
 
 absl::StatusOr<ReceptorSet> Registry::create_perspectives(const ServiceRegistry& services) const {
-  std::vector<std::shared_ptr<void>> instances;
-  instances.reserve(perspectives_.size());
-  for (const PerspectiveInfo& perspective : perspectives_) {
-    absl::StatusOr<std::shared_ptr<void>> instance = perspective.create(services);
-    if (!instance.ok()) return instance.status();
-    instances.push_back(*std::move(instance));
-  }
-  return ReceptorSet(std::move(instances));
-}
-
-absl::Status Registry::dispatch(const AnyMessage& message, const ReceptorSet& receptors,
-                                DispatchVisitor& visitor) const {
-  if (message.info() == nullptr) return absl::InvalidArgumentError("empty AnyMessage");
-  const std::optional<std::uint32_t> index = index_of(*message.info());
-  if (!index) {
-    return absl::NotFoundError(std::string("registry '") + std::string(name_) +
-                               "' does not know message type " +
-                               std::string(message.info()->wire_name));
-  }
-  if (receptors.size() != receptors_.size()) {
-    return absl::FailedPreconditionError("ReceptorSet was built by another registry");
-  }
-  return dispatch_(*index, message, receptors, visitor);
-}
-
-absl::Status Registry::invoke(const ReceptorInfo& receptor, const ReceptorSet& receptors,
-                              const AnyMessage& message, CascadeSink& sink,
-                              std::shared_ptr<void>* response) const {
-  void* instance = receptors.get(receptor.index);
-  if (instance == nullptr) return absl::FailedPreconditionError("receptor not constructed");
-  return receptor.invoke(instance, message, sink, response);
-}
-
-const MessageEntry* Registry::find_entry(std::string_view wire_name) const {
-  auto it = std::lower_bound(messages_.begin(), messages_.end(), wire_name,
-                             [](const MessageEntry& entry, std::string_view name) {
-                               return entry.info->wire_name < name;
-                             });
-  if (it == messages_.end() || it->info->wire_name != wire_name) return nullptr;
-  return &*it;
+  return create_all(perspectives_, services);
 }
 
 }  // namespace whizbang
