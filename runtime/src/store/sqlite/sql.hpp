@@ -371,29 +371,30 @@ inline const std::string kPerspectiveEvents =
     "SELECT " + select_columns(kPerspectiveEventRowColumns) +
     " FROM wh_perspective_events WHERE stream_id = ?1 ORDER BY event_id, perspective_name";
 
-// The inspector's newest-first listings (?1 limit; negative: all), given which columns the
-// file's tables have.
+// The inspector's newest-first listings: a table's row columns, newest first, ?1 limit
+// (negative: all).
+struct RecentListing {
+  std::string_view table;
+  ColumnList columns;
+  std::string_view newest_first;  // ORDER BY
+};
+inline constexpr RecentListing kRecentOutbox{"wh_outbox", kOutboxRowColumns,
+                                             "created_at DESC, message_id DESC"};
+inline constexpr RecentListing kRecentInbox{"wh_inbox", kInboxRowColumns,
+                                            "received_at DESC, message_id DESC"};
+inline constexpr RecentListing kRecentEvents{"wh_event_store", kEventRowColumns,
+                                             "created_at DESC, event_id DESC"};
+inline constexpr RecentListing kRecentPerspectiveEvents{
+    "wh_perspective_events", kPerspectiveEventRowColumns, "created_at DESC, event_work_id DESC"};
+inline constexpr RecentListing kRecentInvocations{
+    "wh_receptor_invocations", kReceptorInvocationRowColumns, "completed_at DESC, message_id DESC"};
+// The SELECT of `listing`, given which columns the file's table has.
 template <class Present>
-std::string recent_outbox(Present present) {
-  return "SELECT " + select_columns(kOutboxRowColumns, present) +
-         " FROM wh_outbox ORDER BY created_at DESC, message_id DESC LIMIT ?1";
+std::string recent_rows(const RecentListing& listing, Present present) {
+  return "SELECT " + select_columns(listing.columns, present) + " FROM " +
+         std::string(listing.table) + " ORDER BY " + std::string(listing.newest_first) +
+         " LIMIT ?1";
 }
-template <class Present>
-std::string recent_inbox(Present present) {
-  return "SELECT " + select_columns(kInboxRowColumns, present) +
-         " FROM wh_inbox ORDER BY received_at DESC, message_id DESC LIMIT ?1";
-}
-template <class Present>
-std::string recent_perspective_events(Present present) {
-  return "SELECT " + select_columns(kPerspectiveEventRowColumns, present) +
-         " FROM wh_perspective_events ORDER BY created_at DESC, event_work_id DESC LIMIT ?1";
-}
-inline const std::string kRecentEvents = "SELECT " + select_columns(kEventRowColumns) +
-                                         " FROM wh_event_store ORDER BY created_at DESC, "
-                                         "event_id DESC LIMIT ?1";
-inline const std::string kRecentInvocations =
-    "SELECT " + select_columns(kReceptorInvocationRowColumns) +
-    " FROM wh_receptor_invocations ORDER BY completed_at DESC, message_id DESC LIMIT ?1";
 
 // The inspector's look at a file: its tables, a table's columns, the tables that keep dead
 // letters (those with a dead_lettered_at column).

@@ -1,8 +1,6 @@
 #include "whizbang/store/sqlite/sqlite_store_inspector.hpp"
 
 #include <filesystem>
-#include <functional>
-#include <map>
 #include <set>
 #include <system_error>
 
@@ -23,31 +21,37 @@ struct SqliteStoreInspector::Impl {
   std::set<std::string> tables;
   int schema_version = 0;
 
-  // The columns of each table read so far (a file older than a column's migration lacks it).
-  std::map<std::string, std::set<std::string>, std::less<>> columns;
-
   bool has(const std::string& table) const { return tables.count(table) > 0; }
 
-  // A predicate for sql::select_columns: which columns `table` has.
-  absl::StatusOr<std::function<bool(std::string_view)>> columns_of(const std::string& table) {
-    auto it = columns.find(table);
-    if (it == columns.end()) {
-      std::set<std::string> names;
-      absl::StatusOr<sqlite3_stmt*> stmt = connection->prepare(sqlite::sql::kTableColumns);
-      if (!stmt.ok()) return stmt.status();
-      Use use(*connection, *stmt);
-      use.bind_text(1, std::string_view(table));
-      while (true) {
-        absl::StatusOr<bool> row = use.step();
-        if (!row.ok()) return row.status();
-        if (!*row) break;
-        names.insert(use.text(0));
-      }
-      it = columns.emplace(table, std::move(names)).first;
+  // The columns `table` has (a file older than a column's migration lacks it).
+  absl::StatusOr<std::set<std::string>> column_names(const std::string& table) {
+    std::set<std::string> names;
+    absl::StatusOr<sqlite3_stmt*> stmt = connection->prepare(sqlite::sql::kTableColumns);
+    if (!stmt.ok()) return stmt.status();
+    Use use(*connection, *stmt);
+    use.bind_text(1, std::string_view(table));
+    while (true) {
+      absl::StatusOr<bool> row = use.step();
+      if (!row.ok()) return row.status();
+      if (!*row) break;
+      names.insert(use.text(0));
     }
-    const std::set<std::string>& names = it->second;
-    return [&names](std::string_view column) { return names.count(std::string(column)) > 0; };
+    return names;
   }
+
+  // The `limit` newest rows of a listing's table, decoded; a column the table lacks reads NULL.
+  template <class Row, class Decode>
+  absl::StatusOr<std::vector<Row>> recent(const sqlite::sql::RecentListing& listing, int limit,
+                                          Decode decode) {
+    const std::string table(listing.table);
+    if (!has(table)) return std::vector<Row>();
+    absl::StatusOr<std::set<std::string>> names = column_names(table);
+    if (!names.ok()) return names.status();
+    const std::string sql = sqlite::sql::recent_rows(
+        listing, [&](std::string_view column) { return names->count(std::string(column)) > 0; });
+    return rows<Row>(table, sql, limit, decode);
+  }
+
   bool has_dead_letters() const {
     return schema_version >= SqliteStoreInspector::kDeadLettersSchemaVersion;
   }
@@ -184,41 +188,27 @@ absl::StatusOr<StoreCounts> SqliteStoreInspector::counts() {
 }
 
 absl::StatusOr<std::vector<OutboxRow>> SqliteStoreInspector::recent_outbox(int limit) {
-  if (!impl_->has("wh_outbox")) return std::vector<OutboxRow>();
-  absl::StatusOr<std::function<bool(std::string_view)>> present = impl_->columns_of("wh_outbox");
-  if (!present.ok()) return present.status();
-  return impl_->rows<OutboxRow>("wh_outbox", sqlite::sql::recent_outbox(*present), limit,
-                                sqlite::decode_outbox_row);
+  return impl_->recent<OutboxRow>(sqlite::sql::kRecentOutbox, limit, sqlite::decode_outbox_row);
 }
 
 absl::StatusOr<std::vector<InboxRow>> SqliteStoreInspector::recent_inbox(int limit) {
-  if (!impl_->has("wh_inbox")) return std::vector<InboxRow>();
-  absl::StatusOr<std::function<bool(std::string_view)>> present = impl_->columns_of("wh_inbox");
-  if (!present.ok()) return present.status();
-  return impl_->rows<InboxRow>("wh_inbox", sqlite::sql::recent_inbox(*present), limit,
-                               sqlite::decode_inbox_row);
+  return impl_->recent<InboxRow>(sqlite::sql::kRecentInbox, limit, sqlite::decode_inbox_row);
 }
 
 absl::StatusOr<std::vector<StoredEvent>> SqliteStoreInspector::recent_events(int limit) {
-  return impl_->rows<StoredEvent>("wh_event_store", sqlite::sql::kRecentEvents, limit,
-                                  sqlite::decode_event_row);
+  return impl_->recent<StoredEvent>(sqlite::sql::kRecentEvents, limit, sqlite::decode_event_row);
 }
 
 absl::StatusOr<std::vector<PerspectiveEventRow>> SqliteStoreInspector::recent_perspective_events(
     int limit) {
-  const std::string table = "wh_perspective_events";
-  if (!impl_->has(table)) return std::vector<PerspectiveEventRow>();
-  absl::StatusOr<std::function<bool(std::string_view)>> present = impl_->columns_of(table);
-  if (!present.ok()) return present.status();
-  return impl_->rows<PerspectiveEventRow>(table, sqlite::sql::recent_perspective_events(*present),
-                                          limit, sqlite::decode_perspective_event_row);
+  return impl_->recent<PerspectiveEventRow>(sqlite::sql::kRecentPerspectiveEvents, limit,
+                                            sqlite::decode_perspective_event_row);
 }
 
 absl::StatusOr<std::vector<StoredReceptorInvocation>>
 SqliteStoreInspector::recent_receptor_invocations(int limit) {
-  return impl_->rows<StoredReceptorInvocation>("wh_receptor_invocations",
-                                               sqlite::sql::kRecentInvocations, limit,
-                                               sqlite::decode_receptor_invocation_row);
+  return impl_->recent<StoredReceptorInvocation>(sqlite::sql::kRecentInvocations, limit,
+                                                 sqlite::decode_receptor_invocation_row);
 }
 
 absl::StatusOr<std::vector<StoredEvent>> SqliteStoreInspector::read_stream(const Uuid& stream_id) {
