@@ -221,14 +221,46 @@ TEST_F(StoreInspectCommandDeadLetterTests, InspectCountsDeadLettersPerTable) {
   EXPECT_NE(after.out.find("outbox: 3 rows\n"), std::string::npos) << after.out;
 }
 
+TEST_F(StoreInspectCommandDeadLetterTests, InspectShowsALastErrorOnOneLineAndRawInJson) {
+  const CliRun r = run_binary({"store", "inspect", path_, "--recent", "10"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("broker refused \"shipping\"\\nqueue not found\n"), std::string::npos)
+      << r.out;
+  const CliRun json = run_binary({"store", "inspect", path_, "--json", "--recent", "10"});
+  ASSERT_EQ(json.code, 0) << json.err;
+  const rapidjson::Document document = parse_json(json.out);
+  int found = 0;
+  for (const rapidjson::Value& row : document["outbox"].GetArray()) {
+    if (text(row, "message_id") != expected_[0].id.to_string()) continue;
+    ++found;
+    EXPECT_EQ(text(row, "error"), kOutboxError);
+  }
+  EXPECT_EQ(found, 1) << json.out;
+}
+
 TEST(StoreDeadLettersCommandHelpTests, HelpDescribesDeadLettersAndRequeue) {
-  for (const auto& args : std::vector<std::vector<std::string>>{{"store", "--help"},
-                                                                {"store", "dead-letters", "--help"},
-                                                                {"store", "requeue", "--help"}}) {
-    const CliRun r = run_binary(args);
-    EXPECT_EQ(r.code, 0);
-    EXPECT_NE(r.out.find("dead-letters FILE [--limit N] [--json]"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("requeue FILE (--all | ID...)"), std::string::npos) << r.out;
+  const CliRun store = run_binary({"store", "--help"});
+  EXPECT_EQ(store.code, 0);
+  for (const char* line :
+       {"  dead-letters                every dead letter, oldest first, with its reason and last "
+        "error\n",
+        "  requeue                     give dead letters a fresh set of attempts, due now\n",
+        "requeue writes, next to running services"}) {
+    EXPECT_NE(store.out.find(line), std::string::npos) << line << "\n" << store.out;
+  }
+  const CliRun list = run_binary({"store", "dead-letters", "--help"});
+  EXPECT_EQ(list.code, 0);
+  for (const char* line :
+       {"Usage: whizbang store dead-letters [OPTIONS] FILE\n",
+        "  --limit N                   show the N oldest\n", "  --json ", "Opens FILE read-only"}) {
+    EXPECT_NE(list.out.find(line), std::string::npos) << line << "\n" << list.out;
+  }
+  const CliRun requeue = run_binary({"store", "requeue", "--help"});
+  EXPECT_EQ(requeue.code, 0);
+  for (const char* line :
+       {"Usage: whizbang store requeue [OPTIONS] FILE [ID...]\n",
+        "  --all                       requeue every dead letter\n", "migrates an older schema"}) {
+    EXPECT_NE(requeue.out.find(line), std::string::npos) << line << "\n" << requeue.out;
   }
   const CliRun top = run_binary({"--help"});
   EXPECT_NE(top.out.find("dead letters"), std::string::npos) << top.out;

@@ -126,9 +126,10 @@ TEST_F(GenExplainBadInputTests, PrintsOneLineAndExits2) {
       {{"gen", "explain", old_output.string()}, "no whizbang_tables.json"},
       {{"gen", "explain", broken.string()}, "is not valid JSON"},
       {{"gen", "explain", wrong_format.string(), "--json"}, "is not tables format 1"},
-      {{"gen", "explain"}, "takes one TARGET_DIR"},
-      {{"gen", "explain", empty.string(), "--recent", "1"}, "unknown option --recent"},
-      {{"gen", "frobnicate"}, "unknown gen command"},
+      {{"gen", "explain"}, "gen explain: TARGET_DIR is required"},
+      {{"gen", "explain", empty.string(), "--recent", "1"},
+       "gen explain: unknown option --recent (options: --help, --json)"},
+      {{"gen", "frobnicate"}, "unknown gen command 'frobnicate' (commands: explain)"},
   };
   for (const auto& [args, expected] : cases) {
     const CliRun r = run(args);

@@ -98,6 +98,19 @@ TEST_F(StoreCommandTests, Inspect_Json_CountsEveryTable) {
   EXPECT_STREQ(json["receptor_invocations"][0]["receptor_id"].GetString(), "shop::Notify");
   EXPECT_STREQ(json["receptor_invocations"][1]["stage"].GetString(), "PostInboxInline");
   EXPECT_STREQ(json["event_store"][0]["stream_id"].GetString(), kStream);
+  // Stable keys: one column list per row type drives --json and the table.
+  const std::pair<const char*, rapidjson::SizeType> keys[] = {{"outbox", 11},
+                                                              {"inbox", 11},
+                                                              {"event_store", 5},
+                                                              {"perspective_events", 6},
+                                                              {"receptor_invocations", 7}};
+  for (const auto& [table, count] : keys) {
+    EXPECT_EQ(json[table][0].MemberCount(), count) << table;
+  }
+  EXPECT_TRUE(json["outbox"][0]["is_event"].IsBool());
+  EXPECT_TRUE(json["outbox"][0]["status_bits"].IsUint());
+  EXPECT_TRUE(json["inbox"][0]["received_at"].IsString());
+  EXPECT_EQ(json["receptor_invocations"][0]["duration_us"].GetInt64(), 80);
   EXPECT_TRUE(identity(path_) == before) << "inspect modified the store file";
   EXPECT_EQ(listing(std::filesystem::path(path_).parent_path()), files_before);
 }
@@ -213,12 +226,16 @@ TEST_F(StoreCommandTests, BadInput_PrintsOneLineExits2AndTouchesNothing) {
       {{"store", "inspect", foreign}, "not a Whizbang store"},
       {{"store", "stream", foreign, kStream}, "not a Whizbang store"},
       {{"store", "stream", path_, "not-a-uuid"}, "STREAM_ID: malformed uuid"},
-      {{"store", "stream", path_}, "a FILE and a STREAM_ID"},
-      {{"store", "inspect"}, "takes one FILE"},
-      {{"store", "inspect", path_, "--recent", "-1"}, "--recent must be >= 0"},
-      {{"store", "inspect", path_, "--recent", "x"}, "whole number"},
-      {{"store", "inspect", path_, "--bogus"}, "unknown option --bogus"},
-      {{"store", "frobnicate"}, "unknown store command"},
+      {{"store", "stream", path_}, "store stream: STREAM_ID is required"},
+      {{"store", "inspect"}, "store inspect: FILE is required"},
+      {{"store", "inspect", path_, path_}, "store inspect: unexpected argument '" + path_ + "'"},
+      {{"store", "inspect", path_, "--recent", "-1"}, "--recent: must be >= 0; got -1"},
+      {{"store", "inspect", path_, "--recent", "1000001"}, "--recent: must be <= 1000000"},
+      {{"store", "inspect", path_, "--recent", "x"}, "--recent: must be a whole number; got 'x'"},
+      {{"store", "inspect", path_, "--bogus"},
+       "store inspect: unknown option --bogus (options: --help, --recent, --json)"},
+      {{"store", "frobnicate"},
+       "unknown store command 'frobnicate' (commands: inspect, stream, dead-letters, requeue)"},
   };
   for (const BadInput& c : cases) expect_one_line_exit_2(c);
 
@@ -230,15 +247,23 @@ TEST_F(StoreCommandTests, BadInput_PrintsOneLineExits2AndTouchesNothing) {
 }
 
 TEST(StoreCommandHelpTests, Help_IsAvailableOnEveryCommand) {
-  for (const auto& args : std::vector<std::vector<std::string>>{{"store", "--help"},
-                                                                {"store", "inspect", "--help"},
-                                                                {"store", "stream", "--help"},
-                                                                {"gen", "--help"},
-                                                                {"gen", "explain", "--help"}}) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"store", "--help"}, "Usage: whizbang store [OPTIONS] SUBCOMMAND\n"},
+      {{"store", "inspect", "--help"}, "Usage: whizbang store inspect [OPTIONS] FILE\n"},
+      {{"store", "stream", "--help"}, "Usage: whizbang store stream [OPTIONS] FILE STREAM_ID\n"},
+      {{"gen", "--help"}, "Usage: whizbang gen [OPTIONS] SUBCOMMAND\n"},
+      {{"gen", "explain", "--help"}, "Usage: whizbang gen explain [OPTIONS] TARGET_DIR\n"}};
+  for (const auto& [args, usage] : cases) {
     const CliRun r = run(args);
-    EXPECT_EQ(r.code, 0);
-    EXPECT_NE(r.out.find("usage: whizbang"), std::string::npos) << r.out;
+    EXPECT_EQ(r.code, 0) << usage;
+    EXPECT_NE(r.out.find(usage), std::string::npos) << r.out;
   }
+  const CliRun inspect = run({"store", "inspect", "--help"});
+  EXPECT_NE(inspect.out.find("  --recent N                  rows per table (default 5, 0 for "
+                             "counts only)\n"),
+            std::string::npos)
+      << inspect.out;
+  EXPECT_NE(inspect.out.find("Opens FILE read-only"), std::string::npos) << inspect.out;
   const CliRun top = run({"--help"});
   EXPECT_NE(top.out.find("store"), std::string::npos);
   EXPECT_NE(top.out.find("gen "), std::string::npos);

@@ -1,86 +1,12 @@
 #include "cli/cli.hpp"
 
-#include <algorithm>
-#include <charconv>
 #include <ctime>
 #include <ostream>
 
 #include "absl/status/status.h"
-#include "absl/strings/str_cat.h"
 #include "fmt/format.h"
 
 namespace whizbang::cli {
-namespace {
-
-bool contains(const std::vector<std::string>& names, const std::string& name) {
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
-
-}  // namespace
-
-absl::StatusOr<Args> Args::parse(const std::vector<std::string>& argv,
-                                 const std::vector<std::string>& value_flags,
-                                 const std::vector<std::string>& switches) {
-  Args args;
-  for (std::size_t i = 0; i < argv.size(); ++i) {
-    const std::string& arg = argv[i];
-    if (arg.rfind("--", 0) != 0 || arg == "--") {
-      args.positional_.push_back(arg);
-      continue;
-    }
-    std::string name = arg.substr(2);
-    std::optional<std::string> inline_value;
-    if (const auto eq = name.find('='); eq != std::string::npos) {
-      inline_value = name.substr(eq + 1);
-      name = name.substr(0, eq);
-    }
-    if (contains(switches, name)) {
-      if (inline_value)
-        return absl::InvalidArgumentError(absl::StrCat("--", name, " takes no value"));
-      args.values_[name] = "";
-    } else if (contains(value_flags, name)) {
-      if (inline_value) {
-        args.values_[name] = *inline_value;
-      } else if (i + 1 < argv.size()) {
-        args.values_[name] = argv[++i];
-      } else {
-        return absl::InvalidArgumentError(absl::StrCat("--", name, " needs a value"));
-      }
-    } else {
-      return absl::InvalidArgumentError(absl::StrCat("unknown option --", name));
-    }
-  }
-  return args;
-}
-
-std::optional<std::string> Args::value(const std::string& name) const {
-  const auto it = values_.find(name);
-  if (it == values_.end()) return std::nullopt;
-  return it->second;
-}
-
-absl::StatusOr<std::string> Args::required(const std::string& name) const {
-  auto found = value(name);
-  if (!found) return absl::InvalidArgumentError(absl::StrCat("missing required option --", name));
-  return *found;
-}
-
-absl::StatusOr<std::int64_t> Args::required_int(const std::string& name, std::int64_t min) const {
-  absl::StatusOr<std::string> text = required(name);
-  if (!text.ok()) return text.status();
-  std::int64_t number = 0;
-  const char* end = text->data() + text->size();
-  const auto [ptr, ec] = std::from_chars(text->data(), end, number);
-  if (ec != std::errc() || ptr != end) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--", name, " must be a whole number; got '", *text, "'"));
-  }
-  if (number < min) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--", name, " must be >= ", min, "; got ", number));
-  }
-  return number;
-}
 
 int usage_error(const Io& io, std::string_view message) {
   io.err << "whizbang: " << message << "\n";

@@ -1,15 +1,11 @@
-// Small building blocks shared by the `whizbang` subcommands: argument access, errors, output.
+// Small building blocks shared by the `whizbang` subcommands: exit codes, streams, errors, time.
 #pragma once
 
-#include <cstdint>
 #include <iosfwd>
-#include <map>
-#include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 
-#include "absl/status/statusor.h"
+#include "absl/status/status.h"
 #include "whizbang/message/envelope.hpp"
 
 namespace whizbang::cli {
@@ -22,26 +18,6 @@ inline constexpr int kExitUsage = 2;
 struct Io {
   std::ostream& out;
   std::ostream& err;
-};
-
-// Parsed `--flag value`, `--switch` and positional arguments of one subcommand.
-class Args {
- public:
-  // `switches` names flags that take no value (e.g. "json", "help").
-  static absl::StatusOr<Args> parse(const std::vector<std::string>& argv,
-                                    const std::vector<std::string>& value_flags,
-                                    const std::vector<std::string>& switches);
-
-  bool has(const std::string& name) const { return values_.count(name) > 0; }
-  std::optional<std::string> value(const std::string& name) const;
-  absl::StatusOr<std::string> required(const std::string& name) const;
-  // A required flag holding a whole number >= `min`.
-  absl::StatusOr<std::int64_t> required_int(const std::string& name, std::int64_t min) const;
-  const std::vector<std::string>& positional() const { return positional_; }
-
- private:
-  std::map<std::string, std::string> values_;
-  std::vector<std::string> positional_;
 };
 
 // Prints "whizbang: <message>" on one line and returns kExitUsage.

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "cli/json_output.hpp"
+#include "cli/store_columns.hpp"
 #include "cli/store_support.hpp"
-#include "cli/text_table.hpp"
 #include "fmt/format.h"
 #include "whizbang/store/sqlite/sqlite_store_inspector.hpp"
 #include "whizbang/store/sqlite/sqlite_work_store.hpp"
@@ -18,39 +18,25 @@
 namespace whizbang::cli {
 namespace {
 
+struct DeadLettersOptions {
+  std::string file;
+  std::int64_t limit = 0;  // all (the option takes N >= 1)
+  bool json = false;
+};
+
+struct RequeueOptions {
+  std::string file;
+  std::vector<std::string> ids;
+  bool all = false;
+};
+
 std::string dead_letters_word(std::int64_t count) {
   return count == 1 ? "dead letter" : "dead letters";
 }
 
 void print_dead_letters_json(const Io& io, const std::vector<DeadLetter>& letters) {
   JsonOutput json;
-  auto& w = json.writer();
-  w.StartArray();
-  for (const DeadLetter& letter : letters) {
-    w.StartObject();
-    json.key("source");
-    json.string(to_string(letter.source));
-    json.key("id");
-    json.uuid(letter.id.uuid());
-    json.key("message_type");
-    json.string(letter.message_type);
-    json.key("target");
-    json.string(letter.target);
-    json.key("stream_id");
-    json.optional_uuid(letter.stream_id);
-    json.key("attempts");
-    w.Int(letter.attempts);
-    json.key("reason");
-    json.string(failure_reason_text(letter.reason));
-    json.key("reason_code");
-    w.Int(static_cast<int>(letter.reason));
-    json.key("dead_lettered_at");
-    json.string(format_time(letter.dead_lettered_at));
-    json.key("error");
-    json.optional_string(letter.error.empty() ? std::nullopt : std::optional(letter.error));
-    w.EndObject();
-  }
-  w.EndArray();
+  write_objects(json, dead_letter_columns(), letters);
   io.out << json.str();
 }
 
@@ -71,15 +57,7 @@ void print_dead_letters_text(const Io& io, const SqliteStoreInspector& store,
     io.out << " (oldest " << letters.size() << " shown)";
   }
   io.out << "\n";
-  TextTable table({"SOURCE", "ID", "TYPE", "TARGET", "STREAM", "ATTEMPTS", "REASON",
-                   "DEAD-LETTERED AT", "ERROR"});
-  for (const DeadLetter& letter : letters) {
-    table.add({std::string(to_string(letter.source)), letter.id.to_string(),
-               or_dash(letter.message_type), or_dash(letter.target), or_dash(letter.stream_id),
-               std::to_string(letter.attempts), failure_reason_text(letter.reason),
-               format_time(letter.dead_lettered_at), or_dash(one_line(letter.error))});
-  }
-  table.print(io.out, "  ");
+  table_of(dead_letter_columns(), letters).print(io.out, "  ");
 }
 
 // The ids `requeue` was given, each once, in the order given.
@@ -121,25 +99,16 @@ absl::StatusOr<std::size_t> requeue(WorkStore& store, const std::vector<MessageI
   return requeued;
 }
 
-}  // namespace
-
-int store_dead_letters(const Args& args, const Io& io) {
-  if (args.positional().size() != 1) return usage_error(io, "store dead-letters takes one FILE");
-  int limit = -1;  // all
-  if (args.has("limit")) {
-    absl::StatusOr<std::int64_t> parsed = args.required_int("limit", 1);
-    if (!parsed.ok()) return usage_error(io, parsed.status());
-    if (*parsed > INT_MAX) return usage_error(io, fmt::format("--limit must be <= {}", INT_MAX));
-    limit = static_cast<int>(*parsed);
-  }
+int store_dead_letters(const DeadLettersOptions& options, const Io& io) {
+  const int limit = options.limit == 0 ? -1 : static_cast<int>(options.limit);  // -1: all
   absl::StatusOr<std::unique_ptr<SqliteStoreInspector>> store =
-      SqliteStoreInspector::open(args.positional()[0]);
+      SqliteStoreInspector::open(options.file);
   if (!store.ok()) return status_error(io, store.status());
   absl::StatusOr<StoreCounts> counts = (*store)->counts();
   if (!counts.ok()) return status_error(io, counts.status());
   absl::StatusOr<std::vector<DeadLetter>> letters = (*store)->dead_letters(limit);
   if (!letters.ok()) return status_error(io, letters.status());
-  if (args.has("json")) {
+  if (options.json) {
     print_dead_letters_json(io, *letters);
   } else {
     // The total counts every table that keeps dead letters; at least what the list holds.
@@ -150,13 +119,9 @@ int store_dead_letters(const Args& args, const Io& io) {
   return kExitOk;
 }
 
-int store_requeue(const Args& args, const Io& io) {
-  const std::vector<std::string>& positional = args.positional();
-  if (positional.empty()) {
-    return usage_error(io, "store requeue takes a FILE and --all or the IDs to requeue");
-  }
-  const bool all = args.has("all");
-  const std::vector<std::string> id_texts(positional.begin() + 1, positional.end());
+int store_requeue(const RequeueOptions& options, const Io& io) {
+  const bool all = options.all;
+  const std::vector<std::string>& id_texts = options.ids;
   if (all && !id_texts.empty()) {
     return usage_error(io, "store requeue takes --all or IDs, not both");
   }
@@ -170,7 +135,7 @@ int store_requeue(const Args& args, const Io& io) {
 
   // The read-only inspector vets the path first: SqliteWorkStore::open would create a missing
   // file, and would turn an empty file into a fresh store.
-  const std::string& path = positional[0];
+  const std::string& path = options.file;
   int schema_version = 0;
   {
     absl::StatusOr<std::unique_ptr<SqliteStoreInspector>> inspector =
@@ -203,6 +168,41 @@ int store_requeue(const Args& args, const Io& io) {
   }
   io.out << "\n";
   return kExitOk;
+}
+
+}  // namespace
+
+void add_dead_letter_commands(CommandTree& tree, CLI::App& store) {
+  auto list = std::make_shared<DeadLettersOptions>();
+  CLI::App* dead_letters = tree.add_command(
+      store, "dead-letters", "every dead letter, oldest first, with its reason and last error",
+      [list](const Io& io) { return store_dead_letters(*list, io); });
+  add_file_argument(*dead_letters, list->file);
+  dead_letters->add_option("--limit", list->limit, "show the N oldest")
+      ->type_name("N")
+      ->check(whole_number(1, INT_MAX));
+  dead_letters->add_flag("--json", list->json, "print a JSON array");
+  dead_letters->footer(fmt::format(
+      "Lists the dead letters of the outbox, inbox, perspective events, lifecycle\n"
+      "completions and detached work: source, id, type, target, stream, attempts, reason,\n"
+      "dead-lettered at and the last error.\n{}",
+      kReadOnlyNote));
+
+  auto requeue_options = std::make_shared<RequeueOptions>();
+  CLI::App* requeue_command = tree.add_command(
+      store, "requeue", "give dead letters a fresh set of attempts, due now",
+      [requeue_options](const Io& io) { return store_requeue(*requeue_options, io); });
+  add_file_argument(*requeue_command, requeue_options->file);
+  requeue_command
+      ->add_option("ID", requeue_options->ids,
+                   "dead letters to requeue (the ID column of dead-letters)")
+      ->type_name("");
+  requeue_command->add_flag("--all", requeue_options->all, "requeue every dead letter");
+  requeue_command->footer(
+      "Requeues every dead letter (--all) or those with these ids, and prints how many it\n"
+      "requeued. Writes, next to running services as safely as one of them: opens FILE as a\n"
+      "service does, which migrates an older schema (a store older than dead letters has none and\n"
+      "is left as it is).");
 }
 
 }  // namespace whizbang::cli

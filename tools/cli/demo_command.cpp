@@ -2,7 +2,7 @@
 // properties it shows does not hold, so it doubles as a smoke check of an installation.
 #include <ostream>
 
-#include "cli/commands.hpp"
+#include "cli/command_line.hpp"
 #include "whizbang/ids/derived_identity.hpp"
 #include "whizbang/ids/emission_sequence.hpp"
 
@@ -26,16 +26,7 @@ std::vector<Emission> handle_once(const MessageId& inbound) {
   return out;
 }
 
-}  // namespace
-
-int run_demo_command(const std::vector<std::string>& args, const Io& io) {
-  if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
-    io.out << "usage: whizbang demo\n  mints an inbound id, derives the ids its handling emits, "
-              "and shows a retry deriving the same ids.\n";
-    return kExitOk;
-  }
-  if (!args.empty()) return usage_error(io, "demo takes no arguments (try: whizbang demo --help)");
-
+int run_demo(const Io& io) {
   const MessageId inbound = MessageId::mint();
   io.out << "inbound CreateOrder          " << inbound.to_string() << "\n";
   const auto first = handle_once(inbound);
@@ -55,6 +46,17 @@ int run_demo_command(const std::vector<std::string>& args, const Io& io) {
                     : "ORDER VIOLATION\n");
   io.out << (ok ? "demo: ok\n" : "demo: FAILED\n");
   return ok ? kExitOk : kExitFailure;
+}
+
+}  // namespace
+
+void add_demo_command(CommandTree& tree) {
+  CLI::App* demo = tree.add_command(
+      tree.root(), "demo",
+      "a short tour: minted ids, derived ids, a retry re-deriving the same ids", run_demo);
+  demo->footer(
+      "Mints an inbound id, derives the ids its handling emits and shows a retry deriving the\n"
+      "same ids; exits 1 if any of that does not hold.");
 }
 
 }  // namespace whizbang::cli

@@ -2,10 +2,11 @@
 // from the whizbang_tables.json whizbang-gen writes next to the generated C++.
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <ostream>
 #include <sstream>
 
-#include "cli/commands.hpp"
+#include "cli/command_line.hpp"
 #include "cli/json_output.hpp"
 #include "cli/text_table.hpp"
 #include "fmt/format.h"
@@ -17,19 +18,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::string_view kGenHelp =
-    R"(usage: whizbang gen <command> [options]
-
-commands:
-  explain TARGET_DIR [--json]   the receptor and message tables whizbang-gen generated into
-                                TARGET_DIR (a whizbang_generate() OUTPUT_DIR, by default
-                                <build>/.../whizbang_generated/<target>): ids, messages, stages,
-                                idempotent / always_fire / once_across_services, routing,
-                                dependencies and source lines
-
-Reads TARGET_DIR/whizbang_tables.json. A missing directory, a directory without generated files
-or a malformed tables file prints one line and exits 2.
-)";
+struct ExplainOptions {
+  std::string dir;
+  bool json = false;
+};
 
 constexpr const char* kTablesFile = "whizbang_tables.json";
 constexpr int kTablesFormat = 1;
@@ -186,9 +178,8 @@ void print_text(const Io& io, const rapidjson::Document& tables) {
   if (!receptor_table.empty()) receptor_table.print(io.out, "  ");
 }
 
-int gen_explain(const Args& args, const Io& io) {
-  if (args.positional().size() != 1) return usage_error(io, "gen explain takes one TARGET_DIR");
-  const std::string dir = args.positional()[0];
+int gen_explain(const ExplainOptions& options, const Io& io) {
+  const std::string& dir = options.dir;
   absl::StatusOr<std::string> content = read_tables_file(dir);
   if (!content.ok()) return status_error(io, content.status());
   const std::string path = (fs::path(dir) / kTablesFile).string();
@@ -200,7 +191,7 @@ int gen_explain(const Args& args, const Io& io) {
                                        tables.GetErrorOffset()));
   }
   if (absl::Status valid = validate(tables, path); !valid.ok()) return status_error(io, valid);
-  if (args.has("json")) {
+  if (options.json) {
     JsonOutput json;
     tables.Accept(json.writer());
     io.out << json.str();
@@ -212,25 +203,28 @@ int gen_explain(const Args& args, const Io& io) {
 
 }  // namespace
 
-int run_gen_command(const std::vector<std::string>& argv, const Io& io) {
-  if (argv.empty() || argv[0] == "--help" || argv[0] == "-h" || argv[0] == "help") {
-    (argv.empty() ? io.err : io.out) << kGenHelp;
-    return argv.empty() ? kExitUsage : kExitOk;
-  }
-  const std::string command = argv[0];
-  const std::vector<std::string> rest(argv.begin() + 1, argv.end());
-  const absl::StatusOr<Args> args = Args::parse(rest, {}, {"json", "help"});
-  if (!args.ok()) {
-    return usage_error(io,
-                       fmt::format("gen {}: {}", command, std::string(args.status().message())));
-  }
-  if (args->has("help")) {
-    io.out << kGenHelp;
-    return kExitOk;
-  }
-  if (command == "explain") return gen_explain(*args, io);
-  return usage_error(io,
-                     fmt::format("unknown gen command '{}' (try: whizbang gen --help)", command));
+void add_gen_commands(CommandTree& tree) {
+  CLI::App* gen =
+      tree.add_group(tree.root(), "gen", "the receptor and message tables whizbang-gen generated");
+  auto explain = std::make_shared<ExplainOptions>();
+  CLI::App* explain_command =
+      tree.add_command(*gen, "explain", "the receptor and message tables generated into TARGET_DIR",
+                       [explain](const Io& io) { return gen_explain(*explain, io); });
+  explain_command
+      ->add_option("TARGET_DIR", explain->dir,
+                   "a whizbang_generate() OUTPUT_DIR, by default "
+                   "<build>/.../whizbang_generated/<target>")
+      ->type_name("")
+      ->required();
+  explain_command->add_flag("--json", explain->json, "print the tables as a JSON document");
+  const std::string footer = fmt::format(
+      "explain shows ids, messages, stages, idempotent / always_fire / once_across_services,\n"
+      "routing, dependencies and source lines, read from TARGET_DIR/{}. A missing\n"
+      "directory, a directory without generated files or a malformed tables file prints one line\n"
+      "and exits 2.",
+      kTablesFile);
+  gen->footer(footer);
+  explain_command->footer(footer);
 }
 
 }  // namespace whizbang::cli

@@ -1,29 +1,43 @@
 // whizbang id: mint, derive and inspect message ids.
 #include <ctime>
+#include <memory>
 #include <ostream>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "cli/commands.hpp"
+#include "cli/command_line.hpp"
 #include "cli/json_output.hpp"
 #include "whizbang/ids/derived_identity.hpp"
 
 namespace whizbang::cli {
 namespace {
 
-constexpr std::string_view kIdHelp =
-    R"(usage: whizbang id <command> [options]
+// The values each `id` subcommand's options are parsed into.
+struct NewOptions {
+  std::int64_t count = 1;
+  bool json = false;
+};
 
-commands:
-  new [--count N] [--json]                     mint N fresh time-ordered ids (default 1)
-  derive --source ID --service S [--handler H] --type T --ordinal N [--json]
-                                               the id a cascaded emission derives
-  composite-child --composite ID --type T --ordinal N [--json]
-                                               the id of a composite's child
-  inspect ID [--json]                          version, variant, timestamp, counter, ordinal field
+struct DeriveOptions {
+  std::string source;
+  std::string service;
+  std::string handler;
+  std::string type;
+  std::int64_t ordinal = 0;
+  bool json = false;
+};
 
-Ids are printed alone on stdout (or as JSON with --json). Bad input exits 2.
-)";
+struct CompositeChildOptions {
+  std::string composite;
+  std::string type;
+  std::int64_t ordinal = 0;
+  bool json = false;
+};
+
+struct InspectOptions {
+  std::string id;
+  bool json = false;
+};
 
 std::string iso8601_millis(std::int64_t unix_millis) {
   const std::time_t seconds = static_cast<std::time_t>(unix_millis / 1000);
@@ -47,14 +61,9 @@ void print_id(const Io& io, const MessageId& id, bool json) {
   }
 }
 
-int id_new(const Args& args, const Io& io) {
-  std::int64_t count = 1;
-  if (args.has("count")) {
-    auto parsed = args.required_int("count", 1);
-    if (!parsed.ok()) return usage_error(io, parsed.status());
-    count = *parsed;
-  }
-  if (!args.has("json")) {
+int id_new(const NewOptions& options, const Io& io) {
+  const std::int64_t count = options.count;
+  if (!options.json) {
     for (std::int64_t i = 0; i < count; ++i) io.out << MessageId::mint().to_string() << "\n";
     return kExitOk;
   }
@@ -69,48 +78,35 @@ int id_new(const Args& args, const Io& io) {
   return kExitOk;
 }
 
-absl::StatusOr<Uuid> parse_source(const Args& args, const std::string& flag) {
-  absl::StatusOr<std::string> text = args.required(flag);
-  if (!text.ok()) return text.status();
-  absl::StatusOr<Uuid> id = Uuid::parse(*text);
+absl::StatusOr<Uuid> parse_source(const std::string& text, const std::string& flag) {
+  absl::StatusOr<Uuid> id = Uuid::parse(text);
   if (!id.ok())
     return absl::InvalidArgumentError(absl::StrCat("--", flag, ": ", id.status().message()));
   return id;
 }
 
-int id_derive(const Args& args, const Io& io) {
-  const absl::StatusOr<Uuid> source = parse_source(args, "source");
+int id_derive(const DeriveOptions& options, const Io& io) {
+  const absl::StatusOr<Uuid> source = parse_source(options.source, "source");
   if (!source.ok()) return usage_error(io, source.status());
-  const absl::StatusOr<std::string> service = args.required("service");
-  if (!service.ok()) return usage_error(io, service.status());
-  const absl::StatusOr<std::string> type = args.required("type");
-  if (!type.ok()) return usage_error(io, type.status());
-  const absl::StatusOr<std::int64_t> ordinal = args.required_int("ordinal", 0);
-  if (!ordinal.ok()) return usage_error(io, ordinal.status());
-  const std::string handler = args.value("handler").value_or("");
-  const absl::StatusOr<MessageId> id =
-      EmissionIdentity::derive(*source, *service, handler, *type, *ordinal);
+  const absl::StatusOr<MessageId> id = EmissionIdentity::derive(
+      *source, options.service, options.handler, options.type, options.ordinal);
   if (!id.ok()) return usage_error(io, id.status());
-  print_id(io, *id, args.has("json"));
+  print_id(io, *id, options.json);
   return kExitOk;
 }
 
-int id_composite_child(const Args& args, const Io& io) {
-  const absl::StatusOr<Uuid> composite = parse_source(args, "composite");
+int id_composite_child(const CompositeChildOptions& options, const Io& io) {
+  const absl::StatusOr<Uuid> composite = parse_source(options.composite, "composite");
   if (!composite.ok()) return usage_error(io, composite.status());
-  const absl::StatusOr<std::string> type = args.required("type");
-  if (!type.ok()) return usage_error(io, type.status());
-  const absl::StatusOr<std::int64_t> ordinal = args.required_int("ordinal", 0);
-  if (!ordinal.ok()) return usage_error(io, ordinal.status());
-  const absl::StatusOr<MessageId> id = CompositeChildIdentity::derive(*composite, *ordinal, *type);
+  const absl::StatusOr<MessageId> id =
+      CompositeChildIdentity::derive(*composite, options.ordinal, options.type);
   if (!id.ok()) return usage_error(io, id.status());
-  print_id(io, *id, args.has("json"));
+  print_id(io, *id, options.json);
   return kExitOk;
 }
 
-int id_inspect(const Args& args, const Io& io) {
-  if (args.positional().size() != 1) return usage_error(io, "id inspect takes exactly one id");
-  const absl::StatusOr<Uuid> id = Uuid::parse(args.positional()[0]);
+int id_inspect(const InspectOptions& options, const Io& io) {
+  const absl::StatusOr<Uuid> id = Uuid::parse(options.id);
   if (!id.ok()) return usage_error(io, id.status());
   const auto& b = id->bytes();
   const bool v7 = is_v7(*id);
@@ -118,7 +114,7 @@ int id_inspect(const Args& args, const Io& io) {
   const std::uint32_t ordinal_field = (static_cast<std::uint32_t>(b[10]) << 4) | (b[11] >> 4);
   const std::string variant =
       id->variant_bits() == 0b10 ? "rfc9562" : absl::StrCat("other(", id->variant_bits(), ")");
-  if (args.has("json")) {
+  if (options.json) {
     CompactJsonOutput out;
     auto& w = out.writer();
     w.StartObject();
@@ -162,28 +158,62 @@ int id_inspect(const Args& args, const Io& io) {
 
 }  // namespace
 
-int run_id_command(const std::vector<std::string>& argv, const Io& io) {
-  if (argv.empty() || argv[0] == "--help" || argv[0] == "-h" || argv[0] == "help") {
-    io.out << kIdHelp;
-    return argv.empty() ? kExitUsage : kExitOk;
-  }
-  const std::string command = argv[0];
-  const std::vector<std::string> rest(argv.begin() + 1, argv.end());
-  const absl::StatusOr<Args> args =
-      Args::parse(rest, {"count", "source", "service", "handler", "type", "ordinal", "composite"},
-                  {"json", "help"});
-  if (!args.ok())
-    return usage_error(io, absl::StrCat("id ", command, ": ", args.status().message()));
-  if (args->has("help")) {
-    io.out << kIdHelp;
-    return kExitOk;
-  }
-  if (command == "new") return id_new(*args, io);
-  if (command == "derive") return id_derive(*args, io);
-  if (command == "composite-child") return id_composite_child(*args, io);
-  if (command == "inspect") return id_inspect(*args, io);
-  return usage_error(io,
-                     absl::StrCat("unknown id command '", command, "' (try: whizbang id --help)"));
+void add_id_commands(CommandTree& tree) {
+  CLI::App* id = tree.add_group(tree.root(), "id", "mint, derive and inspect message ids");
+  id->footer("Ids are printed alone on stdout (or as one line of JSON with --json).");
+  constexpr const char* kJson = "print one line of JSON";
+
+  auto fresh = std::make_shared<NewOptions>();
+  CLI::App* mint = tree.add_command(*id, "new", "mint N fresh time-ordered ids",
+                                    [fresh](const Io& io) { return id_new(*fresh, io); });
+  mint->add_option("--count", fresh->count, "how many ids (default 1)")
+      ->type_name("N")
+      ->check(whole_number(1));
+  mint->add_flag("--json", fresh->json, kJson);
+
+  auto derive = std::make_shared<DeriveOptions>();
+  CLI::App* derive_command =
+      tree.add_command(*id, "derive", "the id a cascaded emission derives",
+                       [derive](const Io& io) { return id_derive(*derive, io); });
+  derive_command->add_option("--source", derive->source, "the id of the message being handled")
+      ->type_name("ID")
+      ->required();
+  derive_command->add_option("--service", derive->service, "the emitting service")
+      ->type_name("S")
+      ->required();
+  derive_command->add_option("--handler", derive->handler, "the emitting handler (default none)")
+      ->type_name("H");
+  derive_command->add_option("--type", derive->type, "the emitted message type")
+      ->type_name("T")
+      ->required();
+  derive_command->add_option("--ordinal", derive->ordinal, "the emission's place in the handling")
+      ->type_name("N")
+      ->required()
+      ->check(whole_number(0));
+  derive_command->add_flag("--json", derive->json, kJson);
+
+  auto child = std::make_shared<CompositeChildOptions>();
+  CLI::App* child_command =
+      tree.add_command(*id, "composite-child", "the id of a composite's child",
+                       [child](const Io& io) { return id_composite_child(*child, io); });
+  child_command->add_option("--composite", child->composite, "the composite's id")
+      ->type_name("ID")
+      ->required();
+  child_command->add_option("--type", child->type, "the child's message type")
+      ->type_name("T")
+      ->required();
+  child_command->add_option("--ordinal", child->ordinal, "the child's place in the composite")
+      ->type_name("N")
+      ->required()
+      ->check(whole_number(0));
+  child_command->add_flag("--json", child->json, kJson);
+
+  auto inspect = std::make_shared<InspectOptions>();
+  CLI::App* inspect_command =
+      tree.add_command(*id, "inspect", "version, variant, timestamp, counter, ordinal field",
+                       [inspect](const Io& io) { return id_inspect(*inspect, io); });
+  inspect_command->add_option("ID", inspect->id, "the id to read")->type_name("")->required();
+  inspect_command->add_flag("--json", inspect->json, kJson);
 }
 
 }  // namespace whizbang::cli

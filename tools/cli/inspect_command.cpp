@@ -5,6 +5,7 @@
 #include <ostream>
 
 #include "cli/json_output.hpp"
+#include "cli/store_columns.hpp"
 #include "cli/store_support.hpp"
 #include "cli/text_table.hpp"
 #include "fmt/format.h"
@@ -13,7 +14,11 @@
 namespace whizbang::cli {
 namespace {
 
-constexpr std::int64_t kDefaultRecent = 5;
+struct InspectOptions {
+  std::string file;
+  std::int64_t recent = 5;
+  bool json = false;
+};
 
 // The tables that keep dead letters: schema version 5's, then any other the file has.
 std::vector<std::string> dead_letter_tables(const StoreCounts& counts) {
@@ -72,22 +77,6 @@ absl::StatusOr<Snapshot> read_snapshot(SqliteStoreInspector& store, int recent) 
   return snapshot;
 }
 
-void write_state_json(JsonOutput& json, const RowState& state, const char* created_key) {
-  auto& w = json.writer();
-  json.key("status");
-  json.string(status_text(state.status));
-  json.key("status_bits");
-  w.Uint(static_cast<std::uint32_t>(state.status));
-  json.key("attempts");
-  w.Int(state.attempts);
-  json.key("error");
-  json.optional_string(state.error.empty() ? std::nullopt : std::optional(state.error));
-  json.key("instance_id");
-  json.optional_uuid(state.instance_id);
-  json.key(created_key);
-  json.string(format_time(state.created_at));
-}
-
 void print_inspect_json(const Io& io, const SqliteStoreInspector& store, const Snapshot& s) {
   JsonOutput json;
   auto& w = json.writer();
@@ -124,102 +113,15 @@ void print_inspect_json(const Io& io, const SqliteStoreInspector& store, const S
   w.EndObject();
 
   json.key("outbox");
-  w.StartArray();
-  for (const OutboxRow& row : s.outbox) {
-    w.StartObject();
-    json.key("message_id");
-    json.uuid(row.message.message_id.uuid());
-    json.key("message_type");
-    json.string(row.message.message_type);
-    json.key("destination");
-    json.optional_string(row.message.destination);
-    json.key("stream_id");
-    json.optional_uuid(row.message.stream_id);
-    json.key("is_event");
-    w.Bool(row.message.is_event);
-    write_state_json(json, row.state, "created_at");
-    w.EndObject();
-  }
-  w.EndArray();
-
+  write_objects(json, outbox_columns(), s.outbox);
   json.key("inbox");
-  w.StartArray();
-  for (const InboxRow& row : s.inbox) {
-    w.StartObject();
-    json.key("message_id");
-    json.uuid(row.message.message_id.uuid());
-    json.key("message_type");
-    json.string(row.message.message_type);
-    json.key("handler_name");
-    json.string(row.message.handler_name);
-    json.key("stream_id");
-    json.optional_uuid(row.message.stream_id);
-    json.key("is_event");
-    w.Bool(row.message.is_event);
-    write_state_json(json, row.state, "received_at");
-    w.EndObject();
-  }
-  w.EndArray();
-
+  write_objects(json, inbox_columns(), s.inbox);
   json.key("event_store");
-  w.StartArray();
-  for (const StoredEvent& event : s.events) {
-    w.StartObject();
-    json.key("event_id");
-    json.uuid(event.event_id.uuid());
-    json.key("stream_id");
-    json.uuid(event.stream_id);
-    json.key("version");
-    w.Int64(event.version);
-    json.key("event_type");
-    json.string(event.event_type);
-    json.key("created_at");
-    json.string(format_time(event.created_at));
-    w.EndObject();
-  }
-  w.EndArray();
-
+  write_objects(json, event_store_columns(), s.events);
   json.key("perspective_events");
-  w.StartArray();
-  for (const PerspectiveEventRow& row : s.perspective_events) {
-    w.StartObject();
-    json.key("event_work_id");
-    json.uuid(row.event_work_id.uuid());
-    json.key("stream_id");
-    json.uuid(row.stream_id);
-    json.key("perspective");
-    json.string(row.perspective_name);
-    json.key("event_id");
-    json.uuid(row.event_id.uuid());
-    json.key("status");
-    w.Int(row.status);
-    json.key("instance_id");
-    json.optional_uuid(row.instance_id);
-    w.EndObject();
-  }
-  w.EndArray();
-
+  write_objects(json, perspective_event_columns(), s.perspective_events);
   json.key("receptor_invocations");
-  w.StartArray();
-  for (const StoredReceptorInvocation& row : s.invocations) {
-    w.StartObject();
-    json.key("message_id");
-    json.uuid(row.message_id.uuid());
-    json.key("receptor_id");
-    json.string(row.record.receptor_id);
-    json.key("service_name");
-    json.string(row.record.service_name);
-    json.key("perspective");
-    json.string(row.record.perspective);
-    json.key("stage");
-    json.string(to_string(row.record.stage));
-    json.key("completed_at");
-    json.string(format_time(row.record.completed_at));
-    json.key("duration_us");
-    w.Int64(row.record.duration.count());
-    w.EndObject();
-  }
-  w.EndArray();
+  write_objects(json, receptor_invocation_columns(), s.invocations);
   w.EndObject();
   io.out << json.str();
 }
@@ -250,81 +152,52 @@ void print_inspect_text(const Io& io, const SqliteStoreInspector& store, const S
            << "); list them with: whizbang store dead-letters " << store.path() << "\n";
   }
 
-  TextTable outbox(
-      {"MESSAGE ID", "TYPE", "DESTINATION", "STREAM", "STATUS", "ATTEMPTS", "CREATED AT", "ERROR"});
-  for (const OutboxRow& row : s.outbox) {
-    outbox.add({row.message.message_id.to_string(), row.message.message_type,
-                or_dash(row.message.destination), or_dash(row.message.stream_id),
-                status_text(row.state.status), std::to_string(row.state.attempts),
-                format_time(row.state.created_at), or_dash(row.state.error)});
-  }
-  print_section(io, "outbox", s.counts.outbox, s.outbox.size(), outbox,
-                s.counts.dead_lettered_in("wh_outbox"));
+  print_section(io, "outbox", s.counts.outbox, s.outbox.size(),
+                table_of(outbox_columns(), s.outbox), s.counts.dead_lettered_in("wh_outbox"));
   if (s.counts.outbox_tombstones > 0) {
     io.out << "  (+ " << s.counts.outbox_tombstones
            << " published and deleted, ids kept in wh_outbox_tombstones)\n";
   }
-
-  TextTable inbox(
-      {"MESSAGE ID", "TYPE", "HANDLER", "STREAM", "STATUS", "ATTEMPTS", "RECEIVED AT", "ERROR"});
-  for (const InboxRow& row : s.inbox) {
-    inbox.add({row.message.message_id.to_string(), row.message.message_type,
-               row.message.handler_name, or_dash(row.message.stream_id),
-               status_text(row.state.status), std::to_string(row.state.attempts),
-               format_time(row.state.created_at), or_dash(row.state.error)});
-  }
-  print_section(io, "inbox", s.counts.inbox, s.inbox.size(), inbox,
+  print_section(io, "inbox", s.counts.inbox, s.inbox.size(), table_of(inbox_columns(), s.inbox),
                 s.counts.dead_lettered_in("wh_inbox"));
-
-  TextTable events({"EVENT ID", "STREAM", "VERSION", "TYPE", "CREATED AT"});
-  for (const StoredEvent& event : s.events) {
-    events.add({event.event_id.to_string(), event.stream_id.to_string(),
-                std::to_string(event.version), event.event_type, format_time(event.created_at)});
-  }
-  print_section(io, "event store", s.counts.event_store, s.events.size(), events);
-
-  TextTable perspective({"EVENT WORK ID", "STREAM", "PERSPECTIVE", "EVENT ID", "STATUS"});
-  for (const PerspectiveEventRow& row : s.perspective_events) {
-    perspective.add({row.event_work_id.to_string(), row.stream_id.to_string(), row.perspective_name,
-                     row.event_id.to_string(), std::to_string(row.status)});
-  }
+  print_section(io, "event store", s.counts.event_store, s.events.size(),
+                table_of(event_store_columns(), s.events));
   print_section(io, "perspective events", s.counts.perspective_events, s.perspective_events.size(),
-                perspective, s.counts.dead_lettered_in("wh_perspective_events"));
-
-  TextTable invocations(
-      {"MESSAGE ID", "RECEPTOR", "SERVICE", "PERSPECTIVE", "STAGE", "COMPLETED AT", "DURATION"});
-  for (const StoredReceptorInvocation& row : s.invocations) {
-    invocations.add({row.message_id.to_string(), row.record.receptor_id.str(),
-                     or_dash(row.record.service_name), or_dash(row.record.perspective),
-                     std::string(to_string(row.record.stage)), format_time(row.record.completed_at),
-                     fmt::format("{} us", row.record.duration.count())});
-  }
+                table_of(perspective_event_columns(), s.perspective_events),
+                s.counts.dead_lettered_in("wh_perspective_events"));
   print_section(io, "receptor invocations", s.counts.receptor_invocations, s.invocations.size(),
-                invocations);
+                table_of(receptor_invocation_columns(), s.invocations));
 }
 
-}  // namespace
-
-int store_inspect(const Args& args, const Io& io) {
-  if (args.positional().size() != 1) return usage_error(io, "store inspect takes one FILE");
-  std::int64_t recent = kDefaultRecent;
-  if (args.has("recent")) {
-    absl::StatusOr<std::int64_t> parsed = args.required_int("recent", 0);
-    if (!parsed.ok()) return usage_error(io, parsed.status());
-    if (*parsed > 1000000) return usage_error(io, "--recent must be <= 1000000");
-    recent = *parsed;
-  }
+int store_inspect(const InspectOptions& options, const Io& io) {
   absl::StatusOr<std::unique_ptr<SqliteStoreInspector>> store =
-      SqliteStoreInspector::open(args.positional()[0]);
+      SqliteStoreInspector::open(options.file);
   if (!store.ok()) return status_error(io, store.status());
-  absl::StatusOr<Snapshot> snapshot = read_snapshot(**store, static_cast<int>(recent));
+  absl::StatusOr<Snapshot> snapshot = read_snapshot(**store, static_cast<int>(options.recent));
   if (!snapshot.ok()) return status_error(io, snapshot.status());
-  if (args.has("json")) {
+  if (options.json) {
     print_inspect_json(io, **store, *snapshot);
   } else {
     print_inspect_text(io, **store, *snapshot);
   }
   return kExitOk;
+}
+
+}  // namespace
+
+void add_store_inspect_command(CommandTree& tree, CLI::App& store) {
+  auto options = std::make_shared<InspectOptions>();
+  CLI::App* inspect = tree.add_command(
+      store, "inspect", "row counts, dead-lettered rows and the most recent rows of every table",
+      [options](const Io& io) { return store_inspect(*options, io); });
+  add_file_argument(*inspect, options->file);
+  inspect->add_option("--recent", options->recent, "rows per table (default 5, 0 for counts only)")
+      ->type_name("N")
+      ->check(whole_number(0, 1000000));
+  inspect->add_flag("--json", options->json, "print a JSON document");
+  inspect->footer(fmt::format(
+      "Tables: outbox, inbox, event store, perspective events, receptor invocation records.\n{}",
+      kReadOnlyNote));
 }
 
 }  // namespace whizbang::cli

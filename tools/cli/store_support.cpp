@@ -52,6 +52,10 @@ std::string failure_reason_text(FailureReason reason) {
   return std::to_string(static_cast<int>(reason));
 }
 
+CLI::Option* add_file_argument(CLI::App& command, std::string& file) {
+  return command.add_option("FILE", file, "the SQLite store")->type_name("")->required();
+}
+
 std::string or_dash(const std::string& text) { return text.empty() ? "-" : text; }
 std::string or_dash(const std::optional<std::string>& text) { return text ? or_dash(*text) : "-"; }
 std::string or_dash(const std::optional<Uuid>& id) { return id ? id->to_string() : "-"; }

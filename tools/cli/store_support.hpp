@@ -1,12 +1,13 @@
-// What the `whizbang store` subcommands share: cell formatting for their tables and JSON, and the
-// subcommands store_command.cpp dispatches to in inspect_command.cpp and dead_letter_command.cpp.
+// What the `whizbang store` subcommands share: cell formatting for their tables and JSON, the FILE
+// argument, and the subcommands store_command.cpp adds from inspect_command.cpp and
+// dead_letter_command.cpp.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <string_view>
 
-#include "cli/cli.hpp"
+#include "cli/command_line.hpp"
 #include "whizbang/ids/uuid.hpp"
 #include "whizbang/store/work_item.hpp"
 
@@ -25,11 +26,16 @@ std::string or_dash(const std::optional<Uuid>& id);
 // `text` on one line: newlines, carriage returns and tabs as \n, \r, \t (for table cells).
 std::string one_line(std::string_view text);
 
+// The FILE argument every `store` subcommand takes first.
+CLI::Option* add_file_argument(CLI::App& command, std::string& file);
+// The footer of the read-only subcommands.
+inline constexpr const char* kReadOnlyNote =
+    "Opens FILE read-only: nothing is created, migrated or written, so it is safe on a live store.";
+
 // whizbang store inspect FILE [--recent N] [--json]: read-only.
-int store_inspect(const Args& args, const Io& io);
-// whizbang store dead-letters FILE [--limit N] [--json]: read-only.
-int store_dead_letters(const Args& args, const Io& io);
-// whizbang store requeue FILE (--all | ID...): writes.
-int store_requeue(const Args& args, const Io& io);
+void add_store_inspect_command(CommandTree& tree, CLI::App& store);
+// whizbang store dead-letters FILE [--limit N] [--json] (read-only) and
+// whizbang store requeue FILE (--all | ID...) (writes).
+void add_dead_letter_commands(CommandTree& tree, CLI::App& store);
 
 }  // namespace whizbang::cli
