@@ -165,7 +165,8 @@ function(whizbang_extract_guide_blocks)
                      whizbang/exactly_once/guardrails.hpp whizbang/ids/derived_identity.hpp whizbang/observability/metrics.hpp
                      whizbang/observability/logging.hpp whizbang/lifecycle/executor.hpp whizbang/message/envelope_json.hpp
                      whizbang/security/security_context.hpp whizbang/exactly_once/database_receptor_dedup_store.hpp
-                     whizbang/store/memory_work_store.hpp
+                     whizbang/store/memory_work_store.hpp whizbang/store/open_work_store.hpp
+                     whizbang/store/postgres/postgres_work_store.hpp
                      whizbang/store/sqlite/sqlite_work_store.hpp
                      whizbang/transport/in_process_transport.hpp spdlog/sinks/ringbuffer_sink.h)
     string(APPEND prelude "#include <${h}>\n")

@@ -40,8 +40,7 @@ class DetachedWorkTests : public ::testing::TestWithParam<Backend> {
   whizbang::InProcessTransport transport_;
 };
 
-INSTANTIATE_TEST_SUITE_P(Stores, DetachedWorkTests,
-                         testing::Values(Backend::Memory, Backend::Sqlite), backend_name);
+INSTANTIATE_TEST_SUITE_P(Stores, DetachedWorkTests, all_backends(), backend_name);
 
 TEST_P(DetachedWorkTests, DetachedStage_RunsOnceAndIsNotKeptAfterwards) {
   whizbang::ThreadPoolExecutor executor(2);

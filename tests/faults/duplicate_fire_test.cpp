@@ -17,8 +17,7 @@ class DuplicateFireThrowTests : public ::testing::TestWithParam<Backend> {
   whizbang::InProcessTransport transport_;
 };
 
-INSTANTIATE_TEST_SUITE_P(Stores, DuplicateFireThrowTests,
-                         testing::Values(Backend::Memory, Backend::Sqlite), backend_name);
+INSTANTIATE_TEST_SUITE_P(Stores, DuplicateFireThrowTests, all_backends(), backend_name);
 
 TEST_P(DuplicateFireThrowTests, DuplicateFire_DeadLettersTheRowOnce) {
   ServiceConfig config{GetParam(), "shipping", &transport_, &clock_, &log_, &dir_};

@@ -18,12 +18,14 @@
 #include <whizbang/host/service_host.hpp>
 #include <whizbang/message/envelope_json.hpp>
 #include <whizbang/store/memory_work_store.hpp>
+#include <whizbang/store/postgres/postgres_work_store.hpp>
 #include <whizbang/store/sqlite/sqlite_work_store.hpp>
 #include <whizbang/transport/in_process_transport.hpp>
 #include <whizbang/transport/publish_strategy.hpp>
 
 #include "fault_receptors.hpp"
 #include "support/log_capture.hpp"
+#include "support/postgres_schema.hpp"
 #include "support/temp_dir.hpp"
 #include "whizbang_registry.hpp"
 
@@ -33,9 +35,21 @@ inline const whizbang::Registry& fault_registry() {
   return whizbang::generated::whizbang_fault_tests::registry();
 }
 
-enum class Backend { Memory, Sqlite };
+enum class Backend { Memory, Sqlite, Postgres };
 inline std::string backend_name(const ::testing::TestParamInfo<Backend>& info) {
-  return info.param == Backend::Memory ? "Memory" : "Sqlite";
+  switch (info.param) {
+    case Backend::Memory:
+      return "Memory";
+    case Backend::Sqlite:
+      return "Sqlite";
+    case Backend::Postgres:
+      break;
+  }
+  return "Postgres";
+}
+// Every backend a fault suite runs on (PostgreSQL on the run's throwaway server).
+inline auto all_backends() {
+  return ::testing::Values(Backend::Memory, Backend::Sqlite, Backend::Postgres);
 }
 
 // A clock the tests move by hand, so backoffs and leases pass without waiting.
@@ -118,6 +132,14 @@ class Service {
     if (config_.clock != nullptr) options.now = [clock = config_.clock] { return clock->now(); };
     if (config_.backend == Backend::Memory) {
       store = std::make_unique<whizbang::MemoryWorkStore>(options);
+      return;
+    }
+    if (config_.backend == Backend::Postgres) {
+      // One schema per test and service name, as one file per service name below.
+      auto postgres = whizbang::PostgresWorkStore::open(
+          whizbang_test::shared_postgres_schema(config_.dir->file(config_.name)), options);
+      EXPECT_TRUE(postgres.ok()) << postgres.status();
+      if (postgres.ok()) store = *std::move(postgres);
       return;
     }
     // One file per service name: two Services of one name are two instances of one service.

@@ -14,8 +14,7 @@ class HostWithoutTransportTests : public ::testing::TestWithParam<Backend> {
   LogCapture log_;
 };
 
-INSTANTIATE_TEST_SUITE_P(Stores, HostWithoutTransportTests,
-                         testing::Values(Backend::Memory, Backend::Sqlite), backend_name);
+INSTANTIATE_TEST_SUITE_P(Stores, HostWithoutTransportTests, all_backends(), backend_name);
 
 TEST_P(HostWithoutTransportTests, LocalPublish_IsStoredAndProjected) {
   Service solo(config());

@@ -23,8 +23,7 @@ class LifecycleGateTests : public ::testing::TestWithParam<Backend> {
   whizbang::InProcessTransport transport_;
 };
 
-INSTANTIATE_TEST_SUITE_P(Stores, LifecycleGateTests,
-                         testing::Values(Backend::Memory, Backend::Sqlite), backend_name);
+INSTANTIATE_TEST_SUITE_P(Stores, LifecycleGateTests, all_backends(), backend_name);
 
 TEST_P(LifecycleGateTests, GateStagesThatFailed_RunAgainUntilTheySucceed) {
   Service orders(config("orders"));

@@ -44,8 +44,7 @@ class OutboxStageRecordTests : public ::testing::TestWithParam<Backend> {
   SwitchableTransport transport_;
 };
 
-INSTANTIATE_TEST_SUITE_P(Stores, OutboxStageRecordTests,
-                         testing::Values(Backend::Memory, Backend::Sqlite), backend_name);
+INSTANTIATE_TEST_SUITE_P(Stores, OutboxStageRecordTests, all_backends(), backend_name);
 
 TEST_P(OutboxStageRecordTests, PreOutboxReceptor_FiresOnceWhenThePublishFailsAndIsRetried) {
   Service orders(config("orders"));

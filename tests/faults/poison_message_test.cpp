@@ -29,8 +29,7 @@ class PoisonMessageTests : public ::testing::TestWithParam<Backend> {
   whizbang::InProcessTransport transport_;
 };
 
-INSTANTIATE_TEST_SUITE_P(Stores, PoisonMessageTests,
-                         testing::Values(Backend::Memory, Backend::Sqlite), backend_name);
+INSTANTIATE_TEST_SUITE_P(Stores, PoisonMessageTests, all_backends(), backend_name);
 
 TEST_P(PoisonMessageTests, AlwaysFailingCommand_IsDeadLetteredAfterMaxAttempts) {
   Service warehouse(config("warehouse"));

@@ -21,8 +21,7 @@ class SmallFaultTests : public ::testing::TestWithParam<Backend> {
   whizbang::InProcessTransport transport_;
 };
 
-INSTANTIATE_TEST_SUITE_P(Stores, SmallFaultTests, testing::Values(Backend::Memory, Backend::Sqlite),
-                         backend_name);
+INSTANTIATE_TEST_SUITE_P(Stores, SmallFaultTests, all_backends(), backend_name);
 
 TEST_P(SmallFaultTests, CompletionThatCouldNotBeRecorded_IsNotPublishedAgainAtOnce) {
   ServiceConfig orders_config = config("orders");

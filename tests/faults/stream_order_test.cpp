@@ -26,8 +26,7 @@ class StreamOrderTests : public ::testing::TestWithParam<Backend> {
   whizbang::InProcessTransport transport_;
 };
 
-INSTANTIATE_TEST_SUITE_P(Stores, StreamOrderTests,
-                         testing::Values(Backend::Memory, Backend::Sqlite), backend_name);
+INSTANTIATE_TEST_SUITE_P(Stores, StreamOrderTests, all_backends(), backend_name);
 
 TEST_P(StreamOrderTests, OutboxPublishesAStreamInOrderAfterAFailure) {
   Service orders(config("orders"));

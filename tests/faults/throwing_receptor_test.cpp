@@ -27,8 +27,7 @@ class ThrowingReceptorTests : public ::testing::TestWithParam<Backend> {
   whizbang::InProcessTransport transport_;
 };
 
-INSTANTIATE_TEST_SUITE_P(Stores, ThrowingReceptorTests,
-                         testing::Values(Backend::Memory, Backend::Sqlite), backend_name);
+INSTANTIATE_TEST_SUITE_P(Stores, ThrowingReceptorTests, all_backends(), backend_name);
 
 TEST_P(ThrowingReceptorTests, SendToAThrowingReceptor_ReturnsAStatusNamingTheReceptor) {
   Service billing(config("billing"));

@@ -15,18 +15,31 @@
 #include <whizbang/dispatch/dispatcher.hpp>
 #include <whizbang/lifecycle/receptor_invoker.hpp>
 #include <whizbang/store/memory_work_store.hpp>
+#include <whizbang/store/postgres/postgres_work_store.hpp>
 #include <whizbang/store/sqlite/sqlite_work_store.hpp>
 #include <whizbang/workers/perspective_runner.hpp>
 
 #include "read_models.hpp"
 #include "support/log_capture.hpp"
+#include "support/postgres_schema.hpp"
 #include "support/temp_dir.hpp"
 #include "whizbang_messages.hpp"
 #include "whizbang_registry.hpp"
 
 namespace persp {
 
-enum class Backend { Memory, Sqlite };
+enum class Backend { Memory, Sqlite, Postgres };
+inline std::string backend_name(const ::testing::TestParamInfo<Backend>& param) {
+  switch (param.param) {
+    case Backend::Memory:
+      return "Memory";
+    case Backend::Sqlite:
+      return "Sqlite";
+    case Backend::Postgres:
+      break;
+  }
+  return "Postgres";
+}
 
 inline const whizbang::Registry& test_registry() {
   return whizbang::generated::whizbang_perspective_tests::registry();
@@ -44,6 +57,11 @@ class PerspectiveFixture {
     store_options.now = [this] { return now; };
     if (backend == Backend::Memory) {
       store = std::make_unique<whizbang::MemoryWorkStore>(store_options);
+    } else if (backend == Backend::Postgres) {
+      auto postgres =
+          whizbang::PostgresWorkStore::open(whizbang_test::fresh_postgres_schema(), store_options);
+      EXPECT_TRUE(postgres.ok()) << postgres.status();
+      store = *std::move(postgres);
     } else {
       dir_.emplace();
       auto sqlite = whizbang::SqliteWorkStore::open(dir_->file("store.db"), store_options);

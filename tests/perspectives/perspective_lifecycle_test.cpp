@@ -158,10 +158,8 @@ TEST_P(PerspectiveLifecycleTests, PerspectivesAreDiscoveredWithTheirEventsAndAss
 }
 
 INSTANTIATE_TEST_SUITE_P(Stores, PerspectiveLifecycleTests,
-                         ::testing::Values(Backend::Memory, Backend::Sqlite),
-                         [](const ::testing::TestParamInfo<Backend>& param) {
-                           return param.param == Backend::Memory ? "Memory" : "Sqlite";
-                         });
+                         ::testing::Values(Backend::Memory, Backend::Sqlite, Backend::Postgres),
+                         backend_name);
 
 }  // namespace
 }  // namespace persp

@@ -107,10 +107,8 @@ TEST_P(PerspectiveWorkerTests, EnvelopeRebuiltFromTheEventStoreKeepsIdAndHops) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Stores, PerspectiveWorkerTests,
-                         ::testing::Values(Backend::Memory, Backend::Sqlite),
-                         [](const ::testing::TestParamInfo<Backend>& param) {
-                           return param.param == Backend::Memory ? "Memory" : "Sqlite";
-                         });
+                         ::testing::Values(Backend::Memory, Backend::Sqlite, Backend::Postgres),
+                         backend_name);
 
 }  // namespace
 }  // namespace persp

@@ -1,4 +1,5 @@
-// The WorkStore implementations the contract suites run against, as a typed-test list:
+// The WorkStore implementations the contract suites run against, as a typed-test list (the
+// PostgreSQL one on the run's throwaway server: the suite needs the `postgres` CTest fixture):
 //   TYPED_TEST_SUITE(MyContractTest, store_test::Backends, store_test::BackendNames);
 #pragma once
 
@@ -9,7 +10,9 @@
 #include <type_traits>
 
 #include "store_test_support.hpp"
+#include "support/postgres_schema.hpp"
 #include "whizbang/store/memory_work_store.hpp"
+#include "whizbang/store/postgres/postgres_work_store.hpp"
 #include "whizbang/store/sqlite/sqlite_work_store.hpp"
 
 namespace store_test {
@@ -28,12 +31,25 @@ struct SqliteBackend {
   }
 };
 
-using Backends = ::testing::Types<MemoryBackend, SqliteBackend>;
+// Each store gets a schema of its own on the run's throwaway server.
+struct PostgresBackend {
+  static std::unique_ptr<whizbang::WorkStore> open(whizbang::StoreOptions options, const TempDir&) {
+    const std::string conninfo = whizbang_test::fresh_postgres_schema();
+    if (conninfo.empty()) return nullptr;
+    auto store = whizbang::PostgresWorkStore::open(conninfo, std::move(options));
+    EXPECT_TRUE(store.ok()) << store.status();
+    return store.ok() ? *std::move(store) : nullptr;
+  }
+};
+
+using Backends = ::testing::Types<MemoryBackend, SqliteBackend, PostgresBackend>;
 class BackendNames {
  public:
   template <class T>
   static std::string GetName(int) {
-    return std::is_same_v<T, MemoryBackend> ? "Memory" : "Sqlite";
+    if constexpr (std::is_same_v<T, MemoryBackend>) return "Memory";
+    if constexpr (std::is_same_v<T, SqliteBackend>) return "Sqlite";
+    return "Postgres";
   }
 };
 

@@ -86,6 +86,11 @@ class TransactionGate {
     pending_.outbox_written |= info.outbox_written;
     pending_.inbox_written |= info.inbox_written;
   }
+  // What the current transaction wrote so far (a backend's commit may announce it).
+  const CommitInfo& written() const { return pending_; }
+
+  // Calls the commit listeners as a commit would: for work another process committed.
+  void notify_listeners(const CommitInfo& info) { notify(info); }
 
   int add_listener(WorkStore::CommitListener listener) {
     std::lock_guard lock(listeners_mutex_);

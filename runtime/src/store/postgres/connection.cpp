@@ -1,0 +1,252 @@
+#include "store/postgres/connection.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+#include <utility>
+
+#include "fmt/format.h"
+
+namespace whizbang::postgres {
+namespace {
+
+constexpr Oid kTextOid = 25;
+
+// The highest $n in `sql`: how many parameters its statement declares.
+int parameter_count(std::string_view sql) {
+  int count = 0;
+  for (std::size_t i = 0; i < sql.size(); ++i) {
+    if (sql[i] != '$') continue;
+    int number = 0;
+    const auto [end, ec] = std::from_chars(sql.data() + i + 1, sql.data() + sql.size(), number);
+    if (ec == std::errc()) count = std::max(count, number);
+    i = static_cast<std::size_t>(end - sql.data()) - 1;
+  }
+  return count;
+}
+
+// Retryable conditions (another transaction won, the server is going away) are Unavailable.
+absl::StatusCode code_of(std::string_view sqlstate) {
+  if (sqlstate == "40001" || sqlstate == "40P01" || sqlstate == "55P03" ||
+      sqlstate.substr(0, 2) == "08" || sqlstate.substr(0, 3) == "57P") {
+    return absl::StatusCode::kUnavailable;
+  }
+  if (sqlstate == "23505") return absl::StatusCode::kAlreadyExists;
+  if (sqlstate.substr(0, 2) == "22") return absl::StatusCode::kInvalidArgument;
+  return absl::StatusCode::kInternal;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Connection>> Connection::open(const std::string& conninfo) {
+  PGconn* conn = PQconnectdb(conninfo.c_str());
+  if (conn == nullptr) return absl::ResourceExhaustedError("libpq could not allocate a connection");
+  std::unique_ptr<Connection> connection(new Connection(conn));
+  if (PQstatus(conn) != CONNECTION_OK) {
+    return absl::UnavailableError(
+        fmt::format("cannot connect to the PostgreSQL store: {}", PQerrorMessage(conn)));
+  }
+  // Notices ("relation already exists, skipping") are not errors: keep them off stderr.
+  PQsetNoticeProcessor(conn, [](void*, const char*) {}, nullptr);
+  return connection;
+}
+
+Connection::~Connection() { PQfinish(conn_); }
+
+std::string Connection::describe() const {
+  const char* db = PQdb(conn_);
+  const char* host = PQhost(conn_);
+  return fmt::format("PostgreSQL store (database '{}' on '{}')", db != nullptr ? db : "",
+                     host != nullptr ? host : "");
+}
+
+absl::Status Connection::error(const PGresult* result, std::string_view context) const {
+  const char* state = result != nullptr ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
+  const char* message = result != nullptr ? PQresultErrorMessage(result) : PQerrorMessage(conn_);
+  std::string text = message != nullptr ? message : "";
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  const absl::StatusCode code = state != nullptr                   ? code_of(state)
+                                : PQstatus(conn_) != CONNECTION_OK ? absl::StatusCode::kUnavailable
+                                                                   : absl::StatusCode::kInternal;
+  return absl::Status(
+      code, fmt::format("{}: {} [{}]: {}", describe(), text,
+                        state != nullptr ? state : "no sqlstate", context.substr(0, 160)));
+}
+
+absl::Status Connection::begin_if_pending() {
+  if (!begin_pending_) return absl::OkStatus();
+  begin_pending_ = false;
+  return exec("BEGIN");
+}
+
+absl::Status Connection::finish(bool commit) {
+  if (begin_pending_) {
+    begin_pending_ = false;
+    return absl::OkStatus();
+  }
+  return exec(commit ? "COMMIT" : "ROLLBACK");
+}
+
+absl::Status Connection::exec(const std::string& sql) {
+  if (absl::Status status = begin_if_pending(); !status.ok()) return status;
+  Result result(PQexec(conn_, sql.c_str()));
+  const ExecStatusType status = PQresultStatus(result.get());
+  if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) return absl::OkStatus();
+  return error(result.get(), sql);
+}
+
+absl::StatusOr<std::string> Connection::prepare(const std::string& sql) {
+  if (auto it = prepared_.find(sql); it != prepared_.end()) return it->second;
+  const std::string name = fmt::format("s{}", prepared_.size() + 1);
+  const std::vector<Oid> types(static_cast<std::size_t>(parameter_count(sql)), kTextOid);
+  Result result(
+      PQprepare(conn_, name.c_str(), sql.c_str(), static_cast<int>(types.size()), types.data()));
+  if (PQresultStatus(result.get()) != PGRES_COMMAND_OK) return error(result.get(), sql);
+  prepared_.emplace(sql, name);
+  return name;
+}
+
+absl::StatusOr<Result> Connection::run(const std::string& sql,
+                                       const std::vector<std::optional<std::string>>& params) {
+  if (absl::Status status = begin_if_pending(); !status.ok()) return status;
+  absl::StatusOr<std::string> name = prepare(sql);
+  if (!name.ok()) return name.status();
+  const std::size_t count = static_cast<std::size_t>(parameter_count(sql));
+  std::vector<const char*> values(std::max(count, params.size()), nullptr);
+  for (std::size_t i = 0; i < params.size(); ++i) {
+    if (params[i]) values[i] = params[i]->c_str();
+  }
+  Result result(PQexecPrepared(conn_, name->c_str(), static_cast<int>(count), values.data(),
+                               nullptr, nullptr, 0));
+  const ExecStatusType status = PQresultStatus(result.get());
+  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) return error(result.get(), sql);
+  return result;
+}
+
+absl::StatusOr<std::vector<Result>> Connection::run_pipeline(
+    std::span<const Statement> statements) {
+  // Prepared first (each a round trip, once per connection): a pipeline then only executes.
+  std::vector<std::string> names;
+  for (const Statement& statement : statements) {
+    absl::StatusOr<std::string> name = prepare(*statement.sql);
+    if (!name.ok()) return name.status();
+    names.push_back(*std::move(name));
+  }
+  if (PQenterPipelineMode(conn_) == 0) return error(nullptr, "entering pipeline mode");
+  const bool begin = std::exchange(begin_pending_, false);
+  bool sent =
+      !begin || PQsendQueryParams(conn_, "BEGIN", 0, nullptr, nullptr, nullptr, nullptr, 0) == 1;
+  std::vector<const char*> values;
+  for (std::size_t i = 0; sent && i < statements.size(); ++i) {
+    const std::size_t count = static_cast<std::size_t>(parameter_count(*statements[i].sql));
+    const Params& params = *statements[i].params;
+    values.assign(std::max(count, params.size()), nullptr);
+    for (std::size_t p = 0; p < params.size(); ++p) {
+      if (params[p]) values[p] = params[p]->c_str();
+    }
+    sent = PQsendQueryPrepared(conn_, names[i].c_str(), static_cast<int>(count), values.data(),
+                               nullptr, nullptr, 0) == 1;
+  }
+  sent = sent && PQpipelineSync(conn_) == 1;
+  // Every result is read (an aborted pipeline too) up to the sync, so the connection leaves
+  // pipeline mode clean; the first failure is the one reported.
+  std::vector<Result> results;
+  absl::Status failure = sent ? absl::OkStatus() : error(nullptr, "sending a pipeline");
+  const std::size_t expected = statements.size() + (begin ? 1 : 0);
+  for (std::size_t i = 0; sent && i < expected; ++i) {
+    Result result(PQgetResult(conn_));
+    if (result.get() == nullptr) {
+      failure = error(nullptr, "reading a pipeline");
+      break;
+    }
+    while (PGresult* extra = PQgetResult(conn_)) PQclear(extra);  // up to the query's end
+    const ExecStatusType status = PQresultStatus(result.get());
+    if (failure.ok() && status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+      const std::string& sql =
+          i == 0 && begin ? std::string("BEGIN") : *statements[i - (begin ? 1 : 0)].sql;
+      failure = error(result.get(), sql);
+    }
+    if (!(begin && i == 0)) results.push_back(std::move(result));
+  }
+  if (sent) {
+    while (PGresult* rest = PQgetResult(conn_)) {
+      const bool synced = PQresultStatus(rest) == PGRES_PIPELINE_SYNC;
+      PQclear(rest);
+      if (synced) break;
+    }
+  }
+  PQexitPipelineMode(conn_);
+  if (!failure.ok()) return failure;
+  return results;
+}
+
+absl::Status Pipeline::run() {
+  if (queries_.empty()) return absl::OkStatus();
+  std::vector<Connection::Statement> statements;
+  statements.reserve(queries_.size());
+  for (const Query& query : queries_) statements.push_back({&query.sql(), &query.params()});
+  absl::StatusOr<std::vector<Result>> results = connection_.run_pipeline(statements);
+  if (!results.ok()) return results.status();
+  for (std::size_t i = 0; i < queries_.size(); ++i)
+    queries_[i].set_result(std::move((*results)[i]));
+  return absl::OkStatus();
+}
+
+absl::Status Connection::configure_session(std::string sql) {
+  if (absl::Status status = exec(sql); !status.ok()) return status;
+  session_settings_.push_back(std::move(sql));
+  return absl::OkStatus();
+}
+
+absl::Status Connection::reset_if_broken() {
+  if (PQstatus(conn_) == CONNECTION_OK) return absl::OkStatus();
+  PQreset(conn_);
+  prepared_.clear();
+  begin_pending_ = false;
+  if (PQstatus(conn_) != CONNECTION_OK) {
+    return absl::UnavailableError(
+        fmt::format("{}: reconnecting failed: {}", describe(), PQerrorMessage(conn_)));
+  }
+  for (const std::string& setting : session_settings_) {
+    if (absl::Status status = exec(setting); !status.ok()) return status;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Query::run() {
+  absl::StatusOr<Result> result = connection_.run(sql_, params_);
+  if (!result.ok()) return result.status();
+  result_ = *std::move(result);
+  ran_ = true;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<bool> Query::step() {
+  if (!ran_) {
+    if (absl::Status status = run(); !status.ok()) return status;
+  }
+  ++row_;
+  return row_ < result_.rows();
+}
+
+int Query::changes() const {
+  const char* tuples = PQcmdTuples(result_.get());
+  int count = 0;
+  if (tuples != nullptr) std::from_chars(tuples, tuples + std::strlen(tuples), count);
+  return count;
+}
+
+std::int64_t Query::int64(int column) const {
+  const char* text = value(column);
+  std::int64_t number = 0;
+  std::from_chars(text, text + std::strlen(text), number);
+  return number;
+}
+
+Uuid Query::uuid(int column) const {
+  if (is_null(column)) return Uuid();
+  absl::StatusOr<Uuid> id = Uuid::parse(value(column));
+  return id.ok() ? *id : Uuid();
+}
+
+}  // namespace whizbang::postgres

@@ -1,0 +1,198 @@
+// RAII wrappers for libpq: a result, a connection with a prepared-statement cache, and a scoped
+// execution of one statement that binds, runs and reads rows with Status errors. The shape
+// follows the SQLite backend's (store/sqlite/statement.hpp) so both stores read alike.
+//
+// Every parameter is sent as text and declared `text`; the SQL casts each one (`$1::uuid`,
+// `$5::bigint`), so a statement's parameter types are written where they are used and an unused
+// parameter number is harmless.
+#pragma once
+
+#include <libpq-fe.h>
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "whizbang/ids/uuid.hpp"
+
+namespace whizbang::postgres {
+
+// Owns one PGresult; cleared on destruction.
+class Result {
+ public:
+  Result() = default;
+  explicit Result(PGresult* result) : result_(result) {}
+  Result(Result&& other) noexcept : result_(std::exchange(other.result_, nullptr)) {}
+  Result& operator=(Result&& other) noexcept {
+    std::swap(result_, other.result_);
+    return *this;
+  }
+  Result(const Result&) = delete;
+  Result& operator=(const Result&) = delete;
+  ~Result() {
+    if (result_ != nullptr) PQclear(result_);
+  }
+  PGresult* get() const { return result_; }
+  int rows() const { return result_ != nullptr ? PQntuples(result_) : 0; }
+
+ private:
+  PGresult* result_ = nullptr;
+};
+
+// One libpq connection and the statements prepared on it (named s1, s2, … by first use).
+class Connection {
+ public:
+  // Connects with `conninfo` (key=value pairs or a postgresql:// URI).
+  static absl::StatusOr<std::unique_ptr<Connection>> open(const std::string& conninfo);
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+  ~Connection();
+
+  PGconn* raw() const { return conn_; }
+  // "database 'x' on host 'y'": names the server in errors without the conninfo, which may hold
+  // a password.
+  std::string describe() const;
+  // One or more statements with no parameters (simple query protocol).
+  absl::Status exec(const std::string& sql);
+  // Runs `sql` (prepared on first use; the text is the cache key) with `params` (nullopt: NULL).
+  absl::StatusOr<Result> run(const std::string& sql,
+                             const std::vector<std::optional<std::string>>& params);
+  using Params = std::vector<std::optional<std::string>>;
+  struct Statement {
+    const std::string* sql;
+    const Params* params;
+  };
+  // Runs `statements` in one round trip (libpq pipeline mode): one result per statement, in
+  // order. The first failure is returned; the statements after it did not run.
+  absl::StatusOr<std::vector<Result>> run_pipeline(std::span<const Statement> statements);
+  // Opens a transaction with the next statement sent rather than on its own (a round trip
+  // saved); a transaction that ends before any statement ran never reaches the server.
+  void begin_with_next_statement() { begin_pending_ = true; }
+  // Ends the transaction: COMMIT or ROLLBACK (nothing when it never began).
+  absl::Status finish(bool commit);
+  // Runs `sql` (a SET) now and again after every reconnect: settings of the session.
+  absl::Status configure_session(std::string sql);
+  // After a lost connection: reconnects, forgets the prepared statements, configures the session.
+  absl::Status reset_if_broken();
+  absl::Status error(const PGresult* result, std::string_view context) const;
+
+ private:
+  explicit Connection(PGconn* conn) : conn_(conn) {}
+  absl::StatusOr<std::string> prepare(const std::string& sql);
+
+  // Sends BEGIN first when a transaction is pending.
+  absl::Status begin_if_pending();
+
+  PGconn* conn_ = nullptr;
+  std::unordered_map<std::string, std::string> prepared_;  // sql -> statement name
+  bool begin_pending_ = false;
+  std::vector<std::string> session_settings_;
+};
+
+// One execution of a statement: bind, run (or step through the rows), read columns.
+class Query {
+ public:
+  Query(Connection& connection, std::string sql) : connection_(connection), sql_(std::move(sql)) {}
+  Query(const Query&) = delete;
+  Query& operator=(const Query&) = delete;
+
+  void bind_uuid(int index, const Uuid& id) { set(index, id.to_string()); }
+  void bind_uuid(int index, const std::optional<Uuid>& id) {
+    if (id) bind_uuid(index, *id);
+  }
+  void bind_text(int index, std::string_view text) { set(index, std::string(text)); }
+  void bind_text(int index, const std::string& text) { set(index, text); }
+  void bind_text(int index, const std::optional<std::string>& text) {
+    if (text) set(index, *text);
+  }
+  void bind_int(int index, std::int64_t value) { set(index, std::to_string(value)); }
+  void bind_int(int index, const std::optional<std::int64_t>& value) {
+    if (value) bind_int(index, *value);
+  }
+  void bind_bool(int index, bool value) { set(index, value ? "true" : "false"); }
+
+  // Runs a statement whose rows are not read.
+  absl::Status run();
+  // The first call runs the statement; each call moves to the next row: true for a row, false
+  // when done.
+  absl::StatusOr<bool> step();
+  // Rows the statement inserted, updated or deleted.
+  int changes() const;
+  // Sets the result of a run elsewhere (Pipeline); step() then reads its rows.
+  void set_result(Result result) {
+    result_ = std::move(result);
+    ran_ = true;
+  }
+  const std::string& sql() const { return sql_; }
+  const Connection::Params& params() const { return params_; }
+
+  bool is_null(int column) const { return PQgetisnull(result_.get(), row_, column) != 0; }
+  std::int64_t int64(int column) const;
+  std::optional<std::int64_t> optional_int64(int column) const {
+    if (is_null(column)) return std::nullopt;
+    return int64(column);
+  }
+  bool boolean(int column) const { return !is_null(column) && value(column)[0] == 't'; }
+  std::string text(int column) const {
+    return std::string(value(column),
+                       static_cast<std::size_t>(PQgetlength(result_.get(), row_, column)));
+  }
+  std::optional<std::string> optional_text(int column) const {
+    if (is_null(column)) return std::nullopt;
+    return text(column);
+  }
+  // A nil Uuid for NULL.
+  Uuid uuid(int column) const;
+  std::optional<Uuid> optional_uuid(int column) const {
+    if (is_null(column)) return std::nullopt;
+    return uuid(column);
+  }
+
+ private:
+  void set(int index, std::string value) {
+    if (params_.size() < static_cast<std::size_t>(index)) params_.resize(index);
+    params_[index - 1] = std::move(value);
+  }
+  const char* value(int column) const { return PQgetvalue(result_.get(), row_, column); }
+
+  Connection& connection_;
+  std::string sql_;
+  Connection::Params params_;
+  Result result_;
+  bool ran_ = false;
+  int row_ = -1;
+};
+
+// Statements sent together in one round trip: add them, bind each, run(), then read each.
+//
+//   Pipeline pipeline(connection);
+//   std::vector<Query*> inserts;
+//   for (const Row& row : rows) {
+//     Query& insert = pipeline.add(sql::kInsert);
+//     insert.bind_uuid(1, row.id);
+//     inserts.push_back(&insert);
+//   }
+//   WB_RETURN_IF_ERROR(pipeline.run());
+//   for (Query* insert : inserts) stored.push_back(insert->changes() == 1);
+class Pipeline {
+ public:
+  explicit Pipeline(Connection& connection) : connection_(connection) {}
+  Query& add(std::string sql) { return queries_.emplace_back(connection_, std::move(sql)); }
+  bool empty() const { return queries_.empty(); }
+  absl::Status run();
+
+ private:
+  Connection& connection_;
+  std::deque<Query> queries_;
+};
+
+}  // namespace whizbang::postgres

@@ -1,0 +1,251 @@
+#include "store/postgres/migrations.hpp"
+
+#include <array>
+
+#include "fmt/format.h"
+
+namespace whizbang::postgres {
+namespace {
+
+// Keys are uuid (UUIDv7: time-ordered, so inserts append to the index), times are bigint
+// microseconds since the Unix epoch, JSON is text. The tables claims update often keep free
+// space in their pages (fillfactor 70), so a lease update stays on its page (a HOT update) and
+// writes about half the WAL. wh_outbox_ids is the outbox's permanent dedup
+// (store/postgres/sql.hpp).
+constexpr std::string_view kV1 = R"sql(
+CREATE TABLE wh_outbox (
+  message_id uuid PRIMARY KEY,
+  destination text,
+  message_type text NOT NULL,
+  event_data text NOT NULL,
+  scope text,
+  stream_id uuid,
+  partition_number integer,
+  is_event boolean NOT NULL DEFAULT false,
+  status integer NOT NULL DEFAULT 1,
+  attempts integer NOT NULL DEFAULT 0,
+  error text,
+  instance_id uuid,
+  lease_expiry bigint,
+  failure_reason integer NOT NULL DEFAULT 99,
+  scheduled_for bigint,
+  created_at bigint NOT NULL,
+  published_at bigint,
+  processed_at bigint,
+  dead_lettered_at bigint
+) WITH (fillfactor = 70);
+CREATE INDEX wh_outbox_stream ON wh_outbox (stream_id, message_id);
+CREATE TABLE wh_outbox_ids (
+  message_id uuid PRIMARY KEY,
+  stored_at bigint NOT NULL,
+  published_at bigint
+);
+CREATE INDEX wh_outbox_ids_published_at ON wh_outbox_ids (published_at);
+CREATE TABLE wh_inbox (
+  message_id uuid PRIMARY KEY,
+  handler_name text NOT NULL,
+  message_type text NOT NULL,
+  event_data text NOT NULL,
+  scope text,
+  stream_id uuid,
+  partition_number integer,
+  is_event boolean NOT NULL DEFAULT false,
+  status integer NOT NULL DEFAULT 1,
+  attempts integer NOT NULL DEFAULT 0,
+  error text,
+  instance_id uuid,
+  lease_expiry bigint,
+  failure_reason integer NOT NULL DEFAULT 99,
+  scheduled_for bigint,
+  processed_at bigint,
+  received_at bigint NOT NULL,
+  source_service_id uuid,
+  dead_lettered_at bigint
+) WITH (fillfactor = 70);
+CREATE INDEX wh_inbox_stream ON wh_inbox (stream_id, message_id);
+CREATE TABLE wh_message_deduplication (
+  message_id uuid PRIMARY KEY,
+  first_seen_at bigint NOT NULL
+);
+CREATE INDEX wh_message_deduplication_first_seen_at ON wh_message_deduplication (first_seen_at);
+CREATE TABLE wh_event_store (
+  event_id uuid PRIMARY KEY,
+  stream_id uuid NOT NULL,
+  aggregate_id uuid NOT NULL,
+  aggregate_type text NOT NULL,
+  event_type text NOT NULL,
+  event_data text NOT NULL,
+  metadata text NOT NULL,
+  scope text,
+  version bigint NOT NULL,
+  created_at bigint NOT NULL,
+  UNIQUE (stream_id, version)
+);
+CREATE TABLE wh_perspective_events (
+  event_work_id uuid PRIMARY KEY,
+  stream_id uuid NOT NULL,
+  perspective_name text NOT NULL,
+  event_id uuid NOT NULL,
+  instance_id uuid,
+  lease_expiry bigint,
+  status integer NOT NULL DEFAULT 0,
+  attempts integer NOT NULL DEFAULT 0,
+  error text,
+  created_at bigint NOT NULL,
+  claimed_at bigint,
+  processed_at bigint,
+  scheduled_for bigint,
+  failure_reason integer NOT NULL DEFAULT 99,
+  dead_lettered_at bigint,
+  UNIQUE (stream_id, perspective_name, event_id)
+) WITH (fillfactor = 70);
+CREATE INDEX wh_perspective_events_event_id ON wh_perspective_events (event_id);
+CREATE TABLE wh_message_associations (
+  message_type text NOT NULL,
+  association_type text NOT NULL,
+  target_name text NOT NULL,
+  PRIMARY KEY (message_type, association_type, target_name)
+);
+CREATE TABLE wh_service_instances (
+  instance_id uuid PRIMARY KEY,
+  service_name text NOT NULL,
+  host_name text NOT NULL,
+  process_id bigint NOT NULL,
+  started_at bigint NOT NULL,
+  last_heartbeat_at bigint NOT NULL
+);
+CREATE TABLE wh_receptor_invocations (
+  message_id uuid NOT NULL,
+  receptor_id text NOT NULL,
+  service_name text NOT NULL,
+  perspective text NOT NULL,
+  stage integer NOT NULL,
+  completed_at bigint NOT NULL,
+  duration_us bigint NOT NULL
+);
+-- Service names compare case-insensitively, as in the SQLite backend (COLLATE NOCASE).
+CREATE UNIQUE INDEX wh_receptor_invocations_key
+  ON wh_receptor_invocations (message_id, receptor_id, lower(service_name), perspective);
+CREATE INDEX wh_receptor_invocations_completed_at ON wh_receptor_invocations (completed_at);
+CREATE TABLE wh_perspective_models (
+  perspective_name text NOT NULL,
+  stream_id uuid NOT NULL,
+  model_data text NOT NULL,
+  last_event_id uuid NOT NULL,
+  updated_at bigint NOT NULL,
+  PRIMARY KEY (perspective_name, stream_id)
+);
+CREATE TABLE wh_lifecycle_completions (
+  event_id uuid PRIMARY KEY,
+  stream_id uuid NOT NULL,
+  instance_id uuid,
+  lease_expiry bigint,
+  attempts integer NOT NULL DEFAULT 0,
+  error text,
+  failure_reason integer NOT NULL DEFAULT 99,
+  scheduled_for bigint,
+  created_at bigint NOT NULL,
+  dead_lettered_at bigint
+);
+CREATE TABLE wh_detached_work (
+  work_id uuid PRIMARY KEY,
+  message_id uuid NOT NULL,
+  message_type text NOT NULL,
+  receptor_id text NOT NULL,
+  stage integer NOT NULL,
+  perspective text NOT NULL,
+  envelope text NOT NULL,
+  instance_id uuid,
+  lease_expiry bigint,
+  attempts integer NOT NULL DEFAULT 0,
+  error text,
+  failure_reason integer NOT NULL DEFAULT 99,
+  scheduled_for bigint,
+  created_at bigint NOT NULL,
+  dead_lettered_at bigint
+);
+)sql";
+
+constexpr std::array<Migration, 1> kMigrations{{
+    {1, "outbox, inbox, event store, perspectives, invocations, lifecycle, detached work", kV1},
+}};
+
+// One advisory lock key for every migration of every store in the database.
+constexpr std::string_view kMigrationLock = "SELECT pg_advisory_xact_lock(2003200520)";
+
+absl::StatusOr<std::int64_t> scalar(Connection& connection, const std::string& sql) {
+  Query query(connection, sql);
+  absl::StatusOr<bool> row = query.step();
+  if (!row.ok()) return row.status();
+  return *row ? query.int64(0) : 0;
+}
+
+absl::StatusOr<int> migrate_locked(Connection& connection) {
+  if (absl::Status status = connection.exec(std::string(kMigrationLock)); !status.ok()) {
+    return status;
+  }
+  absl::StatusOr<std::int64_t> has_version_table =
+      scalar(connection,
+             "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() "
+             "AND tablename = 'wh_schema_version'");
+  if (!has_version_table.ok()) return has_version_table.status();
+  if (*has_version_table == 0) {
+    absl::StatusOr<std::int64_t> whizbang_tables =
+        scalar(connection,
+               "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() "
+               "AND tablename LIKE 'wh\\_%'");
+    if (!whizbang_tables.ok()) return whizbang_tables.status();
+    if (*whizbang_tables > 0) {
+      return absl::FailedPreconditionError(fmt::format(
+          "{}: the schema has {} wh_ tables but no wh_schema_version: not a Whizbang store",
+          connection.describe(), *whizbang_tables));
+    }
+    absl::Status status = connection.exec(
+        "CREATE TABLE wh_schema_version (version integer PRIMARY KEY, name text NOT NULL, "
+        "applied_at bigint NOT NULL)");
+    if (!status.ok()) return status;
+  }
+  absl::StatusOr<std::int64_t> current =
+      scalar(connection, "SELECT COALESCE(MAX(version), 0) FROM wh_schema_version");
+  if (!current.ok()) return current.status();
+  if (*current > latest_schema_version()) {
+    return absl::FailedPreconditionError(
+        fmt::format("{} has schema version {}, newer than this runtime's {}", connection.describe(),
+                    *current, latest_schema_version()));
+  }
+  for (const Migration& migration : kMigrations) {
+    if (migration.version <= *current) continue;
+    absl::Status status = connection.exec(std::string(migration.sql));
+    if (status.ok()) {
+      Query record(connection,
+                   "INSERT INTO wh_schema_version (version, name, applied_at) VALUES ($1::integer, "
+                   "$2::text, (extract(epoch FROM clock_timestamp()) * 1000000)::bigint)");
+      record.bind_int(1, migration.version);
+      record.bind_text(2, migration.name);
+      status = record.run();
+    }
+    if (!status.ok()) {
+      return absl::InternalError(fmt::format("migration {} ({}) failed: {}", migration.version,
+                                             migration.name, std::string(status.message())));
+    }
+  }
+  return latest_schema_version();
+}
+
+}  // namespace
+
+std::span<const Migration> migrations() { return kMigrations; }
+int latest_schema_version() { return kMigrations.back().version; }
+
+absl::StatusOr<int> migrate(Connection& connection) {
+  if (absl::Status status = connection.exec("BEGIN"); !status.ok()) return status;
+  absl::StatusOr<int> version = migrate_locked(connection);
+  absl::Status status = version.ok() ? connection.exec("COMMIT") : version.status();
+  if (!status.ok()) {
+    (void)connection.exec("ROLLBACK");
+    return status;
+  }
+  return version;
+}
+
+}  // namespace whizbang::postgres

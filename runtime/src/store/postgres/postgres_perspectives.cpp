@@ -1,0 +1,223 @@
+// PostgresWorkStore: perspective work (claim, complete with the WhenAll check, fail), lifecycle
+// completions and the perspective models.
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "store/postgres/postgres_store_impl.hpp"
+#include "store/postgres/sql.hpp"
+
+namespace whizbang {
+
+using postgres::Query;
+using store_internal::from_micros;
+
+absl::StatusOr<std::vector<PerspectiveWork>> PostgresWorkStore::claim_perspective_work(
+    std::size_t max_items) {
+  return impl_->gate.run([&]() -> absl::StatusOr<std::vector<PerspectiveWork>> {
+    const std::int64_t now = impl_->now_micros();
+    postgres::Pipeline pipeline(*impl_->connection);
+    Query& turn = pipeline.add(postgres::sql::kClaimLock);
+    turn.bind_int(1, static_cast<std::int64_t>(postgres::sql::ClaimLock::Perspectives));
+    Query& claim = pipeline.add(postgres::sql::kClaimPerspectiveWork);
+    claim.bind_int(1, now);
+    claim.bind_uuid(2, impl_->options.instance.instance_id);
+    claim.bind_int(3, static_cast<std::int64_t>(max_items));
+    claim.bind_int(4, now + impl_->lease_micros());
+    WB_RETURN_IF_ERROR(pipeline.run());
+    std::vector<PerspectiveWork> work;
+    while (true) {
+      WB_ASSIGN_OR_RETURN(bool row, claim.step());
+      if (!row) break;
+      PerspectiveWork item;
+      item.event_work_id = MessageId::from_trusted(claim.uuid(0));
+      item.stream_id = claim.uuid(1);
+      item.perspective_name = claim.text(2);
+      item.event_id = MessageId::from_trusted(claim.uuid(3));
+      item.event_type = claim.text(4);
+      item.event_data = claim.text(5);
+      item.metadata = claim.text(6);
+      item.version = claim.int64(7);
+      item.attempts = static_cast<int>(claim.int64(8));
+      work.push_back(std::move(item));
+    }
+    std::sort(work.begin(), work.end(), [](const PerspectiveWork& a, const PerspectiveWork& b) {
+      return std::tie(a.stream_id, a.event_id, a.perspective_name) <
+             std::tie(b.stream_id, b.event_id, b.perspective_name);
+    });
+    return work;
+  });
+}
+
+absl::StatusOr<PerspectiveCompletion> PostgresWorkStore::complete_perspective_work(
+    std::span<const MessageId> event_work_ids) {
+  return impl_->gate.run([&]() -> absl::StatusOr<PerspectiveCompletion> {
+    postgres::Connection& db = *impl_->connection;
+    const Uuid& self = impl_->options.instance.instance_id;
+    // The events these perspective events belong to (those this instance may complete).
+    postgres::Pipeline finding(db);
+    std::vector<Query*> finds;
+    for (const MessageId& work_id : event_work_ids) {
+      Query& find = finding.add(postgres::sql::kPerspectiveWorkEvent);
+      find.bind_uuid(1, work_id.uuid());
+      find.bind_uuid(2, self);
+      finds.push_back(&find);
+    }
+    WB_RETURN_IF_ERROR(finding.run());
+    std::vector<std::pair<MessageId, MessageId>> owned;  // (work id, event)
+    std::map<MessageId, Uuid> streams;                   // event -> stream, in event order
+    for (std::size_t i = 0; i < finds.size(); ++i) {
+      WB_ASSIGN_OR_RETURN(bool found, finds[i]->step());
+      // Already completed (by this or another worker), or claimed by another instance after
+      // this one's lease lapsed: not ours to complete.
+      if (!found) continue;
+      const MessageId event_id = MessageId::from_trusted(finds[i]->uuid(0));
+      owned.emplace_back(event_work_ids[i], event_id);
+      streams.emplace(event_id, finds[i]->uuid(1));
+    }
+    // Completions of one event's perspective events take turns, in event order (no deadlock
+    // between two batches), so exactly one of them sees the last perspective event gone.
+    postgres::Pipeline deleting(db);
+    for (const auto& [event_id, stream_id] : streams) {
+      Query& lock = deleting.add(postgres::sql::kLockEvent);
+      lock.bind_uuid(1, event_id.uuid());
+    }
+    std::vector<Query*> deletes;
+    for (const auto& [work_id, event_id] : owned) {
+      Query& erase = deleting.add(postgres::sql::kDeletePerspectiveWork);
+      erase.bind_uuid(1, work_id.uuid());
+      erase.bind_uuid(2, self);
+      deletes.push_back(&erase);
+    }
+    WB_RETURN_IF_ERROR(deleting.run());
+    PerspectiveCompletion completion;
+    std::vector<MessageId> touched;
+    for (std::size_t i = 0; i < owned.size(); ++i) {
+      if (deletes[i]->changes() == 0) continue;  // completed meanwhile by another transaction
+      const auto& [work_id, event_id] = owned[i];
+      completion.work_completed.push_back(work_id);
+      if (std::find(touched.begin(), touched.end(), event_id) == touched.end()) {
+        touched.push_back(event_id);
+      }
+    }
+    postgres::Pipeline counting(db);
+    std::vector<Query*> counts;
+    for (const MessageId& event_id : touched) {
+      Query& remaining = counting.add(postgres::sql::kPerspectiveWorkRemaining);
+      remaining.bind_uuid(1, event_id.uuid());
+      counts.push_back(&remaining);
+    }
+    WB_RETURN_IF_ERROR(counting.run());
+    const std::int64_t now = impl_->now_micros();
+    postgres::Pipeline recording(db);
+    for (std::size_t i = 0; i < touched.size(); ++i) {
+      WB_ASSIGN_OR_RETURN(bool row, counts[i]->step());
+      if (!row || counts[i]->int64(0) != 0) continue;
+      // The gate opened: its stages are owed until they succeed (claim_lifecycle_work).
+      const MessageId& event_id = touched[i];
+      Query& lifecycle = recording.add(postgres::sql::kInsertLifecycleCompletion);
+      lifecycle.bind_uuid(1, event_id.uuid());
+      lifecycle.bind_uuid(2, streams.at(event_id));
+      lifecycle.bind_uuid(3, self);
+      lifecycle.bind_int(4, now + impl_->lease_micros());
+      lifecycle.bind_int(5, now);
+      completion.events_completed.push_back(event_id);
+    }
+    WB_RETURN_IF_ERROR(recording.run());
+    return completion;
+  });
+}
+
+absl::Status PostgresWorkStore::fail_perspective_work(const MessageId& event_work_id,
+                                                      std::string_view error, bool dead_letter) {
+  return impl_->gate.run([&]() -> absl::Status {
+    return impl_->fail_keyed(postgres::sql::kFailPerspectiveWork, "wh_perspective_events",
+                             event_work_id, error, dead_letter);
+  });
+}
+
+absl::Status PostgresWorkStore::Impl::fail_keyed(const std::string& sql, std::string_view table,
+                                                 const MessageId& id, std::string_view error,
+                                                 bool dead_letter) {
+  Query query(*connection, sql);
+  query.bind_uuid(1, id.uuid());
+  query.bind_uuid(2, options.instance.instance_id);
+  query.bind_text(4, error);
+  bind_failure_rule(query, now_micros(), dead_letter, FailureReason::Unknown);
+  WB_ASSIGN_OR_RETURN(bool row, query.step());
+  if (!row) return absl::OkStatus();  // gone, or another instance's now
+  store_internal::report_failure(
+      options, {table, id, query.text(0), static_cast<int>(query.int64(1)), !query.is_null(2),
+                query.optional_uuid(3), error});
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<LifecycleWork>> PostgresWorkStore::claim_lifecycle_work(
+    std::size_t max_items) {
+  return impl_->gate.run([&]() -> absl::StatusOr<std::vector<LifecycleWork>> {
+    const std::int64_t now = impl_->now_micros();
+    Query claim(*impl_->connection, postgres::sql::kClaimLifecycleWork);
+    claim.bind_int(1, now);
+    claim.bind_uuid(2, impl_->options.instance.instance_id);
+    claim.bind_int(3, static_cast<std::int64_t>(max_items));
+    claim.bind_int(4, now + impl_->lease_micros());
+    std::vector<LifecycleWork> work;
+    while (true) {
+      WB_ASSIGN_OR_RETURN(bool row, claim.step());
+      if (!row) break;
+      work.push_back({MessageId::from_trusted(claim.uuid(0)), claim.uuid(1), claim.text(2),
+                      claim.text(3), claim.text(4), static_cast<int>(claim.int64(5))});
+    }
+    std::sort(work.begin(), work.end(), [](const LifecycleWork& a, const LifecycleWork& b) {
+      return a.event_id < b.event_id;
+    });
+    return work;
+  });
+}
+
+absl::Status PostgresWorkStore::complete_lifecycle_work(const MessageId& event_id) {
+  return impl_->gate.run([&]() -> absl::Status {
+    Query query(*impl_->connection, postgres::sql::kDeleteLifecycleWork);
+    query.bind_uuid(1, event_id.uuid());
+    query.bind_uuid(2, impl_->options.instance.instance_id);
+    return query.run();
+  });
+}
+
+absl::Status PostgresWorkStore::fail_lifecycle_work(const MessageId& event_id,
+                                                    std::string_view error, bool dead_letter) {
+  return impl_->gate.run([&]() -> absl::Status {
+    return impl_->fail_keyed(postgres::sql::kFailLifecycleWork, "wh_lifecycle_completions",
+                             event_id, error, dead_letter);
+  });
+}
+
+absl::StatusOr<std::optional<PerspectiveModelRow>> PostgresWorkStore::load_perspective_model(
+    std::string_view perspective, const Uuid& stream_id) {
+  return impl_->gate.run_read([&]() -> absl::StatusOr<std::optional<PerspectiveModelRow>> {
+    Query query(*impl_->connection, postgres::sql::kLoadPerspectiveModel);
+    query.bind_text(1, perspective);
+    query.bind_uuid(2, stream_id);
+    WB_ASSIGN_OR_RETURN(bool found, query.step());
+    if (!found) return std::optional<PerspectiveModelRow>();
+    return std::optional<PerspectiveModelRow>(PerspectiveModelRow{
+        query.text(0), MessageId::from_trusted(query.uuid(1)), from_micros(query.int64(2))});
+  });
+}
+
+absl::Status PostgresWorkStore::save_perspective_model(std::string_view perspective,
+                                                       const Uuid& stream_id,
+                                                       std::string_view model_json,
+                                                       const MessageId& last_event_id) {
+  return impl_->gate.run([&]() -> absl::Status {
+    Query query(*impl_->connection, postgres::sql::kSavePerspectiveModel);
+    query.bind_text(1, perspective);
+    query.bind_uuid(2, stream_id);
+    query.bind_text(3, model_json);
+    query.bind_uuid(4, last_event_id.uuid());
+    query.bind_int(5, impl_->now_micros());
+    return query.run();
+  });
+}
+
+}  // namespace whizbang

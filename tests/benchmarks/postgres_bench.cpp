@@ -1,0 +1,225 @@
+// The PostgreSQL store against raw libpq doing the same row work, same server, same run.
+//
+// - Outbox rows/s: PostgresWorkStore::store_outbox_messages of 1000-row batches (one transaction
+//   each) against a raw pipelined INSERT of identical rows into the store's own table (BEGIN,
+//   1000 prepared inserts, COMMIT in one round trip). The store also passes every id through its
+//   dedup table (wh_outbox_ids); the raw insert does not dedup.
+// - Claims: process_work_batch claiming 100 outbox rows and a complete_work publishing them,
+//   against a raw SKIP LOCKED claim of 100 (one UPDATE … RETURNING) and a DELETE of them, each
+//   its own transaction. Rows are inserted outside the timed part.
+//
+// Needs a server: WHIZBANG_PG_CONNINFO, e.g.
+//   tests/support/postgres-server.sh up /tmp/wh-bench
+//   export
+//   WHIZBANG_PG_CONNINFO='postgresql:///whizbang_test?host=/tmp/wh-bench&port=55432&user=whizbang'
+//   taskset -c 1 build/tests/benchmarks/postgres_bench
+#include <benchmark/benchmark.h>
+#include <libpq-fe.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "whizbang/ids/message_id.hpp"
+#include "whizbang/store/postgres/postgres_work_store.hpp"
+
+namespace {
+
+constexpr int kBatch = 1000;
+constexpr int kClaim = 100;
+
+// A fresh schema on the benchmark's server: the conninfo that uses it.
+std::string fresh_schema(const char* name) {
+  const char* conninfo = std::getenv("WHIZBANG_PG_CONNINFO");
+  if (conninfo == nullptr) return {};
+  PGconn* admin = PQconnectdb(conninfo);
+  const std::string schema = std::string("bench_") + name;
+  PQclear(PQexec(
+      admin, ("DROP SCHEMA IF EXISTS " + schema + " CASCADE; CREATE SCHEMA " + schema).c_str()));
+  PQfinish(admin);
+  const std::string base(conninfo);
+  return base + (base.find('?') == std::string::npos ? "?" : "&") + "options=-csearch_path%3D" +
+         schema;
+}
+
+// A ~600-byte envelope, a typical size of a JSON envelope.
+std::vector<whizbang::OutboxMessage> rows(int count) {
+  std::vector<whizbang::OutboxMessage> messages(static_cast<std::size_t>(count));
+  const std::string envelope =
+      "{\"v\":1,\"id\":\"0190f3c4-aaaa-7bbb-8ccc-000000000001\",\"t\":\"shop::OrderCreated\","
+      "\"p\":{\"order_id\":\"o-123456\",\"customer_id\":\"c-98765\",\"amount\":129.5,"
+      "\"lines\":[{\"sku\":\"A-1\",\"qty\":2},{\"sku\":\"B-7\",\"qty\":1}]},\"h\":[{\"si\":{"
+      "\"sn\":\"orders\",\"ii\":\"0190f3c4-aaaa-7bbb-8ccc-000000000002\",\"hn\":\"host-1\","
+      "\"pi\":4242},\"ts\":1718000000000001,\"to\":\"orders\",\"st\":\"0190f3c4-aaaa-7bbb-8ccc-"
+      "000000000003\",\"sc\":{\"u\":\"user-1\",\"t\":\"tenant-1\"},\"md\":{\"source\":\"api\"}}],"
+      "\"dc\":{\"m\":3,\"s\":0,\"d\":false},\"ss\":\"0190f3c4-aaaa-7bbb-8ccc-000000000004\","
+      "\"pad\":\"..............................................................................\"}";
+  for (whizbang::OutboxMessage& m : messages) {
+    m.message_id = whizbang::MessageId::mint();
+    m.destination = "orders";
+    m.message_type = "shop::OrderCreated";
+    m.envelope_json = envelope;
+    m.stream_id = whizbang::MessageId::mint().uuid();
+    m.is_event = false;
+  }
+  return messages;
+}
+
+std::unique_ptr<whizbang::PostgresWorkStore> open_store(benchmark::State& state,
+                                                        const char* schema) {
+  auto store = whizbang::PostgresWorkStore::open(fresh_schema(schema));
+  if (!store.ok()) {
+    state.SkipWithError(std::string(store.status().message()).c_str());
+    return nullptr;
+  }
+  return *std::move(store);
+}
+
+bool ok(PGresult* result) {
+  const ExecStatusType status = PQresultStatus(result);
+  PQclear(result);
+  return status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK;
+}
+
+constexpr const char* kRawInsert =
+    "INSERT INTO wh_outbox (message_id, destination, message_type, event_data, stream_id, "
+    "is_event, status, attempts, instance_id, lease_expiry, created_at) VALUES ($1::uuid, $2, $3, "
+    "$4, $5::uuid, false, 1, 0, $6::uuid, $7::bigint, $8::bigint)";
+
+// Inserts `messages` with the raw statement, pipelined, in one transaction.
+bool raw_insert(PGconn* conn, const std::vector<whizbang::OutboxMessage>& messages,
+                const std::string& instance) {
+  PQenterPipelineMode(conn);
+  PQsendQueryParams(conn, "BEGIN", 0, nullptr, nullptr, nullptr, nullptr, 0);
+  std::vector<std::string> ids;
+  for (const whizbang::OutboxMessage& m : messages) {
+    const std::string id = m.message_id.uuid().to_string();
+    const std::string stream = m.stream_id->to_string();
+    const char* values[] = {
+        id.c_str(),     m.destination->c_str(), m.message_type.c_str(), m.envelope_json.c_str(),
+        stream.c_str(), instance.c_str(),       "1718000300000000",     "1718000000000000"};
+    PQsendQueryPrepared(conn, "insert", 8, values, nullptr, nullptr, 0);
+  }
+  PQsendQueryParams(conn, "COMMIT", 0, nullptr, nullptr, nullptr, nullptr, 0);
+  PQpipelineSync(conn);
+  bool all_ok = true;
+  for (std::size_t i = 0; i < messages.size() + 2; ++i) {
+    all_ok = ok(PQgetResult(conn)) && all_ok;
+    while (PGresult* rest = PQgetResult(conn)) PQclear(rest);
+  }
+  PQclear(PQgetResult(conn));  // the sync
+  PQexitPipelineMode(conn);
+  return all_ok;
+}
+
+PGconn* raw_connection(benchmark::State& state, const char* schema) {
+  auto store = open_store(state, schema);  // the store's schema, created by its migrations
+  if (store == nullptr) return nullptr;
+  store.reset();
+  const char* base = std::getenv("WHIZBANG_PG_CONNINFO");
+  std::string conninfo = std::string(base) +
+                         (std::string(base).find('?') == std::string::npos ? "?" : "&") +
+                         "options=-csearch_path%3Dbench_" + schema;
+  PGconn* conn = PQconnectdb(conninfo.c_str());
+  PQclear(PQprepare(conn, "insert", kRawInsert, 0, nullptr));
+  return conn;
+}
+
+void BM_PostgresStoreOutboxMessages(benchmark::State& state) {
+  auto store = open_store(state, "store_outbox");
+  if (store == nullptr) return;
+  std::vector<whizbang::OutboxMessage> messages = rows(kBatch);
+  for (auto _ : state) {
+    for (whizbang::OutboxMessage& m : messages) m.message_id = whizbang::MessageId::mint();
+    auto stored = store->store_outbox_messages(messages);
+    if (!stored.ok()) state.SkipWithError(std::string(stored.status().message()).c_str());
+  }
+  state.SetItemsProcessed(state.iterations() * kBatch);
+}
+BENCHMARK(BM_PostgresStoreOutboxMessages)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_RawLibpqPipelinedInsert(benchmark::State& state) {
+  PGconn* conn = raw_connection(state, "raw_outbox");
+  if (conn == nullptr) return;
+  std::vector<whizbang::OutboxMessage> messages = rows(kBatch);
+  const std::string instance = whizbang::MessageId::mint().uuid().to_string();
+  for (auto _ : state) {
+    for (whizbang::OutboxMessage& m : messages) m.message_id = whizbang::MessageId::mint();
+    if (!raw_insert(conn, messages, instance)) state.SkipWithError("raw insert failed");
+  }
+  state.SetItemsProcessed(state.iterations() * kBatch);
+  PQfinish(conn);
+}
+BENCHMARK(BM_RawLibpqPipelinedInsert)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_PostgresStoreClaimAndPublish100(benchmark::State& state) {
+  auto store = open_store(state, "store_claim");
+  if (store == nullptr) return;
+  std::vector<whizbang::OutboxMessage> messages = rows(kClaim);
+  whizbang::WorkBatchRequest claim;
+  claim.claim_inbox = false;
+  claim.max_items = kClaim;
+  for (auto _ : state) {
+    state.PauseTiming();
+    for (whizbang::OutboxMessage& m : messages) m.message_id = whizbang::MessageId::mint();
+    (void)store->store_outbox_messages(messages);
+    state.ResumeTiming();
+    auto items = store->process_work_batch(claim);
+    if (!items.ok() || items->size() != static_cast<std::size_t>(kClaim)) {
+      state.SkipWithError("claim failed");
+      break;
+    }
+    std::vector<whizbang::WorkCompletion> published;
+    for (const whizbang::WorkItem& item : *items) {
+      published.push_back({whizbang::WorkSource::Outbox, item.message_id,
+                           whizbang::MessageStatus::Stored | whizbang::MessageStatus::Published});
+    }
+    if (!store->complete_work(published, {}).ok()) state.SkipWithError("complete failed");
+  }
+  state.SetItemsProcessed(state.iterations() * kClaim);
+}
+BENCHMARK(BM_PostgresStoreClaimAndPublish100)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_RawSkipLockedClaimAndDelete100(benchmark::State& state) {
+  PGconn* conn = raw_connection(state, "raw_claim");
+  if (conn == nullptr) return;
+  PQclear(PQprepare(conn, "claim",
+                    "UPDATE wh_outbox o SET instance_id = $1::uuid, lease_expiry = $2::bigint "
+                    "FROM (SELECT message_id FROM wh_outbox WHERE processed_at IS NULL AND "
+                    "(instance_id IS NULL OR lease_expiry < $3::bigint OR instance_id = $1::uuid) "
+                    "ORDER BY message_id LIMIT $4::bigint FOR UPDATE SKIP LOCKED) c "
+                    "WHERE o.message_id = c.message_id RETURNING o.message_id, o.destination, "
+                    "o.message_type, o.event_data, o.stream_id, o.is_event, o.status, o.attempts",
+                    0, nullptr));
+  PQclear(PQprepare(conn, "delete", "DELETE FROM wh_outbox WHERE message_id = ANY($1::uuid[])", 0,
+                    nullptr));
+  std::vector<whizbang::OutboxMessage> messages = rows(kClaim);
+  const std::string instance = whizbang::MessageId::mint().uuid().to_string();
+  for (auto _ : state) {
+    state.PauseTiming();
+    for (whizbang::OutboxMessage& m : messages) m.message_id = whizbang::MessageId::mint();
+    raw_insert(conn, messages, instance);
+    state.ResumeTiming();
+    const char* claim_values[] = {instance.c_str(), "1718000600000000", "1718000000000000", "100"};
+    PGresult* claimed = PQexecPrepared(conn, "claim", 4, claim_values, nullptr, nullptr, 0);
+    std::string ids = "{";
+    for (int row = 0; row < PQntuples(claimed); ++row) {
+      if (row > 0) ids += ',';
+      ids += PQgetvalue(claimed, row, 0);
+    }
+    ids += '}';
+    if (PQntuples(claimed) != kClaim) state.SkipWithError("raw claim failed");
+    PQclear(claimed);
+    const char* delete_values[] = {ids.c_str()};
+    if (!ok(PQexecPrepared(conn, "delete", 1, delete_values, nullptr, nullptr, 0))) {
+      state.SkipWithError("raw delete failed");
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * kClaim);
+  PQfinish(conn);
+}
+BENCHMARK(BM_RawSkipLockedClaimAndDelete100)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();

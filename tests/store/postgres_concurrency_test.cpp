@@ -1,0 +1,240 @@
+// What PostgreSQL adds to the store contract: several instances, each with its own connection,
+// working one database at once (docs/guide/06-stores-and-workers.md).
+#include <gtest/gtest.h>
+#include <libpq-fe.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "store_test_support.hpp"
+#include "support/postgres_schema.hpp"
+#include "whizbang/store/postgres/postgres_work_store.hpp"
+
+namespace store_test {
+namespace {
+
+using namespace whizbang;
+using namespace std::chrono_literals;
+
+class PostgresConcurrencyTests : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    conninfo_ = whizbang_test::fresh_postgres_schema();
+    ASSERT_FALSE(conninfo_.empty());
+  }
+
+  std::unique_ptr<PostgresWorkStore> open_instance(const std::string& service = "orders") {
+    StoreOptions options;
+    options.instance = instance(service);
+    auto store = PostgresWorkStore::open(conninfo_, std::move(options));
+    EXPECT_TRUE(store.ok()) << store.status();
+    return store.ok() ? *std::move(store) : nullptr;
+  }
+
+  // Connections of this database waiting for a lock, as the server sees them.
+  int lock_waiters() {
+    std::unique_ptr<PGconn, decltype(&PQfinish)> conn(PQconnectdb(conninfo_.c_str()), &PQfinish);
+    std::unique_ptr<PGresult, decltype(&PQclear)> result(
+        PQexec(conn.get(),
+               "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+               "AND datname = current_database()"),
+        &PQclear);
+    return PQresultStatus(result.get()) == PGRES_TUPLES_OK
+               ? std::atoi(PQgetvalue(result.get(), 0, 0))
+               : -1;
+  }
+
+  std::string conninfo_;
+};
+
+// A handling retried on instance B re-emits the id that instance A is publishing right now:
+// A's completion (row deleted, id marked published) is not yet committed when B's insert runs.
+// Every emitted id passes one unique index, so B's insert is a counted no-op whether it runs
+// before, during or after A's commit. (Checked with NOT EXISTS against a tombstone instead, B
+// waits for the deleted row, then inserts the id again once A commits: published twice.)
+TEST_F(PostgresConcurrencyTests, ReemissionRacingCompletion_NeverStoresThePublishedIdAgain) {
+  auto publisher = open_instance();
+  auto retrier = open_instance();
+  ASSERT_TRUE(publisher && retrier);
+  for (int round = 0; round < 20; ++round) {
+    SCOPED_TRACE(round);
+    const OutboxMessage message = outbox_message(OrderCreated{"o-1", round}, "orders");
+    ASSERT_TRUE(publisher->store_outbox_messages({&message, 1}).ok());
+
+    Transaction completion(*publisher);
+    ASSERT_TRUE(completion.status().ok());
+    const WorkCompletion published{WorkSource::Outbox, message.message_id,
+                                   MessageStatus::Stored | MessageStatus::Published};
+    ASSERT_TRUE(publisher->complete_work({&published, 1}, {}).ok());
+
+    std::atomic<bool> stored{false};
+    absl::StatusOr<std::vector<StoredOutboxRow>> again;
+    std::thread reemission([&] {
+      again = retrier->store_outbox_messages({&message, 1});
+      stored = true;
+    });
+    // Commit once the re-emission has either finished or is blocked on the completion's locks:
+    // the moment the race is about.
+    while (!stored && lock_waiters() == 0) std::this_thread::yield();
+    ASSERT_TRUE(completion.commit().ok());
+    reemission.join();
+
+    ASSERT_TRUE(again.ok()) << again.status();
+    EXPECT_FALSE((*again)[0].was_newly_created);
+    auto row = publisher->find_outbox_row(message.message_id);
+    ASSERT_TRUE(row.ok());
+    EXPECT_FALSE(row->has_value()) << "the published id is back in the outbox";
+  }
+}
+
+// Four instances claim from one inbox at once: every row is handled by exactly one of them, and
+// each stream's rows in message-id order.
+TEST_F(PostgresConcurrencyTests, FourInstances_EveryRowHandledOnce_StreamOrderKept) {
+  constexpr int kInstances = 4;
+  constexpr int kStreams = 20;
+  constexpr int kPerStream = 20;
+  constexpr int kRows = kStreams * kPerStream;
+  std::vector<std::unique_ptr<PostgresWorkStore>> stores;
+  for (int i = 0; i < kInstances; ++i) stores.push_back(open_instance());
+  for (const auto& store : stores) {
+    ASSERT_NE(store, nullptr);
+  }
+
+  std::vector<Uuid> streams;
+  for (int s = 0; s < kStreams; ++s) streams.push_back(MessageId::mint().uuid());
+  std::vector<InboxMessage> rows;
+  for (int n = 0; n < kPerStream; ++n) {
+    for (const Uuid& stream : streams) {
+      InboxMessage message = inbox_message(outbox_message(ShipOrderCommand{"o"}, "orders", stream));
+      rows.push_back(std::move(message));
+    }
+  }
+  ASSERT_TRUE(stores[0]->store_inbox_messages(rows, MessageId::mint().uuid()).ok());
+
+  std::mutex journal_mutex;
+  std::map<MessageId, int> handled_count;
+  std::map<Uuid, std::vector<MessageId>> handled_order;  // per stream, in handling order
+  std::atomic<int> handled{0};
+  std::atomic<bool> failed{false};
+  auto worker = [&](WorkStore& store) {
+    std::vector<WorkCompletion> completions;
+    const auto deadline = std::chrono::steady_clock::now() + 60s;
+    while (handled < kRows && std::chrono::steady_clock::now() < deadline) {
+      WorkBatchRequest request;
+      request.claim_outbox = false;
+      request.max_items = 7;
+      request.completions = std::move(completions);
+      completions.clear();
+      absl::StatusOr<std::vector<WorkItem>> items = store.process_work_batch(request);
+      if (!items.ok()) {
+        // Another instance's transaction won a lock race: the batch rolled back whole, and its
+        // completions are repeated in the next one.
+        if (absl::IsUnavailable(items.status())) {
+          completions = std::move(request.completions);
+          continue;
+        }
+        ADD_FAILURE() << items.status();
+        failed = true;
+        return;
+      }
+      for (const WorkItem& item : *items) {
+        {
+          std::lock_guard lock(journal_mutex);
+          ++handled_count[item.message_id];
+          handled_order[*item.stream_id].push_back(item.message_id);
+        }
+        completions.push_back({WorkSource::Inbox, item.message_id, MessageStatus::EventStored});
+      }
+      handled += static_cast<int>(items->size());
+      if (items->empty()) std::this_thread::yield();
+    }
+    if (!completions.empty()) {
+      EXPECT_TRUE(store.complete_work(completions, {}).ok());
+    }
+  };
+  std::vector<std::thread> threads;
+  for (const auto& store : stores) threads.emplace_back(worker, std::ref(*store));
+  for (std::thread& thread : threads) thread.join();
+
+  ASSERT_FALSE(failed);
+  EXPECT_EQ(handled.load(), kRows);
+  ASSERT_EQ(handled_count.size(), static_cast<std::size_t>(kRows));
+  for (const auto& [id, count] : handled_count) {
+    EXPECT_EQ(count, 1) << id.uuid().to_string();
+  }
+  for (const auto& [stream, order] : handled_order) {
+    EXPECT_TRUE(std::is_sorted(order.begin(), order.end())) << stream.to_string();
+  }
+}
+
+TEST_F(PostgresConcurrencyTests, ManyInstancesOpeningANewSchemaAtOnce_MigrateItOnce) {
+  std::vector<std::thread> threads;
+  std::atomic<int> opened{0};
+  for (int i = 0; i < 8; ++i) {
+    threads.emplace_back([&] {
+      if (open_instance() != nullptr) ++opened;
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(opened.load(), 8);
+  auto store = open_instance();
+  ASSERT_NE(store, nullptr);
+  EXPECT_EQ(store->schema_version(), PostgresWorkStore::latest_schema_version());
+}
+
+TEST_F(PostgresConcurrencyTests, UnreachableServer_IsUnavailableAndNamesNoPassword) {
+  auto store = PostgresWorkStore::open(
+      "host=/nonexistent-whizbang dbname=nowhere user=nobody password=s3cret connect_timeout=2");
+  ASSERT_FALSE(store.ok());
+  EXPECT_TRUE(absl::IsUnavailable(store.status())) << store.status();
+  EXPECT_EQ(std::string(store.status().message()).find("s3cret"), std::string::npos);
+}
+
+// A worker of one process sleeps until the store tells it about new work; work committed by
+// another process reaches it through LISTEN/NOTIFY, without waiting for its next poll.
+TEST_F(PostgresConcurrencyTests, CommitInAnotherProcess_WakesThisProcessesListeners) {
+  auto sender = open_instance();
+  auto receiver = open_instance();
+  ASSERT_TRUE(sender && receiver);
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::vector<CommitInfo> heard;
+  const int id = receiver->add_commit_listener([&](const CommitInfo& info) {
+    std::lock_guard lock(mutex);
+    heard.push_back(info);
+    changed.notify_all();
+  });
+  auto wait_for = [&](std::size_t count) {
+    std::unique_lock lock(mutex);
+    return changed.wait_for(lock, 30s, [&] { return heard.size() >= count; });
+  };
+  // Subscribed when add_commit_listener returns: every later commit is heard.
+  const InboxMessage message = inbox_message(outbox_message(ShipOrderCommand{"o-1"}, "orders"));
+  ASSERT_TRUE(sender->store_inbox_messages({&message, 1}, MessageId::mint().uuid()).ok());
+  ASSERT_TRUE(wait_for(1));
+  {
+    std::lock_guard lock(mutex);
+    EXPECT_TRUE(heard[0].inbox_written);
+    EXPECT_FALSE(heard[0].outbox_written);
+  }
+  // The receiver's own commits wake it directly, once: its listener skips their notification.
+  const OutboxMessage own = outbox_message(OrderCreated{"o-2", 1}, "orders");
+  ASSERT_TRUE(receiver->store_outbox_messages({&own, 1}).ok());
+  ASSERT_TRUE(wait_for(2));
+  const OutboxMessage from_sender = outbox_message(OrderCreated{"o-3", 1}, "orders");
+  ASSERT_TRUE(sender->store_outbox_messages({&from_sender, 1}).ok());
+  ASSERT_TRUE(wait_for(3));
+  receiver->remove_commit_listener(id);
+  std::lock_guard lock(mutex);
+  ASSERT_EQ(heard.size(), 3u);
+  EXPECT_TRUE(heard[1].outbox_written);
+  EXPECT_TRUE(heard[2].outbox_written);
+}
+
+}  // namespace
+}  // namespace store_test

@@ -1,0 +1,81 @@
+// The PostgreSQL backend's pipeline: statements sent in one round trip, results read in order.
+#include <gtest/gtest.h>
+
+#include "store/postgres/connection.hpp"
+#include "support/postgres_schema.hpp"
+
+namespace store_test {
+namespace {
+
+using whizbang::postgres::Connection;
+using whizbang::postgres::Pipeline;
+using whizbang::postgres::Query;
+
+std::unique_ptr<Connection> connect() {
+  const std::string conninfo = whizbang_test::fresh_postgres_schema();
+  if (conninfo.empty()) return nullptr;
+  auto connection = Connection::open(conninfo);
+  EXPECT_TRUE(connection.ok()) << connection.status();
+  return connection.ok() ? *std::move(connection) : nullptr;
+}
+
+TEST(PostgresPipelineTests, Statements_AnswerInOrderWithTheirOwnResults) {
+  auto connection = connect();
+  ASSERT_NE(connection, nullptr);
+  ASSERT_TRUE(connection->exec("CREATE TABLE t (id integer PRIMARY KEY)").ok());
+  Pipeline pipeline(*connection);
+  std::vector<Query*> inserts;
+  for (int id : {1, 2, 1, 3}) {
+    Query& insert = pipeline.add("INSERT INTO t VALUES ($1::integer) ON CONFLICT DO NOTHING");
+    insert.bind_int(1, id);
+    inserts.push_back(&insert);
+  }
+  Query& count = pipeline.add("SELECT count(*) FROM t");
+  ASSERT_TRUE(pipeline.run().ok());
+  EXPECT_EQ(inserts[0]->changes(), 1);
+  EXPECT_EQ(inserts[1]->changes(), 1);
+  EXPECT_EQ(inserts[2]->changes(), 0);  // the duplicate
+  EXPECT_EQ(inserts[3]->changes(), 1);
+  ASSERT_TRUE(*count.step());
+  EXPECT_EQ(count.int64(0), 3);  // a later statement sees the earlier ones' rows
+}
+
+TEST(PostgresPipelineTests, FailingStatement_IsReportedAndTheConnectionStaysUsable) {
+  auto connection = connect();
+  ASSERT_NE(connection, nullptr);
+  Pipeline failing(*connection);
+  failing.add("SELECT 1");
+  Query& divide = failing.add("SELECT 1 / $1::integer");
+  divide.bind_int(1, 0);
+  failing.add("SELECT 3");
+  const absl::Status status = failing.run();
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(std::string(status.message()).find("division by zero"), std::string::npos) << status;
+
+  Pipeline next(*connection);
+  Query& answer = next.add("SELECT 40 + $1::integer");
+  answer.bind_int(1, 2);
+  ASSERT_TRUE(next.run().ok());
+  ASSERT_TRUE(*answer.step());
+  EXPECT_EQ(answer.int64(0), 42);
+}
+
+TEST(PostgresPipelineTests, TransactionBegunWithTheFirstStatement_RollsBackAsAWhole) {
+  auto connection = connect();
+  ASSERT_NE(connection, nullptr);
+  ASSERT_TRUE(connection->exec("CREATE TABLE t (id integer PRIMARY KEY)").ok());
+  connection->begin_with_next_statement();
+  Pipeline pipeline(*connection);
+  pipeline.add("INSERT INTO t VALUES (1)");
+  ASSERT_TRUE(pipeline.run().ok());
+  ASSERT_TRUE(connection->finish(/*commit=*/false).ok());
+  Query count(*connection, "SELECT count(*) FROM t");
+  ASSERT_TRUE(*count.step());
+  EXPECT_EQ(count.int64(0), 0);
+
+  connection->begin_with_next_statement();  // ended before any statement: never sent
+  EXPECT_TRUE(connection->finish(/*commit=*/true).ok());
+}
+
+}  // namespace
+}  // namespace store_test
