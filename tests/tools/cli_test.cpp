@@ -155,7 +155,7 @@ TEST(WhizbangCliTests, TopLevelHelp_ListsEveryCommandWithWhatItDoes) {
   EXPECT_EQ(r.err, "");
   for (const char* line :
        {"  id                          mint, derive and inspect message ids\n",
-        "  store                       a SQLite store's rows, streams and dead letters; requeue",
+        "  store                       a store's rows, streams and dead letters (SQLite or",
         "  gen                         the receptor and message tables whizbang-gen generated\n",
         "  demo                        a short tour:",
         "Every command accepts --help. Bad input prints one line on stderr and exits 2.\n"}) {

@@ -137,7 +137,7 @@ TEST_F(StoreDeadLetterCommandsTests, BadInputPrintsOneLineExits2AndTouchesNothin
       {{"store", "requeue", path_, "--all=yes"}, "store requeue: --all takes no value"},
       {{"store", "requeue", path_, "--bogus"}, "store requeue: unknown option --bogus"},
       {{"store", "requeue", path_, "--json", "--all"},
-       "unknown option --json (options: --help, --all)"},
+       "unknown option --json (options: --help, --pg, --all)"},
       {{"store", "requeue", missing, "--all"}, "no such file"},
       {{"store", "requeue", missing, id}, "no such file"},
       {{"store", "requeue", directory, "--all"}, "is a directory"},

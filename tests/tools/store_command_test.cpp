@@ -233,7 +233,7 @@ TEST_F(StoreCommandTests, BadInput_PrintsOneLineExits2AndTouchesNothing) {
       {{"store", "inspect", path_, "--recent", "1000001"}, "--recent: must be <= 1000000"},
       {{"store", "inspect", path_, "--recent", "x"}, "--recent: must be a whole number; got 'x'"},
       {{"store", "inspect", path_, "--bogus"},
-       "store inspect: unknown option --bogus (options: --help, --recent, --json)"},
+       "store inspect: unknown option --bogus (options: --help, --pg, --recent, --json)"},
       {{"store", "frobnicate"},
        "unknown store command 'frobnicate' (commands: inspect, stream, dead-letters, requeue)"},
   };

@@ -1,7 +1,7 @@
 // whizbang store dead-letters | requeue: the operator's side of dead letters. A row whose handling
 // failed StoreOptions::max_attempts times (or failed permanently, or could not be read) is kept
 // with dead_lettered_at set and never offered again; `dead-letters` lists them (read-only, through
-// SqliteStoreInspector), `requeue` gives them a fresh set of attempts (through SqliteWorkStore).
+// StoreInspector), `requeue` gives them a fresh set of attempts (through the store itself).
 #include <algorithm>
 #include <climits>
 #include <memory>
@@ -13,19 +13,18 @@
 #include "cli/store_support.hpp"
 #include "fmt/format.h"
 #include "whizbang/store/sqlite/sqlite_store_inspector.hpp"
-#include "whizbang/store/sqlite/sqlite_work_store.hpp"
 
 namespace whizbang::cli {
 namespace {
 
 struct DeadLettersOptions {
-  std::string file;
+  StoreArgument store;
   std::int64_t limit = 0;  // all (the option takes N >= 1)
   bool json = false;
 };
 
 struct RequeueOptions {
-  std::string file;
+  StoreArgument store;
   std::vector<std::string> ids;
   bool all = false;
 };
@@ -40,11 +39,11 @@ void print_dead_letters_json(const Io& io, const std::vector<DeadLetter>& letter
   io.out << json.str();
 }
 
-void print_dead_letters_text(const Io& io, const SqliteStoreInspector& store,
+void print_dead_letters_text(const Io& io, const StoreInspector& store,
                              const std::vector<DeadLetter>& letters, std::int64_t total) {
   if (letters.empty()) {
-    io.out << "no dead letters in " << store.path();
-    if (store.schema_version() < SqliteStoreInspector::kDeadLettersSchemaVersion) {
+    io.out << "no dead letters in " << store.location();
+    if (!store.keeps_dead_letters()) {
       io.out << " (schema version " << store.schema_version()
              << " predates dead letters: they came with version "
              << SqliteStoreInspector::kDeadLettersSchemaVersion << ")";
@@ -101,8 +100,7 @@ absl::StatusOr<std::size_t> requeue(WorkStore& store, const std::vector<MessageI
 
 int store_dead_letters(const DeadLettersOptions& options, const Io& io) {
   const int limit = options.limit == 0 ? -1 : static_cast<int>(options.limit);  // -1: all
-  absl::StatusOr<std::unique_ptr<SqliteStoreInspector>> store =
-      SqliteStoreInspector::open(options.file);
+  absl::StatusOr<std::unique_ptr<StoreInspector>> store = open_inspector(options.store);
   if (!store.ok()) return status_error(io, store.status());
   absl::StatusOr<StoreCounts> counts = (*store)->counts();
   if (!counts.ok()) return status_error(io, counts.status());
@@ -133,24 +131,24 @@ int store_requeue(const RequeueOptions& options, const Io& io) {
   absl::StatusOr<std::vector<MessageId>> ids = parse_ids(id_texts);
   if (!ids.ok()) return usage_error(io, ids.status());
 
-  // The read-only inspector vets the path first: SqliteWorkStore::open would create a missing
-  // file, and would turn an empty file into a fresh store.
-  const std::string& path = options.file;
+  // The read-only inspector vets the store first: opening a work store would create a missing
+  // file (or tables in a schema that holds no store), and would turn it into a fresh store.
   int schema_version = 0;
+  bool keeps_dead_letters = false;
   {
-    absl::StatusOr<std::unique_ptr<SqliteStoreInspector>> inspector =
-        SqliteStoreInspector::open(path);
+    absl::StatusOr<std::unique_ptr<StoreInspector>> inspector = open_inspector(options.store);
     if (!inspector.ok()) return status_error(io, inspector.status());
     schema_version = (*inspector)->schema_version();
+    keeps_dead_letters = (*inspector)->keeps_dead_letters();
   }
 
   std::size_t requeued = 0;
   std::vector<MessageId> unmatched;
-  if (schema_version < SqliteStoreInspector::kDeadLettersSchemaVersion) {
+  if (!keeps_dead_letters) {
     // Nothing can be dead-lettered yet: no need to migrate a file an older runtime may be using.
     unmatched = *ids;
   } else {
-    absl::StatusOr<std::unique_ptr<SqliteWorkStore>> store = SqliteWorkStore::open(path);
+    absl::StatusOr<std::unique_ptr<WorkStore>> store = open_writable(options.store);
     if (!store.ok()) return status_error(io, store.status());
     absl::StatusOr<std::size_t> count = requeue(**store, *ids, unmatched);
     if (!count.ok()) return status_error(io, count.status());
@@ -163,7 +161,7 @@ int store_requeue(const RequeueOptions& options, const Io& io) {
     std::string list;
     for (const MessageId& id : unmatched) list += (list.empty() ? "" : ", ") + id.to_string();
     io.out << " (no dead letter has id " << list << ")";
-  } else if (schema_version < SqliteStoreInspector::kDeadLettersSchemaVersion) {
+  } else if (!keeps_dead_letters) {
     io.out << " (schema version " << schema_version << " predates dead letters)";
   }
   io.out << "\n";
@@ -177,7 +175,7 @@ void add_dead_letter_commands(CommandTree& tree, CLI::App& store) {
   CLI::App* dead_letters = tree.add_command(
       store, "dead-letters", "every dead letter, oldest first, with its reason and last error",
       [list](const Io& io) { return store_dead_letters(*list, io); });
-  add_file_argument(*dead_letters, list->file);
+  add_store_argument(*dead_letters, list->store);
   dead_letters->add_option("--limit", list->limit, "show the N oldest")
       ->type_name("N")
       ->check(whole_number(1, INT_MAX));
@@ -192,7 +190,7 @@ void add_dead_letter_commands(CommandTree& tree, CLI::App& store) {
   CLI::App* requeue_command = tree.add_command(
       store, "requeue", "give dead letters a fresh set of attempts, due now",
       [requeue_options](const Io& io) { return store_requeue(*requeue_options, io); });
-  add_file_argument(*requeue_command, requeue_options->file);
+  add_store_argument(*requeue_command, requeue_options->store);
   requeue_command
       ->add_option("ID", requeue_options->ids,
                    "dead letters to requeue (the ID column of dead-letters)")

@@ -9,13 +9,13 @@
 #include "cli/store_support.hpp"
 #include "cli/text_table.hpp"
 #include "fmt/format.h"
-#include "whizbang/store/sqlite/sqlite_store_inspector.hpp"
+#include "whizbang/store/store_inspector.hpp"
 
 namespace whizbang::cli {
 namespace {
 
 struct InspectOptions {
-  std::string file;
+  StoreArgument store;
   std::int64_t recent = 5;
   bool json = false;
 };
@@ -52,7 +52,7 @@ struct Snapshot {
   std::vector<StoredReceptorInvocation> invocations;
 };
 
-absl::StatusOr<Snapshot> read_snapshot(SqliteStoreInspector& store, int recent) {
+absl::StatusOr<Snapshot> read_snapshot(StoreInspector& store, int recent) {
   Snapshot snapshot;
   absl::StatusOr<StoreCounts> counts = store.counts();
   if (!counts.ok()) return counts.status();
@@ -77,12 +77,12 @@ absl::StatusOr<Snapshot> read_snapshot(SqliteStoreInspector& store, int recent) 
   return snapshot;
 }
 
-void print_inspect_json(const Io& io, const SqliteStoreInspector& store, const Snapshot& s) {
+void print_inspect_json(const Io& io, const StoreInspector& store, const Snapshot& s) {
   JsonOutput json;
   auto& w = json.writer();
   w.StartObject();
   json.key("file");
-  json.string(store.path());
+  json.string(store.location());
   json.key("schema_version");
   w.Int(store.schema_version());
   json.key("counts");
@@ -139,8 +139,8 @@ void print_section(const Io& io, const std::string& title, std::int64_t count, s
   if (!table.empty()) table.print(io.out, "  ");
 }
 
-void print_inspect_text(const Io& io, const SqliteStoreInspector& store, const Snapshot& s) {
-  io.out << "store: " << store.path() << " (schema version " << store.schema_version() << ")\n";
+void print_inspect_text(const Io& io, const StoreInspector& store, const Snapshot& s) {
+  io.out << "store: " << store.location() << " (schema version " << store.schema_version() << ")\n";
   if (s.counts.dead_letters() > 0) {
     std::string tables;
     for (const std::string& table : dead_letter_tables(s.counts)) {
@@ -149,7 +149,7 @@ void print_inspect_text(const Io& io, const SqliteStoreInspector& store, const S
       tables += fmt::format("{}{} {}", tables.empty() ? "" : ", ", section_name(table), count);
     }
     io.out << "dead letters: " << s.counts.dead_letters() << " (" << tables
-           << "); list them with: whizbang store dead-letters " << store.path() << "\n";
+           << "); list them with: whizbang store dead-letters " << store.location() << "\n";
   }
 
   print_section(io, "outbox", s.counts.outbox, s.outbox.size(),
@@ -170,8 +170,7 @@ void print_inspect_text(const Io& io, const SqliteStoreInspector& store, const S
 }
 
 int store_inspect(const InspectOptions& options, const Io& io) {
-  absl::StatusOr<std::unique_ptr<SqliteStoreInspector>> store =
-      SqliteStoreInspector::open(options.file);
+  absl::StatusOr<std::unique_ptr<StoreInspector>> store = open_inspector(options.store);
   if (!store.ok()) return status_error(io, store.status());
   absl::StatusOr<Snapshot> snapshot = read_snapshot(**store, static_cast<int>(options.recent));
   if (!snapshot.ok()) return status_error(io, snapshot.status());
@@ -190,7 +189,7 @@ void add_store_inspect_command(CommandTree& tree, CLI::App& store) {
   CLI::App* inspect = tree.add_command(
       store, "inspect", "row counts, dead-lettered rows and the most recent rows of every table",
       [options](const Io& io) { return store_inspect(*options, io); });
-  add_file_argument(*inspect, options->file);
+  add_store_argument(*inspect, options->store);
   inspect->add_option("--recent", options->recent, "rows per table (default 5, 0 for counts only)")
       ->type_name("N")
       ->check(whole_number(0, 1000000));

@@ -5,7 +5,7 @@
 #include <span>
 
 #include "cli/row_columns.hpp"
-#include "whizbang/store/sqlite/sqlite_store_inspector.hpp"
+#include "whizbang/store/store_inspector.hpp"
 
 namespace whizbang::cli {
 

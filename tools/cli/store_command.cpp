@@ -8,27 +8,23 @@
 #include "cli/store_columns.hpp"
 #include "cli/store_support.hpp"
 #include "fmt/format.h"
-#include "whizbang/store/sqlite/sqlite_store_inspector.hpp"
+#include "whizbang/store/store_inspector.hpp"
 
 namespace whizbang::cli {
 namespace {
 
 struct StreamOptions {
-  std::string file;
+  StoreArgument store;
   std::string stream_id;
   bool json = false;
 };
-
-absl::StatusOr<std::unique_ptr<SqliteStoreInspector>> open_store(const std::string& path) {
-  return SqliteStoreInspector::open(path);
-}
 
 int store_stream(const StreamOptions& options, const Io& io) {
   const absl::StatusOr<Uuid> stream_id = Uuid::parse(options.stream_id);
   if (!stream_id.ok()) {
     return usage_error(io, fmt::format("STREAM_ID: {}", std::string(stream_id.status().message())));
   }
-  absl::StatusOr<std::unique_ptr<SqliteStoreInspector>> store = open_store(options.file);
+  absl::StatusOr<std::unique_ptr<StoreInspector>> store = open_inspector(options.store);
   if (!store.ok()) return status_error(io, store.status());
   absl::StatusOr<std::vector<StoredEvent>> events = (*store)->read_stream(*stream_id);
   if (!events.ok()) return status_error(io, events.status());
@@ -54,9 +50,9 @@ int store_stream(const StreamOptions& options, const Io& io) {
 }  // namespace
 
 void add_store_commands(CommandTree& tree) {
-  CLI::App* store =
-      tree.add_group(tree.root(), "store",
-                     "a SQLite store's rows, streams and dead letters; requeue dead letters");
+  CLI::App* store = tree.add_group(
+      tree.root(), "store",
+      "a store's rows, streams and dead letters (SQLite or PostgreSQL); requeue dead letters");
   store->footer(
       "inspect, stream and dead-letters open FILE read-only: nothing is created, migrated or\n"
       "written, so they are safe on a live store. requeue writes, next to running services as\n"
@@ -70,7 +66,7 @@ void add_store_commands(CommandTree& tree) {
   CLI::App* stream_command =
       tree.add_command(*store, "stream", "one stream's events in version order",
                        [stream](const Io& io) { return store_stream(*stream, io); });
-  add_file_argument(*stream_command, stream->file);
+  add_store_argument(*stream_command, stream->store);
   stream_command->add_option("STREAM_ID", stream->stream_id, "the stream's id")
       ->type_name("")
       ->required();

@@ -4,6 +4,9 @@
 #include <utility>
 
 #include "fmt/format.h"
+#include "whizbang/store/open_work_store.hpp"
+#include "whizbang/store/postgres/postgres_store_inspector.hpp"
+#include "whizbang/store/postgres/postgres_work_store.hpp"
 
 namespace whizbang::cli {
 
@@ -52,8 +55,36 @@ std::string failure_reason_text(FailureReason reason) {
   return std::to_string(static_cast<int>(reason));
 }
 
-CLI::Option* add_file_argument(CLI::App& command, std::string& file) {
-  return command.add_option("FILE", file, "the SQLite store")->type_name("")->required();
+void add_store_argument(CLI::App& command, StoreArgument& store) {
+  command
+      .add_option("FILE", store.file, "the store: a SQLite file, or a PostgreSQL URI or conninfo")
+      ->type_name("")
+      ->required();
+  command.add_flag("--pg", store.pg,
+                   "FILE is a PostgreSQL conninfo (\"postgresql:\": WHIZBANG_PG_CONNINFO)");
+}
+
+namespace {
+
+// --pg's FILE as PostgresWorkStore::open takes it ("postgresql:" alone: the environment's).
+std::string conninfo(const StoreArgument& store) {
+  return store.file == "postgresql:" ? std::string() : store.file;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<StoreInspector>> open_inspector(const StoreArgument& store) {
+  if (!store.pg) return open_store_inspector(store.file);
+  auto inspector = PostgresStoreInspector::open(conninfo(store));
+  if (!inspector.ok()) return inspector.status();
+  return std::unique_ptr<StoreInspector>(*std::move(inspector));
+}
+
+absl::StatusOr<std::unique_ptr<WorkStore>> open_writable(const StoreArgument& store) {
+  if (!store.pg) return open_work_store(store.file);
+  auto opened = PostgresWorkStore::open(conninfo(store));
+  if (!opened.ok()) return opened.status();
+  return std::unique_ptr<WorkStore>(*std::move(opened));
 }
 
 std::string or_dash(const std::string& text) { return text.empty() ? "-" : text; }

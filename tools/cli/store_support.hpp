@@ -3,13 +3,17 @@
 // dead_letter_command.cpp.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "absl/status/statusor.h"
 #include "cli/command_line.hpp"
 #include "whizbang/ids/uuid.hpp"
+#include "whizbang/store/store_inspector.hpp"
 #include "whizbang/store/work_item.hpp"
+#include "whizbang/store/work_store.hpp"
 
 namespace whizbang::cli {
 
@@ -26,8 +30,18 @@ std::string or_dash(const std::optional<Uuid>& id);
 // `text` on one line: newlines, carriage returns and tabs as \n, \r, \t (for table cells).
 std::string one_line(std::string_view text);
 
-// The FILE argument every `store` subcommand takes first.
-CLI::Option* add_file_argument(CLI::App& command, std::string& file);
+// The store every `store` subcommand takes first: FILE, a SQLite file or a PostgreSQL location
+// (a postgresql:// URI or key=value conninfo); with --pg, FILE is a PostgreSQL conninfo whatever
+// it looks like ("" or "postgresql:": WHIZBANG_PG_CONNINFO).
+struct StoreArgument {
+  std::string file;
+  bool pg = false;
+};
+void add_store_argument(CLI::App& command, StoreArgument& store);
+// The read-only view of that store.
+absl::StatusOr<std::unique_ptr<StoreInspector>> open_inspector(const StoreArgument& store);
+// The store opened for writing, as a service opens it (migrating an older schema).
+absl::StatusOr<std::unique_ptr<WorkStore>> open_writable(const StoreArgument& store);
 // The footer of the read-only subcommands.
 inline constexpr const char* kReadOnlyNote =
     "Opens FILE read-only: nothing is created, migrated or written, so it is safe on a live store.";

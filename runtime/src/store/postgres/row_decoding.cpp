@@ -102,4 +102,16 @@ DeadLetter decode_dead_letter(const Query& query) {
   return letter;
 }
 
+StoredReceptorInvocation decode_receptor_invocation_row(const Query& query) {
+  StoredReceptorInvocation row;
+  row.message_id = MessageId::from_trusted(query.uuid(0));
+  row.record.receptor_id = query.text(1);
+  row.record.service_name = query.text(2);
+  row.record.perspective = query.text(3);
+  row.record.stage = static_cast<Stage>(query.int64(4));
+  row.record.completed_at = from_micros(query.int64(5));
+  row.record.duration = std::chrono::microseconds(query.int64(6));
+  return row;
+}
+
 }  // namespace whizbang::postgres

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "store/postgres/connection.hpp"
+#include "whizbang/store/store_inspector.hpp"
 #include "whizbang/store/store_rows.hpp"
 
 namespace whizbang::postgres {
@@ -11,5 +12,6 @@ InboxRow decode_inbox_row(const Query& query);
 StoredEvent decode_event_row(const Query& query);
 PerspectiveEventRow decode_perspective_event_row(const Query& query);
 DeadLetter decode_dead_letter(const Query& query);
+StoredReceptorInvocation decode_receptor_invocation_row(const Query& query);
 
 }  // namespace whizbang::postgres

@@ -402,4 +402,43 @@ inline const std::string kPerspectiveEvents =
     "FROM wh_perspective_events WHERE stream_id = $1::uuid "
     "ORDER BY event_id, perspective_name COLLATE \"C\"";
 
+// ---- the inspector's listings: the row reads above, newest first, ?1 limit (NULL: all) -------
+inline const std::string kRecentOutbox =
+    std::string("SELECT message_id, destination, message_type, event_data, scope, stream_id, "
+                "is_event, ") +
+    kRowStateColumns +
+    ", published_at, created_at, dead_lettered_at FROM wh_outbox "
+    "ORDER BY created_at DESC, message_id DESC LIMIT $1::bigint";
+inline const std::string kRecentInbox =
+    std::string("SELECT message_id, handler_name, message_type, event_data, source_service_id, "
+                "stream_id, is_event, ") +
+    kRowStateColumns +
+    ", NULL::bigint, received_at, dead_lettered_at FROM wh_inbox "
+    "ORDER BY received_at DESC, message_id DESC LIMIT $1::bigint";
+inline const std::string kRecentEvents =
+    "SELECT event_id, stream_id, event_type, event_data, metadata, version, created_at "
+    "FROM wh_event_store ORDER BY created_at DESC, event_id DESC LIMIT $1::bigint";
+inline const std::string kRecentPerspectiveEvents =
+    "SELECT event_work_id, stream_id, perspective_name, event_id, instance_id, lease_expiry, "
+    "status, attempts, error, scheduled_for, dead_lettered_at, failure_reason "
+    "FROM wh_perspective_events ORDER BY created_at DESC, event_work_id DESC LIMIT $1::bigint";
+inline const std::string kRecentInvocations =
+    "SELECT message_id, receptor_id, service_name, perspective, stage, completed_at, duration_us "
+    "FROM wh_receptor_invocations ORDER BY completed_at DESC, message_id DESC LIMIT $1::bigint";
+// Row counts (StoreCounts), in its order; published ids count as the outbox's tombstones.
+inline const std::string kCounts =
+    "SELECT (SELECT count(*) FROM wh_outbox), "
+    "(SELECT count(*) FROM wh_outbox_ids WHERE published_at IS NOT NULL), "
+    "(SELECT count(*) FROM wh_inbox), (SELECT count(*) FROM wh_event_store), "
+    "(SELECT count(*) FROM wh_perspective_events), (SELECT count(*) FROM wh_receptor_invocations), "
+    "(SELECT count(*) FROM wh_outbox WHERE dead_lettered_at IS NOT NULL), "
+    "(SELECT count(*) FROM wh_inbox WHERE dead_lettered_at IS NOT NULL), "
+    "(SELECT count(*) FROM wh_perspective_events WHERE dead_lettered_at IS NOT NULL), "
+    "(SELECT count(*) FROM wh_lifecycle_completions WHERE dead_lettered_at IS NOT NULL), "
+    "(SELECT count(*) FROM wh_detached_work WHERE dead_lettered_at IS NOT NULL)";
+// The tables of kCounts' dead-letter columns (6..10).
+inline constexpr const char* kDeadLetterTables[] = {"wh_outbox", "wh_inbox",
+                                                    "wh_perspective_events",
+                                                    "wh_lifecycle_completions", "wh_detached_work"};
+
 }  // namespace whizbang::postgres::sql

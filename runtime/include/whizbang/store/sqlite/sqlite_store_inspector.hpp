@@ -22,42 +22,12 @@
 
 #include "absl/status/statusor.h"
 #include "whizbang/message/envelope.hpp"
+#include "whizbang/store/store_inspector.hpp"
 #include "whizbang/store/store_rows.hpp"
 
 namespace whizbang {
 
-// Row counts of the tables a Whizbang store keeps work and history in.
-struct StoreCounts {
-  std::int64_t outbox = 0;
-  std::int64_t outbox_tombstones = 0;  // published outbox rows (deleted, id kept)
-  std::int64_t inbox = 0;
-  std::int64_t event_store = 0;
-  std::int64_t perspective_events = 0;
-  std::int64_t receptor_invocations = 0;
-  // Dead-lettered rows (dead_lettered_at set) of each table that keeps dead letters, by table
-  // name ("wh_outbox", "wh_inbox", "wh_perspective_events", "wh_lifecycle_completions",
-  // "wh_detached_work", and any a later schema adds), zeros included; empty before schema
-  // version 5.
-  std::map<std::string, std::int64_t> dead_lettered;
-
-  std::int64_t dead_lettered_in(const std::string& table) const {
-    const auto it = dead_lettered.find(table);
-    return it == dead_lettered.end() ? 0 : it->second;
-  }
-  std::int64_t dead_letters() const {
-    std::int64_t total = 0;
-    for (const auto& [table, count] : dead_lettered) total += count;
-    return total;
-  }
-};
-
-// One wh_receptor_invocations row: the exactly-once guardrail's record of a completed receptor.
-struct StoredReceptorInvocation {
-  MessageId message_id;
-  ReceptorInvocationRecord record;
-};
-
-class SqliteStoreInspector {
+class SqliteStoreInspector final : public StoreInspector {
  public:
   // The migration that added dead letters (dead_lettered_at, wh_lifecycle_completions,
   // wh_detached_work).
@@ -68,27 +38,30 @@ class SqliteStoreInspector {
   // Whizbang store (no wh_schema_version or wh_outbox table).
   static absl::StatusOr<std::unique_ptr<SqliteStoreInspector>> open(const std::string& path);
 
-  ~SqliteStoreInspector();
+  ~SqliteStoreInspector() override;
   SqliteStoreInspector(const SqliteStoreInspector&) = delete;
   SqliteStoreInspector& operator=(const SqliteStoreInspector&) = delete;
 
   const std::string& path() const;
+  const std::string& location() const override { return path(); }
   // The highest migration applied to the file.
-  int schema_version() const;
+  int schema_version() const override;
+  bool keeps_dead_letters() const override { return schema_version() >= kDeadLettersSchemaVersion; }
 
-  absl::StatusOr<StoreCounts> counts();
+  absl::StatusOr<StoreCounts> counts() override;
   // The `limit` most recent rows of each table, newest first, decoded as the work store's own
   // reads decode them; a column the file's schema version lacks reads as empty.
-  absl::StatusOr<std::vector<OutboxRow>> recent_outbox(int limit);
-  absl::StatusOr<std::vector<InboxRow>> recent_inbox(int limit);
-  absl::StatusOr<std::vector<StoredEvent>> recent_events(int limit);
-  absl::StatusOr<std::vector<PerspectiveEventRow>> recent_perspective_events(int limit);
-  absl::StatusOr<std::vector<StoredReceptorInvocation>> recent_receptor_invocations(int limit);
+  absl::StatusOr<std::vector<OutboxRow>> recent_outbox(int limit) override;
+  absl::StatusOr<std::vector<InboxRow>> recent_inbox(int limit) override;
+  absl::StatusOr<std::vector<StoredEvent>> recent_events(int limit) override;
+  absl::StatusOr<std::vector<PerspectiveEventRow>> recent_perspective_events(int limit) override;
+  absl::StatusOr<std::vector<StoredReceptorInvocation>> recent_receptor_invocations(
+      int limit) override;
   // A stream's events in version order (empty for an unknown stream).
-  absl::StatusOr<std::vector<StoredEvent>> read_stream(const Uuid& stream_id);
+  absl::StatusOr<std::vector<StoredEvent>> read_stream(const Uuid& stream_id) override;
   // Dead letters of every kind, oldest dead letter first, at most `limit` (negative: all): what
   // WorkStore::dead_letters answers, read with the same SQL. Empty before schema version 5.
-  absl::StatusOr<std::vector<DeadLetter>> dead_letters(int limit);
+  absl::StatusOr<std::vector<DeadLetter>> dead_letters(int limit) override;
 
   struct Impl;
 
