@@ -40,7 +40,9 @@ CREATE TABLE wh_outbox_ids (
   stored_at bigint NOT NULL,
   published_at bigint
 );
-CREATE INDEX wh_outbox_ids_published_at ON wh_outbox_ids (published_at);
+-- Partial: a new id (not yet published) costs no entry here; the purge reads published ids.
+CREATE INDEX wh_outbox_ids_published_at ON wh_outbox_ids (published_at)
+  WHERE published_at IS NOT NULL;
 CREATE TABLE wh_inbox (
   message_id uuid PRIMARY KEY,
   handler_name text NOT NULL,

@@ -54,9 +54,11 @@ struct PostgresWorkStore::Impl final : store_internal::TransactionBackend {
   // The parts of a work cycle, each as statements added to a pipeline and results read after it
   // ran (so process_work_batch sends them all in one round trip). Called with the gate held.
   using Queries = std::vector<postgres::Query*>;
-  Queries add_outbox(postgres::Pipeline& pipeline, std::span<const OutboxMessage> messages);
+  // One statement for the whole batch (null for none).
+  postgres::Query* add_outbox(postgres::Pipeline& pipeline,
+                              std::span<const OutboxMessage> messages);
   std::vector<StoredOutboxRow> read_outbox(std::span<const OutboxMessage> messages,
-                                           const Queries& inserts);
+                                           postgres::Query* insert);
   Queries add_inbox(postgres::Pipeline& pipeline, std::span<const InboxMessage> messages,
                     const Uuid& receiving_service_id);
   std::vector<MessageId> read_inbox(std::span<const InboxMessage> messages, const Queries& inserts);

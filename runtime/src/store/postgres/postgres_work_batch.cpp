@@ -25,7 +25,7 @@ absl::StatusOr<std::vector<WorkItem>> PostgresWorkStore::Impl::process(
   heartbeat.bind_int(5, now);
   const Queries failing =
       add_completions(pipeline, request.completions, request.failures, request.debug_mode);
-  const Queries outbox_inserts = add_outbox(pipeline, request.new_outbox);
+  Query* outbox_insert = add_outbox(pipeline, request.new_outbox);
   const Queries inbox_inserts =
       add_inbox(pipeline, request.new_inbox, request.receiving_service_id);
   Query* outbox_claim = request.claim_outbox
@@ -39,7 +39,7 @@ absl::StatusOr<std::vector<WorkItem>> PostgresWorkStore::Impl::process(
   WB_RETURN_IF_ERROR(pipeline.run());
 
   report_failures(request.failures, failing);
-  const std::vector<StoredOutboxRow> outbox_rows = read_outbox(request.new_outbox, outbox_inserts);
+  const std::vector<StoredOutboxRow> outbox_rows = read_outbox(request.new_outbox, outbox_insert);
   store_internal::report_deduplicated(options, request.new_outbox, outbox_rows);
   std::set<MessageId> newly_stored;
   for (const StoredOutboxRow& row : outbox_rows) {

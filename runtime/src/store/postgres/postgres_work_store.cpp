@@ -1,8 +1,10 @@
 #include "whizbang/store/postgres/postgres_work_store.hpp"
 
 #include <cstdlib>
+#include <set>
 
 #include "fmt/format.h"
+#include "store/postgres/array_literal.hpp"
 #include "store/postgres/migrations.hpp"
 #include "store/postgres/postgres_store_impl.hpp"
 #include "store/postgres/sql.hpp"
@@ -14,38 +16,59 @@ using store_internal::from_micros;
 
 // ---- Impl: storage and completion ----------------------------------------------------------
 
-PostgresWorkStore::Impl::Queries PostgresWorkStore::Impl::add_outbox(
-    postgres::Pipeline& pipeline, std::span<const OutboxMessage> messages) {
-  Queries inserts;
-  const std::int64_t now = now_micros();
+postgres::Query* PostgresWorkStore::Impl::add_outbox(postgres::Pipeline& pipeline,
+                                                     std::span<const OutboxMessage> messages) {
+  if (messages.empty()) return nullptr;
+  postgres::ArrayLiteral ids, destinations, types, envelopes, scopes, streams, events, scheduled;
   for (const OutboxMessage& message : messages) {
-    Query& insert = pipeline.add(postgres::sql::kInsertOutbox);
-    insert.bind_uuid(1, message.message_id.uuid());
-    insert.bind_text(2, message.destination);
-    insert.bind_text(3, message.message_type);
-    insert.bind_text(4, message.envelope_json);
-    if (message.scope) insert.bind_text(5, store_internal::scope_json(*message.scope));
-    insert.bind_uuid(6, message.stream_id);
-    insert.bind_bool(7, message.is_event);
-    insert.bind_uuid(8, options.instance.instance_id);
-    insert.bind_int(9, now + lease_micros());
-    insert.bind_int(10, now);
-    if (message.scheduled_for) {
-      insert.bind_int(11, store_internal::to_micros(*message.scheduled_for));
+    ids.add(message.message_id.uuid());
+    destinations.add(message.destination);
+    types.add(std::string_view(message.message_type));
+    envelopes.add(std::string_view(message.envelope_json));
+    if (message.scope) {
+      scopes.add(std::string_view(store_internal::scope_json(*message.scope)));
+    } else {
+      scopes.add_null();
     }
-    inserts.push_back(&insert);
+    streams.add(message.stream_id);
+    events.add(message.is_event);
+    scheduled.add(message.scheduled_for ? std::optional<std::int64_t>(
+                                              store_internal::to_micros(*message.scheduled_for))
+                                        : std::nullopt);
   }
-  return inserts;
+  const std::int64_t now = now_micros();
+  Query& insert = pipeline.add(postgres::sql::kInsertOutbox);
+  insert.bind_text(1, ids.finish());
+  insert.bind_text(2, destinations.finish());
+  insert.bind_text(3, types.finish());
+  insert.bind_text(4, envelopes.finish());
+  insert.bind_text(5, scopes.finish());
+  insert.bind_text(6, streams.finish());
+  insert.bind_text(7, events.finish());
+  insert.bind_text(8, scheduled.finish());
+  insert.bind_int(9, now);
+  insert.bind_uuid(10, options.instance.instance_id);
+  insert.bind_int(11, now + lease_micros());
+  return &insert;
 }
 
 std::vector<StoredOutboxRow> PostgresWorkStore::Impl::read_outbox(
-    std::span<const OutboxMessage> messages, const Queries& inserts) {
+    std::span<const OutboxMessage> messages, postgres::Query* insert) {
   std::vector<StoredOutboxRow> rows;
-  rows.reserve(messages.size());
-  for (std::size_t i = 0; i < messages.size(); ++i) {
-    rows.push_back({messages[i].message_id, messages[i].stream_id, inserts[i]->changes() == 1});
+  if (insert == nullptr) return rows;
+  std::set<MessageId> inserted;
+  while (true) {
+    absl::StatusOr<bool> row = insert->step();
+    if (!row.ok() || !*row) break;
+    inserted.insert(MessageId::from_trusted(insert->uuid(0)));
   }
-  if (!rows.empty()) gate.note({.outbox_written = true});
+  rows.reserve(messages.size());
+  for (const OutboxMessage& message : messages) {
+    // The first row of an id inserted is new; a later one with the same id is its duplicate.
+    const bool created = inserted.erase(message.message_id) == 1;
+    rows.push_back({message.message_id, message.stream_id, created});
+  }
+  gate.note({.outbox_written = true});
   return rows;
 }
 
@@ -213,9 +236,9 @@ absl::StatusOr<std::vector<StoredOutboxRow>> PostgresWorkStore::store_outbox_mes
   absl::StatusOr<std::vector<StoredOutboxRow>> rows =
       impl_->gate.run([&]() -> absl::StatusOr<std::vector<StoredOutboxRow>> {
         postgres::Pipeline pipeline(*impl_->connection);
-        const Impl::Queries inserts = impl_->add_outbox(pipeline, messages);
+        postgres::Query* insert = impl_->add_outbox(pipeline, messages);
         WB_RETURN_IF_ERROR(pipeline.run());
-        return impl_->read_outbox(messages, inserts);
+        return impl_->read_outbox(messages, insert);
       });
   // Counted after the call so a failed (rolled back) batch counts nothing.
   if (rows.ok()) store_internal::report_deduplicated(impl_->options, messages, *rows);

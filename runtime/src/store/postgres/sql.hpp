@@ -44,15 +44,24 @@ inline ClaimLock claim_lock(WorkSource source) {
 inline const std::string kClaimLock = "SELECT pg_advisory_xact_lock($1::bigint)";
 
 // ---- storage ----------------------------------------------------------------------------------
-// ?1 id ?2 destination ?3 type ?4 envelope ?5 scope ?6 stream ?7 is_event ?8 instance ?9 lease
-// ?10 now ?11 scheduled for. The row is inserted only when its id is new to wh_outbox_ids.
+// A batch of outbox rows in one statement, one array per column (array_literal.hpp): ?1 ids
+// ?2 destinations ?3 types ?4 envelopes ?5 scopes ?6 streams ?7 is_event ?8 scheduled for; ?9 now
+// ?10 instance ?11 lease expiry. A row is inserted only when its id is new to wh_outbox_ids (the
+// first of several rows with one id); returns the ids inserted. Ids are taken in id order, so
+// two batches sharing ids lock them in the same order.
 inline const std::string kInsertOutbox =
-    "WITH fresh AS (INSERT INTO wh_outbox_ids (message_id, stored_at) "
-    "VALUES ($1::uuid, $10::bigint) ON CONFLICT (message_id) DO NOTHING RETURNING message_id) "
+    "WITH input AS (SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], "
+    "$5::text[], $6::uuid[], $7::boolean[], $8::bigint[]) WITH ORDINALITY AS i(message_id, "
+    "destination, message_type, event_data, scope, stream_id, is_event, scheduled_for, n)), "
+    "fresh AS (INSERT INTO wh_outbox_ids (message_id, stored_at) SELECT DISTINCT message_id, "
+    "$9::bigint FROM input ORDER BY message_id ON CONFLICT (message_id) DO NOTHING "
+    "RETURNING message_id) "
     "INSERT INTO wh_outbox (message_id, destination, message_type, event_data, scope, stream_id, "
     "is_event, status, attempts, instance_id, lease_expiry, created_at, scheduled_for) "
-    "SELECT message_id, $2::text, $3::text, $4::text, $5::text, $6::uuid, $7::boolean, 1, 0, "
-    "$8::uuid, $9::bigint, $10::bigint, $11::bigint FROM fresh";
+    "SELECT DISTINCT ON (i.message_id) i.message_id, i.destination, i.message_type, "
+    "i.event_data, i.scope, i.stream_id, i.is_event, 1, 0, $10::uuid, $11::bigint, $9::bigint, "
+    "i.scheduled_for FROM input i JOIN fresh USING (message_id) ORDER BY i.message_id, i.n "
+    "RETURNING message_id";
 // ?1 id ?2 handler ?3 type ?4 envelope ?5 stream ?6 is_event ?7 source service ?8 now. The row is
 // inserted only when its id is new to wh_message_deduplication (permanent inbox dedup).
 inline const std::string kInsertInbox =
@@ -404,14 +413,16 @@ inline const std::string kPerspectiveEvents =
 
 // ---- the inspector's listings: the row reads above, newest first, ?1 limit (NULL: all) -------
 inline const std::string kRecentOutbox =
-    std::string("SELECT message_id, destination, message_type, event_data, scope, stream_id, "
-                "is_event, ") +
+    std::string(
+        "SELECT message_id, destination, message_type, event_data, scope, stream_id, "
+        "is_event, ") +
     kRowStateColumns +
     ", published_at, created_at, dead_lettered_at FROM wh_outbox "
     "ORDER BY created_at DESC, message_id DESC LIMIT $1::bigint";
 inline const std::string kRecentInbox =
-    std::string("SELECT message_id, handler_name, message_type, event_data, source_service_id, "
-                "stream_id, is_event, ") +
+    std::string(
+        "SELECT message_id, handler_name, message_type, event_data, source_service_id, "
+        "stream_id, is_event, ") +
     kRowStateColumns +
     ", NULL::bigint, received_at, dead_lettered_at FROM wh_inbox "
     "ORDER BY received_at DESC, message_id DESC LIMIT $1::bigint";
