@@ -2,6 +2,8 @@
 // working one database at once (docs/guide/06-stores-and-workers.md).
 #include <gtest/gtest.h>
 #include <libpq-fe.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -9,6 +11,7 @@
 #include <condition_variable>
 #include <map>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "store_test_support.hpp"
@@ -234,6 +237,68 @@ TEST_F(PostgresConcurrencyTests, CommitInAnotherProcess_WakesThisProcessesListen
   ASSERT_EQ(heard.size(), 3u);
   EXPECT_TRUE(heard[1].outbox_written);
   EXPECT_TRUE(heard[2].outbox_written);
+}
+
+// The same with four worker processes (tests/store/postgres_claim_worker.cpp), each with its own
+// store and connection: every row is journaled once, each stream in message-id order.
+TEST_F(PostgresConcurrencyTests, FourProcesses_EveryRowHandledOnce_StreamOrderKept) {
+  constexpr int kStreams = 20;
+  constexpr int kPerStream = 20;
+  auto loader = open_instance();
+  ASSERT_NE(loader, nullptr);
+  std::vector<Uuid> streams;
+  for (int s = 0; s < kStreams; ++s) streams.push_back(MessageId::mint().uuid());
+  std::vector<InboxMessage> rows;
+  for (int n = 0; n < kPerStream; ++n) {
+    for (const Uuid& stream : streams) {
+      rows.push_back(inbox_message(outbox_message(ShipOrderCommand{"o"}, "orders", stream)));
+    }
+  }
+  ASSERT_TRUE(loader->store_inbox_messages(rows, MessageId::mint().uuid()).ok());
+  ASSERT_TRUE(whizbang_test::postgres_admin(
+      conninfo_,
+      "CREATE TABLE wh_test_journal (seq bigserial PRIMARY KEY, message_id uuid NOT NULL, "
+      "stream_id uuid NOT NULL, instance uuid NOT NULL)"));
+
+  std::vector<pid_t> workers;
+  for (int i = 0; i < 4; ++i) {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      ::execl(WHIZBANG_PG_CLAIM_WORKER, WHIZBANG_PG_CLAIM_WORKER, conninfo_.c_str(), nullptr);
+      ::_exit(127);
+    }
+    ASSERT_GT(pid, 0);
+    workers.push_back(pid);
+  }
+  for (const pid_t pid : workers) {
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        << "worker " << pid << ": " << status;
+  }
+
+  std::unique_ptr<PGconn, decltype(&PQfinish)> conn(PQconnectdb(conninfo_.c_str()), &PQfinish);
+  std::unique_ptr<PGresult, decltype(&PQclear)> journal(
+      PQexec(conn.get(),
+             "SELECT message_id, stream_id, instance FROM wh_test_journal ORDER BY seq"),
+      &PQclear);
+  ASSERT_EQ(PQresultStatus(journal.get()), PGRES_TUPLES_OK) << PQerrorMessage(conn.get());
+  std::map<std::string, int> handled;
+  std::map<std::string, std::vector<std::string>> order;  // per stream, in handling order
+  std::set<std::string> instances;
+  for (int row = 0; row < PQntuples(journal.get()); ++row) {
+    const std::string id = PQgetvalue(journal.get(), row, 0);
+    ++handled[id];
+    order[PQgetvalue(journal.get(), row, 1)].push_back(id);
+    instances.insert(PQgetvalue(journal.get(), row, 2));
+  }
+  EXPECT_EQ(handled.size(), rows.size());
+  for (const auto& [id, count] : handled) EXPECT_EQ(count, 1) << id;
+  for (const auto& [stream, ids] : order) {
+    // Hyphenated lowercase uuids sort as their bytes do: message-id order.
+    EXPECT_TRUE(std::is_sorted(ids.begin(), ids.end())) << stream;
+  }
+  EXPECT_GT(instances.size(), 1u) << "one process did all the work: nothing ran concurrently";
 }
 
 }  // namespace
