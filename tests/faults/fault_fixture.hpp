@@ -26,6 +26,7 @@
 #include "fault_receptors.hpp"
 #include "support/log_capture.hpp"
 #include "support/postgres_schema.hpp"
+#include "support/store_backend.hpp"
 #include "support/temp_dir.hpp"
 #include "whizbang_registry.hpp"
 
@@ -35,22 +36,9 @@ inline const whizbang::Registry& fault_registry() {
   return whizbang::generated::whizbang_fault_tests::registry();
 }
 
-enum class Backend { Memory, Sqlite, Postgres };
-inline std::string backend_name(const ::testing::TestParamInfo<Backend>& info) {
-  switch (info.param) {
-    case Backend::Memory:
-      return "Memory";
-    case Backend::Sqlite:
-      return "Sqlite";
-    case Backend::Postgres:
-      break;
-  }
-  return "Postgres";
-}
-// Every backend a fault suite runs on (PostgreSQL on the run's throwaway server).
-inline auto all_backends() {
-  return ::testing::Values(Backend::Memory, Backend::Sqlite, Backend::Postgres);
-}
+using whizbang_test::all_backends;
+using whizbang_test::Backend;
+using whizbang_test::backend_name;
 
 // A clock the tests move by hand, so backoffs and leases pass without waiting.
 class TestClock {

@@ -22,24 +22,16 @@
 #include "read_models.hpp"
 #include "support/log_capture.hpp"
 #include "support/postgres_schema.hpp"
+#include "support/store_backend.hpp"
 #include "support/temp_dir.hpp"
 #include "whizbang_messages.hpp"
 #include "whizbang_registry.hpp"
 
 namespace persp {
 
-enum class Backend { Memory, Sqlite, Postgres };
-inline std::string backend_name(const ::testing::TestParamInfo<Backend>& param) {
-  switch (param.param) {
-    case Backend::Memory:
-      return "Memory";
-    case Backend::Sqlite:
-      return "Sqlite";
-    case Backend::Postgres:
-      break;
-  }
-  return "Postgres";
-}
+using whizbang_test::all_backends;
+using whizbang_test::Backend;
+using whizbang_test::backend_name;
 
 inline const whizbang::Registry& test_registry() {
   return whizbang::generated::whizbang_perspective_tests::registry();

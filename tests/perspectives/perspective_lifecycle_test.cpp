@@ -157,9 +157,7 @@ TEST_P(PerspectiveLifecycleTests, PerspectivesAreDiscoveredWithTheirEventsAndAss
   EXPECT_EQ((*events)[1].perspective_name, kSummary);
 }
 
-INSTANTIATE_TEST_SUITE_P(Stores, PerspectiveLifecycleTests,
-                         ::testing::Values(Backend::Memory, Backend::Sqlite, Backend::Postgres),
-                         backend_name);
+INSTANTIATE_TEST_SUITE_P(Stores, PerspectiveLifecycleTests, all_backends(), backend_name);
 
 }  // namespace
 }  // namespace persp

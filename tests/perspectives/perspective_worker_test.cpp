@@ -106,9 +106,7 @@ TEST_P(PerspectiveWorkerTests, EnvelopeRebuiltFromTheEventStoreKeepsIdAndHops) {
   EXPECT_EQ(rebuilt->payload.get_if<OrderCreated>()->items, 4);
 }
 
-INSTANTIATE_TEST_SUITE_P(Stores, PerspectiveWorkerTests,
-                         ::testing::Values(Backend::Memory, Backend::Sqlite, Backend::Postgres),
-                         backend_name);
+INSTANTIATE_TEST_SUITE_P(Stores, PerspectiveWorkerTests, all_backends(), backend_name);
 
 }  // namespace
 }  // namespace persp

@@ -1,8 +1,8 @@
 // PostgresWorkStore: lease renewal, dead letters (list and requeue), the retention purge and the
 // reads of single rows and streams (StoreReader).
 #include "store/postgres/postgres_store_impl.hpp"
-#include "store/postgres/row_decoding.hpp"
 #include "store/postgres/sql.hpp"
+#include "store/row_decoding.hpp"
 
 namespace whizbang {
 
@@ -11,19 +11,13 @@ using store_internal::to_micros;
 
 namespace {
 
-// Every row `sql` (with ?1 = `key`, when given) selects, decoded.
+// Every row `sql` (with ?1 = `key`) selects, decoded.
 template <class Row, class Decode>
 absl::StatusOr<std::vector<Row>> read_rows(postgres::Connection& connection, const std::string& sql,
                                            const Uuid& key, Decode decode) {
   Query query(connection, sql);
   query.bind_uuid(1, key);
-  std::vector<Row> rows;
-  while (true) {
-    WB_ASSIGN_OR_RETURN(bool row, query.step());
-    if (!row) break;
-    rows.push_back(decode(query));
-  }
-  return rows;
+  return store_internal::collect_rows<Row>(query, decode);
 }
 
 template <class Row, class Decode>
@@ -51,13 +45,8 @@ absl::StatusOr<std::vector<DeadLetter>> PostgresWorkStore::dead_letters(std::siz
   return impl_->gate.run_read([&]() -> absl::StatusOr<std::vector<DeadLetter>> {
     Query query(*impl_->connection, postgres::sql::kDeadLetters);
     query.bind_int(1, static_cast<std::int64_t>(limit));
-    std::vector<DeadLetter> letters;
-    while (true) {
-      WB_ASSIGN_OR_RETURN(bool row, query.step());
-      if (!row) break;
-      letters.push_back(postgres::decode_dead_letter(query));
-    }
-    return letters;
+    return store_internal::collect_rows<DeadLetter>(
+        query, store_internal::decode_dead_letter<postgres::Query>);
   });
 }
 
@@ -122,29 +111,30 @@ absl::StatusOr<PurgeCounts> PostgresWorkStore::purge(const RetentionOptions& ret
 absl::StatusOr<std::optional<OutboxRow>> PostgresWorkStore::find_outbox_row(const MessageId& id) {
   return impl_->gate.run_read([&] {
     return read_row<OutboxRow>(*impl_->connection, postgres::sql::kFindOutbox, id.uuid(),
-                               postgres::decode_outbox_row);
+                               store_internal::decode_outbox_row<postgres::Query>);
   });
 }
 
 absl::StatusOr<std::optional<InboxRow>> PostgresWorkStore::find_inbox_row(const MessageId& id) {
   return impl_->gate.run_read([&] {
     return read_row<InboxRow>(*impl_->connection, postgres::sql::kFindInbox, id.uuid(),
-                              postgres::decode_inbox_row);
+                              store_internal::decode_inbox_row<postgres::Query>);
   });
 }
 
 absl::StatusOr<std::vector<StoredEvent>> PostgresWorkStore::read_stream(const Uuid& stream_id) {
   return impl_->gate.run_read([&] {
     return read_rows<StoredEvent>(*impl_->connection, postgres::sql::kReadStream, stream_id,
-                                  postgres::decode_event_row);
+                                  store_internal::decode_event_row<postgres::Query>);
   });
 }
 
 absl::StatusOr<std::vector<PerspectiveEventRow>> PostgresWorkStore::perspective_events(
     const Uuid& stream_id) {
   return impl_->gate.run_read([&] {
-    return read_rows<PerspectiveEventRow>(*impl_->connection, postgres::sql::kPerspectiveEvents,
-                                          stream_id, postgres::decode_perspective_event_row);
+    return read_rows<PerspectiveEventRow>(
+        *impl_->connection, postgres::sql::kPerspectiveEvents, stream_id,
+        store_internal::decode_perspective_event_row<postgres::Query>);
   });
 }
 

@@ -4,8 +4,8 @@
 
 #include "fmt/format.h"
 #include "store/postgres/connection.hpp"
-#include "store/postgres/row_decoding.hpp"
 #include "store/postgres/sql.hpp"
+#include "store/row_decoding.hpp"
 #include "store/store_support.hpp"
 #include "whizbang/store/postgres/postgres_work_store.hpp"
 
@@ -23,13 +23,7 @@ struct PostgresStoreInspector::Impl {
   absl::StatusOr<std::vector<Row>> recent(const std::string& sql, int limit, Decode decode) {
     Query query(*connection, sql);
     if (limit >= 0) query.bind_int(1, limit);
-    std::vector<Row> rows;
-    while (true) {
-      WB_ASSIGN_OR_RETURN(bool row, query.step());
-      if (!row) break;
-      rows.push_back(decode(query));
-    }
-    return rows;
+    return store_internal::collect_rows<Row>(query, decode);
   }
 };
 
@@ -96,42 +90,41 @@ absl::StatusOr<StoreCounts> PostgresStoreInspector::counts() {
 }
 
 absl::StatusOr<std::vector<OutboxRow>> PostgresStoreInspector::recent_outbox(int limit) {
-  return impl_->recent<OutboxRow>(postgres::sql::kRecentOutbox, limit, postgres::decode_outbox_row);
+  return impl_->recent<OutboxRow>(postgres::sql::kRecentOutbox, limit,
+                                  store_internal::decode_outbox_row<postgres::Query>);
 }
 absl::StatusOr<std::vector<InboxRow>> PostgresStoreInspector::recent_inbox(int limit) {
-  return impl_->recent<InboxRow>(postgres::sql::kRecentInbox, limit, postgres::decode_inbox_row);
+  return impl_->recent<InboxRow>(postgres::sql::kRecentInbox, limit,
+                                 store_internal::decode_inbox_row<postgres::Query>);
 }
 absl::StatusOr<std::vector<StoredEvent>> PostgresStoreInspector::recent_events(int limit) {
   return impl_->recent<StoredEvent>(postgres::sql::kRecentEvents, limit,
-                                    postgres::decode_event_row);
+                                    store_internal::decode_event_row<postgres::Query>);
 }
 absl::StatusOr<std::vector<PerspectiveEventRow>> PostgresStoreInspector::recent_perspective_events(
     int limit) {
-  return impl_->recent<PerspectiveEventRow>(postgres::sql::kRecentPerspectiveEvents, limit,
-                                            postgres::decode_perspective_event_row);
+  return impl_->recent<PerspectiveEventRow>(
+      postgres::sql::kRecentPerspectiveEvents, limit,
+      store_internal::decode_perspective_event_row<postgres::Query>);
 }
 absl::StatusOr<std::vector<StoredReceptorInvocation>>
 PostgresStoreInspector::recent_receptor_invocations(int limit) {
-  return impl_->recent<StoredReceptorInvocation>(postgres::sql::kRecentInvocations, limit,
-                                                 postgres::decode_receptor_invocation_row);
+  return impl_->recent<StoredReceptorInvocation>(
+      postgres::sql::kRecentInvocations, limit,
+      store_internal::decode_receptor_invocation_row<postgres::Query>);
 }
 
 absl::StatusOr<std::vector<StoredEvent>> PostgresStoreInspector::read_stream(
     const Uuid& stream_id) {
   Query query(*impl_->connection, postgres::sql::kReadStream);
   query.bind_uuid(1, stream_id);
-  std::vector<StoredEvent> events;
-  while (true) {
-    WB_ASSIGN_OR_RETURN(bool row, query.step());
-    if (!row) break;
-    events.push_back(postgres::decode_event_row(query));
-  }
-  return events;
+  return store_internal::collect_rows<StoredEvent>(
+      query, store_internal::decode_event_row<postgres::Query>);
 }
 
 absl::StatusOr<std::vector<DeadLetter>> PostgresStoreInspector::dead_letters(int limit) {
   return impl_->recent<DeadLetter>(postgres::sql::kDeadLetters, limit,
-                                   postgres::decode_dead_letter);
+                                   store_internal::decode_dead_letter<postgres::Query>);
 }
 
 }  // namespace whizbang

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "whizbang/store/store_rows.hpp"
 #include "whizbang/store/work_item.hpp"
 
 namespace whizbang::sqlite::sql {
@@ -278,26 +279,34 @@ inline const std::string kFailDetachedWork =
     " WHERE work_id = ?1" + kOwnedBy2 + " RETURNING message_type, attempts, dead_lettered_at, NULL";
 
 // ---- dead letters and retention ---------------------------------------------------------------
-// Every dead letter: source (0 outbox, 1 inbox, 2 perspective event, 3 lifecycle completion, 4
-// detached work),
-// id, type, target, stream, attempts, error, reason, dead-lettered at. ?1 limit
+// Every dead letter, as DeadLetterSource numbers them: source, id, type, target, stream,
+// attempts, error, reason, dead-lettered at. ?1 limit
 inline const std::string kDeadLetters =
-    "SELECT * FROM ("
-    "SELECT 0, message_id, message_type, COALESCE(destination, '(event store)'), stream_id, "
+    std::string("SELECT * FROM (") + "SELECT " +
+    std::to_string(static_cast<int>(DeadLetterSource::Outbox)) +
+    ", message_id, message_type, COALESCE(destination, '(event store)'), stream_id, "
     "attempts, error, failure_reason, dead_lettered_at FROM wh_outbox "
     "WHERE dead_lettered_at IS NOT NULL UNION ALL "
-    "SELECT 1, message_id, message_type, handler_name, stream_id, attempts, error, "
+    "SELECT " +
+    std::to_string(static_cast<int>(DeadLetterSource::Inbox)) +
+    ", message_id, message_type, handler_name, stream_id, attempts, error, "
     "failure_reason, dead_lettered_at FROM wh_inbox WHERE dead_lettered_at IS NOT NULL "
     "UNION ALL "
-    "SELECT 2, pe.event_work_id, COALESCE(es.event_type, ''), pe.perspective_name, pe.stream_id, "
+    "SELECT " +
+    std::to_string(static_cast<int>(DeadLetterSource::PerspectiveEvent)) +
+    ", pe.event_work_id, COALESCE(es.event_type, ''), pe.perspective_name, pe.stream_id, "
     "pe.attempts, pe.error, pe.failure_reason, pe.dead_lettered_at FROM wh_perspective_events pe "
     "LEFT JOIN wh_event_store es ON es.event_id = pe.event_id "
     "WHERE pe.dead_lettered_at IS NOT NULL UNION ALL "
-    "SELECT 3, lc.event_id, COALESCE(es.event_type, ''), 'PostAllPerspectives/PostLifecycle', "
+    "SELECT " +
+    std::to_string(static_cast<int>(DeadLetterSource::LifecycleCompletion)) +
+    ", lc.event_id, COALESCE(es.event_type, ''), 'PostAllPerspectives/PostLifecycle', "
     "lc.stream_id, lc.attempts, lc.error, lc.failure_reason, lc.dead_lettered_at "
     "FROM wh_lifecycle_completions lc LEFT JOIN wh_event_store es ON es.event_id = lc.event_id "
     "WHERE lc.dead_lettered_at IS NOT NULL UNION ALL "
-    "SELECT 4, work_id, message_type, receptor_id, NULL, attempts, error, "
+    "SELECT " +
+    std::to_string(static_cast<int>(DeadLetterSource::DetachedWork)) +
+    ", work_id, message_type, receptor_id, NULL, attempts, error, "
     "failure_reason, dead_lettered_at FROM wh_detached_work WHERE dead_lettered_at IS NOT NULL) "
     "ORDER BY 9, 2 LIMIT ?1";
 // Requeue: a fresh set of attempts, due now; the last error stays for the record. ?1 id, or NULL

@@ -1,6 +1,6 @@
 // SqliteWorkStore: lease renewal, dead letters (list and requeue) and the retention purge.
 #include "fmt/format.h"
-#include "store/sqlite/row_decoding.hpp"
+#include "store/row_decoding.hpp"
 #include "store/sqlite/sql.hpp"
 #include "store/sqlite/sqlite_store_impl.hpp"
 #include "whizbang/observability/logging.hpp"
@@ -20,13 +20,8 @@ absl::StatusOr<std::vector<DeadLetter>> SqliteWorkStore::dead_letters(std::size_
     WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, impl_->connection->prepare(sqlite::sql::kDeadLetters));
     Use use(*impl_->connection, stmt);
     use.bind_int(1, static_cast<std::int64_t>(limit));
-    std::vector<DeadLetter> letters;
-    while (true) {
-      WB_ASSIGN_OR_RETURN(bool row, use.step());
-      if (!row) break;
-      letters.push_back(sqlite::decode_dead_letter(use));
-    }
-    return letters;
+    return store_internal::collect_rows<DeadLetter>(
+        use, store_internal::decode_dead_letter<sqlite::Use>);
   });
 }
 

@@ -1,5 +1,5 @@
 // SqliteWorkStore's reads of single rows and streams, decoded by row_decoding.hpp.
-#include "store/sqlite/row_decoding.hpp"
+#include "store/row_decoding.hpp"
 #include "store/sqlite/sql.hpp"
 #include "store/sqlite/sqlite_store_impl.hpp"
 #include "whizbang/store/sqlite/sqlite_work_store.hpp"
@@ -15,13 +15,7 @@ absl::StatusOr<std::vector<Row>> read_rows(sqlite::Connection& connection, const
   WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, connection.prepare(sql));
   sqlite::Use use(connection, stmt);
   use.bind_uuid(1, key);
-  std::vector<Row> rows;
-  while (true) {
-    WB_ASSIGN_OR_RETURN(bool row, use.step());
-    if (!row) break;
-    rows.push_back(decode(use));
-  }
-  return rows;
+  return store_internal::collect_rows<Row>(use, decode);
 }
 
 template <class Row, class Decode>
@@ -37,29 +31,30 @@ absl::StatusOr<std::optional<Row>> read_row(sqlite::Connection& connection, cons
 absl::StatusOr<std::optional<OutboxRow>> SqliteWorkStore::find_outbox_row(const MessageId& id) {
   return impl_->gate.run_read([&] {
     return read_row<OutboxRow>(*impl_->connection, sqlite::sql::kFindOutbox, id.uuid(),
-                               sqlite::decode_outbox_row);
+                               store_internal::decode_outbox_row<sqlite::Use>);
   });
 }
 
 absl::StatusOr<std::optional<InboxRow>> SqliteWorkStore::find_inbox_row(const MessageId& id) {
   return impl_->gate.run_read([&] {
     return read_row<InboxRow>(*impl_->connection, sqlite::sql::kFindInbox, id.uuid(),
-                              sqlite::decode_inbox_row);
+                              store_internal::decode_inbox_row<sqlite::Use>);
   });
 }
 
 absl::StatusOr<std::vector<StoredEvent>> SqliteWorkStore::read_stream(const Uuid& stream_id) {
   return impl_->gate.run_read([&] {
     return read_rows<StoredEvent>(*impl_->connection, sqlite::sql::kReadStream, stream_id,
-                                  sqlite::decode_event_row);
+                                  store_internal::decode_event_row<sqlite::Use>);
   });
 }
 
 absl::StatusOr<std::vector<PerspectiveEventRow>> SqliteWorkStore::perspective_events(
     const Uuid& stream_id) {
   return impl_->gate.run_read([&] {
-    return read_rows<PerspectiveEventRow>(*impl_->connection, sqlite::sql::kPerspectiveEvents,
-                                          stream_id, sqlite::decode_perspective_event_row);
+    return read_rows<PerspectiveEventRow>(
+        *impl_->connection, sqlite::sql::kPerspectiveEvents, stream_id,
+        store_internal::decode_perspective_event_row<sqlite::Use>);
   });
 }
 

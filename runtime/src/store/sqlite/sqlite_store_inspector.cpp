@@ -5,8 +5,8 @@
 #include <system_error>
 
 #include "fmt/format.h"
+#include "store/row_decoding.hpp"
 #include "store/sqlite/migrations.hpp"
-#include "store/sqlite/row_decoding.hpp"
 #include "store/sqlite/sql.hpp"
 #include "store/sqlite/statement.hpp"
 #include "store/store_support.hpp"
@@ -73,19 +73,12 @@ struct SqliteStoreInspector::Impl {
   template <class Row, class Decode>
   absl::StatusOr<std::vector<Row>> rows(const std::string& table, const std::string& sql, int limit,
                                         Decode decode) {
-    std::vector<Row> out;
-    if (!has(table)) return out;
+    if (!has(table)) return std::vector<Row>();
     absl::StatusOr<sqlite3_stmt*> stmt = connection->prepare(sql);
     if (!stmt.ok()) return stmt.status();
     Use use(*connection, *stmt);
     if (sqlite3_bind_parameter_count(*stmt) > 0) use.bind_int(1, static_cast<std::int64_t>(limit));
-    while (true) {
-      absl::StatusOr<bool> row = use.step();
-      if (!row.ok()) return row.status();
-      if (!*row) break;
-      out.push_back(decode(use));
-    }
-    return out;
+    return store_internal::collect_rows<Row>(use, decode);
   }
 };
 
@@ -188,49 +181,49 @@ absl::StatusOr<StoreCounts> SqliteStoreInspector::counts() {
 }
 
 absl::StatusOr<std::vector<OutboxRow>> SqliteStoreInspector::recent_outbox(int limit) {
-  return impl_->recent<OutboxRow>(sqlite::sql::kRecentOutbox, limit, sqlite::decode_outbox_row);
+  return impl_->recent<OutboxRow>(sqlite::sql::kRecentOutbox, limit,
+                                  store_internal::decode_outbox_row<sqlite::Use>);
 }
 
 absl::StatusOr<std::vector<InboxRow>> SqliteStoreInspector::recent_inbox(int limit) {
-  return impl_->recent<InboxRow>(sqlite::sql::kRecentInbox, limit, sqlite::decode_inbox_row);
+  return impl_->recent<InboxRow>(sqlite::sql::kRecentInbox, limit,
+                                 store_internal::decode_inbox_row<sqlite::Use>);
 }
 
 absl::StatusOr<std::vector<StoredEvent>> SqliteStoreInspector::recent_events(int limit) {
-  return impl_->recent<StoredEvent>(sqlite::sql::kRecentEvents, limit, sqlite::decode_event_row);
+  return impl_->recent<StoredEvent>(sqlite::sql::kRecentEvents, limit,
+                                    store_internal::decode_event_row<sqlite::Use>);
 }
 
 absl::StatusOr<std::vector<PerspectiveEventRow>> SqliteStoreInspector::recent_perspective_events(
     int limit) {
-  return impl_->recent<PerspectiveEventRow>(sqlite::sql::kRecentPerspectiveEvents, limit,
-                                            sqlite::decode_perspective_event_row);
+  return impl_->recent<PerspectiveEventRow>(
+      sqlite::sql::kRecentPerspectiveEvents, limit,
+      store_internal::decode_perspective_event_row<sqlite::Use>);
 }
 
 absl::StatusOr<std::vector<StoredReceptorInvocation>>
 SqliteStoreInspector::recent_receptor_invocations(int limit) {
-  return impl_->recent<StoredReceptorInvocation>(sqlite::sql::kRecentInvocations, limit,
-                                                 sqlite::decode_receptor_invocation_row);
+  return impl_->recent<StoredReceptorInvocation>(
+      sqlite::sql::kRecentInvocations, limit,
+      store_internal::decode_receptor_invocation_row<sqlite::Use>);
 }
 
 absl::StatusOr<std::vector<StoredEvent>> SqliteStoreInspector::read_stream(const Uuid& stream_id) {
-  std::vector<StoredEvent> events;
-  if (!impl_->has("wh_event_store")) return events;
+  if (!impl_->has("wh_event_store")) return std::vector<StoredEvent>();
   absl::StatusOr<sqlite3_stmt*> stmt = impl_->connection->prepare(sqlite::sql::kReadStream);
   if (!stmt.ok()) return stmt.status();
   Use use(*impl_->connection, *stmt);
   use.bind_uuid(1, stream_id);
-  while (true) {
-    absl::StatusOr<bool> row = use.step();
-    if (!row.ok()) return row.status();
-    if (!*row) break;
-    events.push_back(sqlite::decode_event_row(use));
-  }
-  return events;
+  return store_internal::collect_rows<StoredEvent>(use,
+                                                   store_internal::decode_event_row<sqlite::Use>);
 }
 
 absl::StatusOr<std::vector<DeadLetter>> SqliteStoreInspector::dead_letters(int limit) {
   if (!impl_->has_dead_letters()) return std::vector<DeadLetter>();
-  absl::StatusOr<std::vector<DeadLetter>> letters = impl_->rows<DeadLetter>(
-      "wh_outbox", sqlite::sql::kDeadLetters, limit, sqlite::decode_dead_letter);
+  absl::StatusOr<std::vector<DeadLetter>> letters =
+      impl_->rows<DeadLetter>("wh_outbox", sqlite::sql::kDeadLetters, limit,
+                              store_internal::decode_dead_letter<sqlite::Use>);
   // kDeadLetters reads the current schema: a store between version 5 and it may lack a table.
   if (!letters.ok() && impl_->schema_version < sqlite::latest_schema_version()) {
     return absl::FailedPreconditionError(

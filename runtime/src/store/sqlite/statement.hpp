@@ -128,6 +128,7 @@ class Use {
 
   bool is_null(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
   std::int64_t int64(int column) const { return sqlite3_column_int64(stmt_, column); }
+  bool boolean(int column) const { return int64(column) != 0; }
   std::optional<std::int64_t> optional_int64(int column) const {
     if (is_null(column)) return std::nullopt;
     return int64(column);
