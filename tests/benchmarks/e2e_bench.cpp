@@ -1,14 +1,19 @@
-// Durable end to end: publish in one service (SQLite store), outbox -> in-process transport ->
-// inbox of a second service (its own SQLite store) -> receptor, in batches of 100 publishes (each
-// its own transaction) stepped through both services' workers. Reported as messages/s; the
-// store's raw insert baseline is store_bench.
+// Durable end to end: publish in one service, outbox -> in-process transport -> inbox of a second
+// service (its own store) -> receptor, in batches of 100 publishes (each its own transaction)
+// stepped through both services' workers. Reported as messages/s, on SQLite (a file per service)
+// and on PostgreSQL (a schema per service on the server WHIZBANG_PG_CONNINFO names; see
+// postgres_bench for starting one). The stores' raw insert baselines are store_bench and
+// postgres_bench.
 //   build/tests/benchmarks/e2e_bench
 #include <benchmark/benchmark.h>
 
+#include <libpq-fe.h>
+
+#include <cstdlib>
 #include <filesystem>
 
 #include <whizbang/host/service_host.hpp>
-#include <whizbang/store/sqlite/sqlite_work_store.hpp>
+#include <whizbang/store/open_work_store.hpp>
 #include <whizbang/transport/in_process_transport.hpp>
 
 #include "dispatch_bench_messages.hpp"
@@ -16,11 +21,30 @@
 
 namespace {
 
+enum class Backend { Sqlite, Postgres };
+
+// Where `name`'s store lives: a file in `dir`, or a fresh schema on the PostgreSQL server ("" when
+// there is no server).
+std::string store_location(Backend backend, const std::filesystem::path& dir,
+                           const std::string& name) {
+  if (backend == Backend::Sqlite) return (dir / (name + ".db")).string();
+  const char* conninfo = std::getenv("WHIZBANG_PG_CONNINFO");
+  if (conninfo == nullptr) return {};
+  const std::string schema = "e2e_" + name;
+  PGconn* admin = PQconnectdb(conninfo);
+  PQclear(PQexec(
+      admin, ("DROP SCHEMA IF EXISTS " + schema + " CASCADE; CREATE SCHEMA " + schema).c_str()));
+  PQfinish(admin);
+  const std::string base(conninfo);
+  return base + (base.find('?') == std::string::npos ? "?" : "&") + "options=-csearch_path%3D" +
+         schema;
+}
+
 struct Node {
-  Node(const std::filesystem::path& dir, const std::string& name, whizbang::Transport& transport) {
+  Node(const std::string& location, const std::string& name, whizbang::Transport& transport) {
     whizbang::StoreOptions store_options;
     store_options.instance.service_name = name;
-    store = *whizbang::SqliteWorkStore::open((dir / (name + ".db")).string(), store_options);
+    store = *whizbang::open_work_store(location, store_options);
     services.add<bench::Counter>(counter);
     whizbang::HostOptions options;
     options.service_name = name;
@@ -36,14 +60,20 @@ struct Node {
   std::unique_ptr<whizbang::ServiceHost> host;
 };
 
-void BM_DurableEndToEnd_PublishToRemoteReceptor(benchmark::State& state) {
+void durable_end_to_end(benchmark::State& state, Backend backend) {
   const auto dir = std::filesystem::temp_directory_path() /
                    ("whizbang-e2e-" + whizbang::MessageId::mint().to_string());
   std::filesystem::create_directories(dir);
+  const std::string producer_store = store_location(backend, dir, "producer");
+  const std::string consumer_store = store_location(backend, dir, "consumer");
+  if (producer_store.empty()) {
+    state.SkipWithError("WHIZBANG_PG_CONNINFO is not set: no PostgreSQL server to run on");
+    return;
+  }
   {
     whizbang::InProcessTransport transport;
-    Node producer(dir, "producer", transport);
-    Node consumer(dir, "consumer", transport);
+    Node producer(producer_store, "producer", transport);
+    Node consumer(consumer_store, "consumer", transport);
     const std::int64_t batch = state.range(0);
     bench::Ping ping;
     ping.n = 1;
@@ -62,7 +92,18 @@ void BM_DurableEndToEnd_PublishToRemoteReceptor(benchmark::State& state) {
   }
   std::filesystem::remove_all(dir);
 }
-BENCHMARK(BM_DurableEndToEnd_PublishToRemoteReceptor)->Arg(100)->Unit(benchmark::kMillisecond);
+void BM_DurableEndToEnd_PublishToRemoteReceptor_Sqlite(benchmark::State& state) {
+  durable_end_to_end(state, Backend::Sqlite);
+}
+BENCHMARK(BM_DurableEndToEnd_PublishToRemoteReceptor_Sqlite)
+    ->Arg(100)
+    ->Unit(benchmark::kMillisecond);
+void BM_DurableEndToEnd_PublishToRemoteReceptor_Postgres(benchmark::State& state) {
+  durable_end_to_end(state, Backend::Postgres);
+}
+BENCHMARK(BM_DurableEndToEnd_PublishToRemoteReceptor_Postgres)
+    ->Arg(100)
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
