@@ -97,13 +97,15 @@ void BM_DurableEndToEnd_PublishToRemoteReceptor_Sqlite(benchmark::State& state) 
 }
 BENCHMARK(BM_DurableEndToEnd_PublishToRemoteReceptor_Sqlite)
     ->Arg(100)
-    ->Unit(benchmark::kMillisecond);
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 void BM_DurableEndToEnd_PublishToRemoteReceptor_Postgres(benchmark::State& state) {
   durable_end_to_end(state, Backend::Postgres);
 }
 BENCHMARK(BM_DurableEndToEnd_PublishToRemoteReceptor_Postgres)
     ->Arg(100)
-    ->Unit(benchmark::kMillisecond);
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace
 

@@ -8,6 +8,10 @@
 //   against a raw SKIP LOCKED claim of 100 (one UPDATE … RETURNING) and a DELETE of them, each
 //   its own transaction. Rows are inserted outside the timed part.
 //
+// - Wake-up across processes: the time from a commit's return in one store to the commit listener
+//   of another store (its LISTEN connection) running, one inbox row per commit; reported as the
+//   mean per wake-up (commit included: "real_time") and as a counter of the wake-up alone.
+//
 // Needs a server: WHIZBANG_PG_CONNINFO, e.g.
 //   tests/support/postgres-server.sh up /tmp/wh-bench
 //   export
@@ -16,7 +20,10 @@
 #include <benchmark/benchmark.h>
 #include <libpq-fe.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <cstdlib>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -28,6 +35,13 @@ namespace {
 constexpr int kBatch = 1000;
 constexpr int kClaim = 100;
 
+// The conninfo of the benchmark schema `name` as it is (fresh_schema creates it).
+std::string schema_conninfo(const char* name) {
+  const std::string base(std::getenv("WHIZBANG_PG_CONNINFO"));
+  return base + (base.find('?') == std::string::npos ? "?" : "&") +
+         "options=-csearch_path%3Dbench_" + name;
+}
+
 // A fresh schema on the benchmark's server: the conninfo that uses it.
 std::string fresh_schema(const char* name) {
   const char* conninfo = std::getenv("WHIZBANG_PG_CONNINFO");
@@ -37,9 +51,7 @@ std::string fresh_schema(const char* name) {
   PQclear(PQexec(
       admin, ("DROP SCHEMA IF EXISTS " + schema + " CASCADE; CREATE SCHEMA " + schema).c_str()));
   PQfinish(admin);
-  const std::string base(conninfo);
-  return base + (base.find('?') == std::string::npos ? "?" : "&") + "options=-csearch_path%3D" +
-         schema;
+  return schema_conninfo(name);
 }
 
 // A ~600-byte envelope, a typical size of a JSON envelope.
@@ -116,10 +128,7 @@ PGconn* raw_connection(benchmark::State& state, const char* schema) {
   auto store = open_store(state, schema);  // the store's schema, created by its migrations
   if (store == nullptr) return nullptr;
   store.reset();
-  const char* base = std::getenv("WHIZBANG_PG_CONNINFO");
-  std::string conninfo = std::string(base) +
-                         (std::string(base).find('?') == std::string::npos ? "?" : "&") +
-                         "options=-csearch_path%3Dbench_" + schema;
+  const std::string conninfo = schema_conninfo(schema);
   PGconn* conn = PQconnectdb(conninfo.c_str());
   PQclear(PQprepare(conn, "insert", kRawInsert, 0, nullptr));
   return conn;
@@ -219,6 +228,51 @@ void BM_RawSkipLockedClaimAndDelete100(benchmark::State& state) {
   PQfinish(conn);
 }
 BENCHMARK(BM_RawSkipLockedClaimAndDelete100)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_PostgresWakeUpAcrossStores(benchmark::State& state) {
+  auto sender = open_store(state, "wake");
+  if (sender == nullptr) return;
+  auto receiver = whizbang::PostgresWorkStore::open(schema_conninfo("wake"));
+  if (!receiver.ok()) {
+    state.SkipWithError(std::string(receiver.status().message()).c_str());
+    return;
+  }
+  std::mutex mutex;
+  std::condition_variable woke;
+  std::int64_t wakeups = 0;
+  std::chrono::steady_clock::time_point woke_at;
+  const int listener = (*receiver)->add_commit_listener([&](const whizbang::CommitInfo&) {
+    std::lock_guard lock(mutex);
+    woke_at = std::chrono::steady_clock::now();
+    ++wakeups;
+    woke.notify_all();
+  });
+  whizbang::InboxMessage message;
+  message.handler_name = "h";
+  message.message_type = "shop::OrderCreated";
+  message.envelope_json = "{}";
+  double wake_micros = 0;
+  for (auto _ : state) {
+    message.message_id = whizbang::MessageId::mint();
+    std::int64_t before = 0;
+    {
+      std::lock_guard lock(mutex);
+      before = wakeups;
+    }
+    if (!sender->store_inbox_messages({&message, 1}, whizbang::MessageId::mint().uuid()).ok()) {
+      state.SkipWithError("store failed");
+      break;
+    }
+    const auto committed = std::chrono::steady_clock::now();
+    std::unique_lock lock(mutex);
+    woke.wait(lock, [&] { return wakeups > before; });
+    wake_micros += std::chrono::duration<double, std::micro>(woke_at - committed).count();
+  }
+  (*receiver)->remove_commit_listener(listener);
+  state.counters["wake_after_commit_us"] =
+      benchmark::Counter(wake_micros / static_cast<double>(state.iterations()));
+}
+BENCHMARK(BM_PostgresWakeUpAcrossStores)->Unit(benchmark::kMicrosecond)->UseRealTime();
 
 }  // namespace
 
