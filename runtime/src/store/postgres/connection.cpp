@@ -95,29 +95,37 @@ absl::Status Connection::exec(const std::string& sql) {
   return error(result.get(), sql);
 }
 
-absl::StatusOr<std::string> Connection::prepare(const std::string& sql) {
-  if (auto it = prepared_.find(sql); it != prepared_.end()) return it->second;
-  const std::string name = fmt::format("s{}", prepared_.size() + 1);
-  const std::vector<Oid> types(static_cast<std::size_t>(parameter_count(sql)), kTextOid);
+absl::StatusOr<const Connection::Prepared*> Connection::prepare(const std::string& sql) {
+  if (auto it = prepared_.find(sql); it != prepared_.end()) return &it->second;
+  Prepared prepared{fmt::format("s{}", prepared_.size() + 1), parameter_count(sql)};
+  const std::vector<Oid> types(static_cast<std::size_t>(prepared.parameters), kTextOid);
   Result result(
-      PQprepare(conn_, name.c_str(), sql.c_str(), static_cast<int>(types.size()), types.data()));
+      PQprepare(conn_, prepared.name.c_str(), sql.c_str(), prepared.parameters, types.data()));
   if (PQresultStatus(result.get()) != PGRES_COMMAND_OK) return error(result.get(), sql);
-  prepared_.emplace(sql, name);
-  return name;
+  return &prepared_.emplace(sql, std::move(prepared)).first->second;
 }
 
-absl::StatusOr<Result> Connection::run(const std::string& sql,
-                                       const std::vector<std::optional<std::string>>& params) {
-  if (absl::Status status = begin_if_pending(); !status.ok()) return status;
-  absl::StatusOr<std::string> name = prepare(sql);
-  if (!name.ok()) return name.status();
-  const std::size_t count = static_cast<std::size_t>(parameter_count(sql));
-  std::vector<const char*> values(std::max(count, params.size()), nullptr);
-  for (std::size_t i = 0; i < params.size(); ++i) {
+namespace {
+
+// What PQexecPrepared and PQsendQueryPrepared take: one value per declared parameter (null for
+// NULL, and for a parameter left unbound).
+std::vector<const char*> parameter_values(int parameters, const Connection::Params& params) {
+  std::vector<const char*> values(static_cast<std::size_t>(parameters), nullptr);
+  for (std::size_t i = 0; i < params.size() && i < values.size(); ++i) {
     if (params[i]) values[i] = params[i]->c_str();
   }
-  Result result(PQexecPrepared(conn_, name->c_str(), static_cast<int>(count), values.data(),
-                               nullptr, nullptr, 0));
+  return values;
+}
+
+}  // namespace
+
+absl::StatusOr<Result> Connection::run(const std::string& sql, const Params& params) {
+  if (absl::Status status = begin_if_pending(); !status.ok()) return status;
+  absl::StatusOr<const Prepared*> prepared = prepare(sql);
+  if (!prepared.ok()) return prepared.status();
+  const std::vector<const char*> values = parameter_values((*prepared)->parameters, params);
+  Result result(PQexecPrepared(conn_, (*prepared)->name.c_str(), (*prepared)->parameters,
+                               values.data(), nullptr, nullptr, 0));
   const ExecStatusType status = PQresultStatus(result.get());
   if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) return error(result.get(), sql);
   return result;
@@ -126,26 +134,21 @@ absl::StatusOr<Result> Connection::run(const std::string& sql,
 absl::StatusOr<std::vector<Result>> Connection::run_pipeline(
     std::span<const Statement> statements) {
   // Prepared first (each a round trip, once per connection): a pipeline then only executes.
-  std::vector<std::string> names;
+  std::vector<const Prepared*> prepared;
   for (const Statement& statement : statements) {
-    absl::StatusOr<std::string> name = prepare(*statement.sql);
-    if (!name.ok()) return name.status();
-    names.push_back(*std::move(name));
+    absl::StatusOr<const Prepared*> one = prepare(*statement.sql);
+    if (!one.ok()) return one.status();
+    prepared.push_back(*one);
   }
   if (PQenterPipelineMode(conn_) == 0) return error(nullptr, "entering pipeline mode");
   const bool begin = std::exchange(begin_pending_, false);
   bool sent =
       !begin || PQsendQueryParams(conn_, "BEGIN", 0, nullptr, nullptr, nullptr, nullptr, 0) == 1;
-  std::vector<const char*> values;
   for (std::size_t i = 0; sent && i < statements.size(); ++i) {
-    const std::size_t count = static_cast<std::size_t>(parameter_count(*statements[i].sql));
-    const Params& params = *statements[i].params;
-    values.assign(std::max(count, params.size()), nullptr);
-    for (std::size_t p = 0; p < params.size(); ++p) {
-      if (params[p]) values[p] = params[p]->c_str();
-    }
-    sent = PQsendQueryPrepared(conn_, names[i].c_str(), static_cast<int>(count), values.data(),
-                               nullptr, nullptr, 0) == 1;
+    const std::vector<const char*> values =
+        parameter_values(prepared[i]->parameters, *statements[i].params);
+    sent = PQsendQueryPrepared(conn_, prepared[i]->name.c_str(), prepared[i]->parameters,
+                               values.data(), nullptr, nullptr, 0) == 1;
   }
   sent = sent && PQpipelineSync(conn_) == 1;
   // Every result is read (an aborted pipeline too) up to the sync, so the connection leaves

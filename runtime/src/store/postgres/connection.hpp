@@ -63,10 +63,9 @@ class Connection {
   std::string describe() const;
   // One or more statements with no parameters (simple query protocol).
   absl::Status exec(const std::string& sql);
-  // Runs `sql` (prepared on first use; the text is the cache key) with `params` (nullopt: NULL).
-  absl::StatusOr<Result> run(const std::string& sql,
-                             const std::vector<std::optional<std::string>>& params);
   using Params = std::vector<std::optional<std::string>>;
+  // Runs `sql` (prepared on first use; the text is the cache key) with `params` (nullopt: NULL).
+  absl::StatusOr<Result> run(const std::string& sql, const Params& params);
   struct Statement {
     const std::string* sql;
     const Params* params;
@@ -87,13 +86,19 @@ class Connection {
 
  private:
   explicit Connection(PGconn* conn) : conn_(conn) {}
-  absl::StatusOr<std::string> prepare(const std::string& sql);
+  // A statement prepared on this connection, with how many parameters its text declares.
+  struct Prepared {
+    std::string name;
+    int parameters = 0;
+  };
+  // The cached statement for `sql`, preparing it on first use.
+  absl::StatusOr<const Prepared*> prepare(const std::string& sql);
 
   // Sends BEGIN first when a transaction is pending.
   absl::Status begin_if_pending();
 
   PGconn* conn_ = nullptr;
-  std::unordered_map<std::string, std::string> prepared_;  // sql -> statement name
+  std::unordered_map<std::string, Prepared> prepared_;  // by sql
   bool begin_pending_ = false;
   std::vector<std::string> session_settings_;
 };
