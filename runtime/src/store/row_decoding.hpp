@@ -11,6 +11,7 @@
 #include "store/store_support.hpp"
 #include "whizbang/store/store_inspector.hpp"
 #include "whizbang/store/store_rows.hpp"
+#include "whizbang/store/work_item.hpp"
 
 namespace whizbang::store_internal {
 
@@ -124,6 +125,89 @@ DeadLetter decode_dead_letter(const Reader& row) {
   letter.reason = static_cast<FailureReason>(row.int64(7));
   letter.dead_lettered_at = from_micros(row.int64(8));
   return letter;
+}
+
+// ---- claimed work: the claim queries' column lists (the same in both backends) ---------------
+
+// A claimed outbox or inbox row: message_id, destination | handler_name, message_type,
+// event_data, stream_id, is_event, status, attempts, error, the lease before this claim
+// (instance, expiry), NULL | source_service_id. `now` and `lease_expiry` are the claim's.
+template <class Reader>
+WorkItem decode_claimed_item(const Reader& row, WorkSource source, std::int64_t now,
+                             std::int64_t lease_expiry) {
+  WorkItem item;
+  item.source = source;
+  item.message_id = MessageId::from_trusted(row.uuid(0));
+  if (source == WorkSource::Outbox) {
+    item.destination = row.optional_text(1);
+  } else {
+    item.handler_name = row.text(1);
+    item.source_service_id = row.uuid(11);
+  }
+  item.message_type = row.text(2);
+  item.envelope_json = row.text(3);
+  item.stream_id = row.optional_uuid(4);
+  item.is_event = row.boolean(5);
+  item.status = static_cast<MessageStatus>(row.int64(6));
+  item.attempts = static_cast<int>(row.int64(7));
+  item.error = row.text(8);
+  const std::optional<std::int64_t> old_lease = row.optional_int64(10);
+  item.is_orphaned = !row.is_null(9) && old_lease && *old_lease < now;
+  item.lease_expiry = from_micros(lease_expiry);
+  return item;
+}
+
+// event_work_id, stream_id, perspective_name, event_id, event_type, event_data, metadata,
+// version, attempts.
+template <class Reader>
+PerspectiveWork decode_perspective_work(const Reader& row) {
+  PerspectiveWork item;
+  item.event_work_id = MessageId::from_trusted(row.uuid(0));
+  item.stream_id = row.uuid(1);
+  item.perspective_name = row.text(2);
+  item.event_id = MessageId::from_trusted(row.uuid(3));
+  item.event_type = row.text(4);
+  item.event_data = row.text(5);
+  item.metadata = row.text(6);
+  item.version = row.int64(7);
+  item.attempts = static_cast<int>(row.int64(8));
+  return item;
+}
+
+// event_id, stream_id, event_type, event_data, metadata, attempts.
+template <class Reader>
+LifecycleWork decode_lifecycle_work(const Reader& row) {
+  return {MessageId::from_trusted(row.uuid(0)), row.uuid(1), row.text(2), row.text(3), row.text(4),
+          static_cast<int>(row.int64(5))};
+}
+
+// work_id, message_id, receptor_id, stage, perspective, envelope, attempts, message_type.
+template <class Reader>
+DetachedWork decode_detached_work(const Reader& row) {
+  DetachedWork item;
+  item.work_id = MessageId::from_trusted(row.uuid(0));
+  item.message_id = MessageId::from_trusted(row.uuid(1));
+  item.receptor_id = row.text(2);
+  item.stage = static_cast<Stage>(row.int64(3));
+  item.perspective = row.text(4);
+  item.envelope_json = row.text(5);
+  item.attempts = static_cast<int>(row.int64(6));
+  item.message_type = row.text(7);
+  return item;
+}
+
+// find_receptor_invocations: receptor_id, stage, completed_at, duration_us, service_name,
+// perspective.
+template <class Reader>
+ReceptorInvocationRecord decode_invocation_record(const Reader& row) {
+  ReceptorInvocationRecord record;
+  record.receptor_id = row.text(0);
+  record.stage = static_cast<Stage>(row.int64(1));
+  record.completed_at = from_micros(row.int64(2));
+  record.duration = std::chrono::microseconds(row.int64(3));
+  record.service_name = row.text(4);
+  record.perspective = row.text(5);
+  return record;
 }
 
 // Every row `reader` steps through (running its statement first), decoded.

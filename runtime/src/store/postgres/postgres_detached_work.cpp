@@ -4,6 +4,7 @@
 
 #include "store/postgres/postgres_store_impl.hpp"
 #include "store/postgres/sql.hpp"
+#include "store/row_decoding.hpp"
 
 namespace whizbang {
 
@@ -37,20 +38,8 @@ absl::StatusOr<std::vector<DetachedWork>> PostgresWorkStore::claim_detached_work
     claim.bind_int(3, static_cast<std::int64_t>(max_items));
     claim.bind_int(4, now + impl_->lease_micros());
     std::vector<DetachedWork> work;
-    while (true) {
-      WB_ASSIGN_OR_RETURN(bool row, claim.step());
-      if (!row) break;
-      DetachedWork item;
-      item.work_id = MessageId::from_trusted(claim.uuid(0));
-      item.message_id = MessageId::from_trusted(claim.uuid(1));
-      item.receptor_id = claim.text(2);
-      item.stage = static_cast<Stage>(claim.int64(3));
-      item.perspective = claim.text(4);
-      item.envelope_json = claim.text(5);
-      item.attempts = static_cast<int>(claim.int64(6));
-      item.message_type = claim.text(7);
-      work.push_back(std::move(item));
-    }
+    WB_ASSIGN_OR_RETURN(work, store_internal::collect_rows<DetachedWork>(
+                                  claim, store_internal::decode_detached_work<postgres::Query>));
     std::sort(work.begin(), work.end(),
               [](const DetachedWork& a, const DetachedWork& b) { return a.work_id < b.work_id; });
     return work;

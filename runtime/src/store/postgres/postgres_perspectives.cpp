@@ -6,6 +6,7 @@
 
 #include "store/postgres/postgres_store_impl.hpp"
 #include "store/postgres/sql.hpp"
+#include "store/row_decoding.hpp"
 
 namespace whizbang {
 
@@ -26,21 +27,8 @@ absl::StatusOr<std::vector<PerspectiveWork>> PostgresWorkStore::claim_perspectiv
     claim.bind_int(4, now + impl_->lease_micros());
     WB_RETURN_IF_ERROR(pipeline.run());
     std::vector<PerspectiveWork> work;
-    while (true) {
-      WB_ASSIGN_OR_RETURN(bool row, claim.step());
-      if (!row) break;
-      PerspectiveWork item;
-      item.event_work_id = MessageId::from_trusted(claim.uuid(0));
-      item.stream_id = claim.uuid(1);
-      item.perspective_name = claim.text(2);
-      item.event_id = MessageId::from_trusted(claim.uuid(3));
-      item.event_type = claim.text(4);
-      item.event_data = claim.text(5);
-      item.metadata = claim.text(6);
-      item.version = claim.int64(7);
-      item.attempts = static_cast<int>(claim.int64(8));
-      work.push_back(std::move(item));
-    }
+    WB_ASSIGN_OR_RETURN(work, store_internal::collect_rows<PerspectiveWork>(
+                                  claim, store_internal::decode_perspective_work<postgres::Query>));
     std::sort(work.begin(), work.end(), [](const PerspectiveWork& a, const PerspectiveWork& b) {
       return std::tie(a.stream_id, a.event_id, a.perspective_name) <
              std::tie(b.stream_id, b.event_id, b.perspective_name);
@@ -162,12 +150,8 @@ absl::StatusOr<std::vector<LifecycleWork>> PostgresWorkStore::claim_lifecycle_wo
     claim.bind_int(3, static_cast<std::int64_t>(max_items));
     claim.bind_int(4, now + impl_->lease_micros());
     std::vector<LifecycleWork> work;
-    while (true) {
-      WB_ASSIGN_OR_RETURN(bool row, claim.step());
-      if (!row) break;
-      work.push_back({MessageId::from_trusted(claim.uuid(0)), claim.uuid(1), claim.text(2),
-                      claim.text(3), claim.text(4), static_cast<int>(claim.int64(5))});
-    }
+    WB_ASSIGN_OR_RETURN(work, store_internal::collect_rows<LifecycleWork>(
+                                  claim, store_internal::decode_lifecycle_work<postgres::Query>));
     std::sort(work.begin(), work.end(), [](const LifecycleWork& a, const LifecycleWork& b) {
       return a.event_id < b.event_id;
     });

@@ -6,6 +6,7 @@
 
 #include "store/postgres/postgres_store_impl.hpp"
 #include "store/postgres/sql.hpp"
+#include "store/row_decoding.hpp"
 
 namespace whizbang {
 
@@ -105,26 +106,8 @@ std::vector<WorkItem> PostgresWorkStore::Impl::read_claim(WorkSource source, Que
   while (true) {
     absl::StatusOr<bool> row = claim.step();
     if (!row.ok() || !*row) break;
-    WorkItem item;
-    item.source = source;
-    item.message_id = MessageId::from_trusted(claim.uuid(0));
-    if (source == WorkSource::Outbox) {
-      item.destination = claim.optional_text(1);
-    } else {
-      item.handler_name = claim.text(1);
-      item.source_service_id = claim.uuid(11);
-    }
-    item.message_type = claim.text(2);
-    item.envelope_json = claim.text(3);
-    item.stream_id = claim.optional_uuid(4);
-    item.is_event = claim.boolean(5);
-    item.status = static_cast<MessageStatus>(claim.int64(6));
-    item.attempts = static_cast<int>(claim.int64(7));
-    item.error = claim.text(8);
-    const std::optional<std::int64_t> old_lease = claim.optional_int64(10);
-    item.is_orphaned = !claim.is_null(9) && old_lease && *old_lease < now;
+    WorkItem item = store_internal::decode_claimed_item(claim, source, now, lease_expiry);
     item.is_newly_stored = newly_stored.contains(item.message_id);
-    item.lease_expiry = store_internal::from_micros(lease_expiry);
     items.push_back(std::move(item));
   }
   // Message-id (= time) order, as the claim chose them.

@@ -8,11 +8,11 @@
 #include "store/postgres/migrations.hpp"
 #include "store/postgres/postgres_store_impl.hpp"
 #include "store/postgres/sql.hpp"
+#include "store/row_decoding.hpp"
 
 namespace whizbang {
 
 using postgres::Query;
-using store_internal::from_micros;
 
 // ---- Impl: storage and completion ----------------------------------------------------------
 
@@ -295,20 +295,8 @@ absl::StatusOr<std::vector<ReceptorInvocationRecord>> PostgresWorkStore::find_re
     Query query(*impl_->connection, postgres::sql::kFindInvocations);
     query.bind_uuid(1, message_id.uuid());
     query.bind_text(2, receptor_id);
-    std::vector<ReceptorInvocationRecord> records;
-    while (true) {
-      WB_ASSIGN_OR_RETURN(bool row, query.step());
-      if (!row) break;
-      ReceptorInvocationRecord record;
-      record.receptor_id = query.text(0);
-      record.stage = static_cast<Stage>(query.int64(1));
-      record.completed_at = from_micros(query.int64(2));
-      record.duration = std::chrono::microseconds(query.int64(3));
-      record.service_name = query.text(4);
-      record.perspective = query.text(5);
-      records.push_back(std::move(record));
-    }
-    return records;
+    return store_internal::collect_rows<ReceptorInvocationRecord>(
+        query, store_internal::decode_invocation_record<postgres::Query>);
   });
 }
 

@@ -1,5 +1,6 @@
 // SqliteWorkStore: detached work (wh_detached_work, migration 5) — Detached stages scheduled on
 // an executor, kept until they ran.
+#include "store/row_decoding.hpp"
 #include "store/sqlite/sql.hpp"
 #include "store/sqlite/sqlite_store_impl.hpp"
 
@@ -42,20 +43,8 @@ absl::StatusOr<std::vector<DetachedWork>> SqliteWorkStore::claim_detached_work(
       Use use(db, stmt);
       use.bind_int(1, now);
       use.bind_int(3, static_cast<std::int64_t>(max_items));
-      while (true) {
-        WB_ASSIGN_OR_RETURN(bool row, use.step());
-        if (!row) break;
-        DetachedWork item;
-        item.work_id = MessageId::from_trusted(use.uuid(0));
-        item.message_id = MessageId::from_trusted(use.uuid(1));
-        item.receptor_id = use.text(2);
-        item.stage = static_cast<Stage>(use.int64(3));
-        item.perspective = use.text(4);
-        item.envelope_json = use.text(5);
-        item.attempts = static_cast<int>(use.int64(6));
-        item.message_type = use.text(7);
-        work.push_back(std::move(item));
-      }
+      WB_ASSIGN_OR_RETURN(work, store_internal::collect_rows<DetachedWork>(
+                                    use, store_internal::decode_detached_work<sqlite::Use>));
     }
     WB_ASSIGN_OR_RETURN(sqlite3_stmt * lease, db.prepare(sqlite::sql::kLeaseDetachedWork));
     for (const DetachedWork& item : work) {

@@ -2,6 +2,7 @@
 // perspective models (wh_perspective_models, migration 4).
 #include <algorithm>
 
+#include "store/row_decoding.hpp"
 #include "store/sqlite/sql.hpp"
 #include "store/sqlite/sqlite_store_impl.hpp"
 
@@ -26,21 +27,8 @@ absl::StatusOr<std::vector<PerspectiveWork>> SqliteWorkStore::claim_perspective_
       use.bind_int(1, now);
       use.bind_uuid(2, self);
       use.bind_int(3, static_cast<std::int64_t>(max_items));
-      while (true) {
-        WB_ASSIGN_OR_RETURN(bool row, use.step());
-        if (!row) break;
-        PerspectiveWork item;
-        item.event_work_id = MessageId::from_trusted(use.uuid(0));
-        item.stream_id = use.uuid(1);
-        item.perspective_name = use.text(2);
-        item.event_id = MessageId::from_trusted(use.uuid(3));
-        item.event_type = use.text(4);
-        item.event_data = use.text(5);
-        item.metadata = use.text(6);
-        item.version = use.int64(7);
-        item.attempts = static_cast<int>(use.int64(8));
-        work.push_back(std::move(item));
-      }
+      WB_ASSIGN_OR_RETURN(work, store_internal::collect_rows<PerspectiveWork>(
+                                    use, store_internal::decode_perspective_work<sqlite::Use>));
     }
     WB_ASSIGN_OR_RETURN(sqlite3_stmt * lease, db.prepare(sqlite::sql::kLeasePerspectiveWork));
     for (const PerspectiveWork& item : work) {
@@ -152,12 +140,8 @@ absl::StatusOr<std::vector<LifecycleWork>> SqliteWorkStore::claim_lifecycle_work
       use.bind_int(1, now);
       use.bind_uuid(2, self);
       use.bind_int(3, static_cast<std::int64_t>(max_items));
-      while (true) {
-        WB_ASSIGN_OR_RETURN(bool row, use.step());
-        if (!row) break;
-        work.push_back({MessageId::from_trusted(use.uuid(0)), use.uuid(1), use.text(2), use.text(3),
-                        use.text(4), static_cast<int>(use.int64(5))});
-      }
+      WB_ASSIGN_OR_RETURN(work, store_internal::collect_rows<LifecycleWork>(
+                                    use, store_internal::decode_lifecycle_work<sqlite::Use>));
     }
     WB_ASSIGN_OR_RETURN(sqlite3_stmt * lease, db.prepare(sqlite::sql::kLeaseLifecycleWork));
     for (const LifecycleWork& item : work) {

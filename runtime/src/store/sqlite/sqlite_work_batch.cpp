@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "store/row_decoding.hpp"
 #include "store/sqlite/sql.hpp"
 #include "store/sqlite/sqlite_store_impl.hpp"
 
@@ -128,26 +129,8 @@ absl::Status SqliteWorkStore::Impl::claim(WorkSource source, const WorkBatchRequ
     while (true) {
       WB_ASSIGN_OR_RETURN(bool row, use.step());
       if (!row) break;
-      WorkItem item;
-      item.source = source;
-      item.message_id = MessageId::from_trusted(use.uuid(0));
-      if (source == WorkSource::Outbox) {
-        item.destination = use.optional_text(1);
-      } else {
-        item.handler_name = use.text(1);
-        item.source_service_id = use.uuid(11);
-      }
-      item.message_type = use.text(2);
-      item.envelope_json = use.text(3);
-      item.stream_id = use.optional_uuid(4);
-      item.is_event = use.int64(5) != 0;
-      item.status = static_cast<MessageStatus>(use.int64(6));
-      item.attempts = static_cast<int>(use.int64(7));
-      item.error = use.text(8);
-      const std::optional<std::int64_t> old_lease = use.optional_int64(10);
-      item.is_orphaned = !use.is_null(9) && old_lease && *old_lease < now;
+      WorkItem item = store_internal::decode_claimed_item(use, source, now, lease_expiry);
       item.is_newly_stored = newly_stored.contains(item.message_id);
-      item.lease_expiry = store_internal::from_micros(lease_expiry);
       items.push_back(std::move(item));
     }
   }

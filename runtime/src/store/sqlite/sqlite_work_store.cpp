@@ -4,6 +4,7 @@
 
 #include "absl/time/clock.h"
 #include "fmt/format.h"
+#include "store/row_decoding.hpp"
 #include "store/sqlite/migrations.hpp"
 #include "store/sqlite/sql.hpp"
 #include "store/sqlite/sqlite_store_impl.hpp"
@@ -11,7 +12,6 @@
 namespace whizbang {
 
 using sqlite::Use;
-using store_internal::from_micros;
 
 // ---- Impl: storage and completion ----------------------------------------------------------
 
@@ -309,20 +309,8 @@ absl::StatusOr<std::vector<ReceptorInvocationRecord>> SqliteWorkStore::find_rece
     Use use(*impl_->connection, stmt);
     use.bind_uuid(1, message_id.uuid());
     use.bind_text(2, receptor_id);
-    std::vector<ReceptorInvocationRecord> records;
-    while (true) {
-      WB_ASSIGN_OR_RETURN(bool row, use.step());
-      if (!row) break;
-      ReceptorInvocationRecord record;
-      record.receptor_id = use.text(0);
-      record.stage = static_cast<Stage>(use.int64(1));
-      record.completed_at = from_micros(use.int64(2));
-      record.duration = std::chrono::microseconds(use.int64(3));
-      record.service_name = use.text(4);
-      record.perspective = use.text(5);
-      records.push_back(std::move(record));
-    }
-    return records;
+    return store_internal::collect_rows<ReceptorInvocationRecord>(
+        use, store_internal::decode_invocation_record<sqlite::Use>);
   });
 }
 
