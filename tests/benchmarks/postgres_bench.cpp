@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "outbox_rows.hpp"
 #include "whizbang/ids/message_id.hpp"
 #include "whizbang/store/postgres/postgres_work_store.hpp"
 
@@ -52,29 +53,6 @@ std::string fresh_schema(const char* name) {
       admin, ("DROP SCHEMA IF EXISTS " + schema + " CASCADE; CREATE SCHEMA " + schema).c_str()));
   PQfinish(admin);
   return schema_conninfo(name);
-}
-
-// A ~600-byte envelope, a typical size of a JSON envelope.
-std::vector<whizbang::OutboxMessage> rows(int count) {
-  std::vector<whizbang::OutboxMessage> messages(static_cast<std::size_t>(count));
-  const std::string envelope =
-      "{\"v\":1,\"id\":\"0190f3c4-aaaa-7bbb-8ccc-000000000001\",\"t\":\"shop::OrderCreated\","
-      "\"p\":{\"order_id\":\"o-123456\",\"customer_id\":\"c-98765\",\"amount\":129.5,"
-      "\"lines\":[{\"sku\":\"A-1\",\"qty\":2},{\"sku\":\"B-7\",\"qty\":1}]},\"h\":[{\"si\":{"
-      "\"sn\":\"orders\",\"ii\":\"0190f3c4-aaaa-7bbb-8ccc-000000000002\",\"hn\":\"host-1\","
-      "\"pi\":4242},\"ts\":1718000000000001,\"to\":\"orders\",\"st\":\"0190f3c4-aaaa-7bbb-8ccc-"
-      "000000000003\",\"sc\":{\"u\":\"user-1\",\"t\":\"tenant-1\"},\"md\":{\"source\":\"api\"}}],"
-      "\"dc\":{\"m\":3,\"s\":0,\"d\":false},\"ss\":\"0190f3c4-aaaa-7bbb-8ccc-000000000004\","
-      "\"pad\":\"..............................................................................\"}";
-  for (whizbang::OutboxMessage& m : messages) {
-    m.message_id = whizbang::MessageId::mint();
-    m.destination = "orders";
-    m.message_type = "shop::OrderCreated";
-    m.envelope_json = envelope;
-    m.stream_id = whizbang::MessageId::mint().uuid();
-    m.is_event = false;
-  }
-  return messages;
 }
 
 std::unique_ptr<whizbang::PostgresWorkStore> open_store(benchmark::State& state,
@@ -137,7 +115,7 @@ PGconn* raw_connection(benchmark::State& state, const char* schema) {
 void BM_PostgresStoreOutboxMessages(benchmark::State& state) {
   auto store = open_store(state, "store_outbox");
   if (store == nullptr) return;
-  std::vector<whizbang::OutboxMessage> messages = rows(kBatch);
+  std::vector<whizbang::OutboxMessage> messages = bench::outbox_rows(kBatch, /*is_event=*/false);
   for (auto _ : state) {
     for (whizbang::OutboxMessage& m : messages) m.message_id = whizbang::MessageId::mint();
     auto stored = store->store_outbox_messages(messages);
@@ -150,7 +128,7 @@ BENCHMARK(BM_PostgresStoreOutboxMessages)->Unit(benchmark::kMillisecond)->UseRea
 void BM_RawLibpqPipelinedInsert(benchmark::State& state) {
   PGconn* conn = raw_connection(state, "raw_outbox");
   if (conn == nullptr) return;
-  std::vector<whizbang::OutboxMessage> messages = rows(kBatch);
+  std::vector<whizbang::OutboxMessage> messages = bench::outbox_rows(kBatch, /*is_event=*/false);
   const std::string instance = whizbang::MessageId::mint().uuid().to_string();
   for (auto _ : state) {
     for (whizbang::OutboxMessage& m : messages) m.message_id = whizbang::MessageId::mint();
@@ -164,7 +142,7 @@ BENCHMARK(BM_RawLibpqPipelinedInsert)->Unit(benchmark::kMillisecond)->UseRealTim
 void BM_PostgresStoreClaimAndPublish100(benchmark::State& state) {
   auto store = open_store(state, "store_claim");
   if (store == nullptr) return;
-  std::vector<whizbang::OutboxMessage> messages = rows(kClaim);
+  std::vector<whizbang::OutboxMessage> messages = bench::outbox_rows(kClaim, /*is_event=*/false);
   whizbang::WorkBatchRequest claim;
   claim.claim_inbox = false;
   claim.max_items = kClaim;
@@ -202,7 +180,7 @@ void BM_RawSkipLockedClaimAndDelete100(benchmark::State& state) {
                     0, nullptr));
   PQclear(PQprepare(conn, "delete", "DELETE FROM wh_outbox WHERE message_id = ANY($1::uuid[])", 0,
                     nullptr));
-  std::vector<whizbang::OutboxMessage> messages = rows(kClaim);
+  std::vector<whizbang::OutboxMessage> messages = bench::outbox_rows(kClaim, /*is_event=*/false);
   const std::string instance = whizbang::MessageId::mint().uuid().to_string();
   for (auto _ : state) {
     state.PauseTiming();

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "outbox_rows.hpp"
 #include "store/sqlite/migrations.hpp"
 #include "whizbang/ids/message_id.hpp"
 #include "whizbang/store/sqlite/sqlite_work_store.hpp"
@@ -41,28 +42,6 @@ void create_schema(sqlite3* db) {
   }
 }
 
-// A ~600-byte envelope, a typical size of a JSON envelope.
-std::vector<whizbang::OutboxMessage> rows() {
-  std::vector<whizbang::OutboxMessage> messages(kBatch);
-  const std::string envelope =
-      "{\"v\":1,\"id\":\"0190f3c4-aaaa-7bbb-8ccc-000000000001\",\"t\":\"shop::OrderCreated\","
-      "\"p\":{\"order_id\":\"o-123456\",\"customer_id\":\"c-98765\",\"amount\":129.5,"
-      "\"lines\":[{\"sku\":\"A-1\",\"qty\":2},{\"sku\":\"B-7\",\"qty\":1}]},\"h\":[{\"si\":{"
-      "\"sn\":\"orders\",\"ii\":\"0190f3c4-aaaa-7bbb-8ccc-000000000002\",\"hn\":\"host-1\","
-      "\"pi\":4242},\"ts\":1718000000000001,\"to\":\"orders\",\"st\":\"0190f3c4-aaaa-7bbb-8ccc-"
-      "000000000003\",\"sc\":{\"u\":\"user-1\",\"t\":\"tenant-1\"},\"md\":{\"source\":\"api\"}}],"
-      "\"dc\":{\"m\":3,\"s\":0,\"d\":false},\"ss\":\"0190f3c4-aaaa-7bbb-8ccc-000000000004\","
-      "\"pad\":\"..............................................................................\"}";
-  for (whizbang::OutboxMessage& m : messages) {
-    m.destination = "orders";
-    m.message_type = "shop::OrderCreated";
-    m.envelope_json = envelope;
-    m.stream_id = whizbang::MessageId::mint().uuid();
-    m.is_event = true;
-  }
-  return messages;
-}
-
 void BM_StoreOutboxMessages(benchmark::State& state) {
   whizbang::StoreOptions options;
   options.durability = whizbang::Durability::Normal;  // the raw baseline's synchronous=NORMAL
@@ -71,7 +50,7 @@ void BM_StoreOutboxMessages(benchmark::State& state) {
     state.SkipWithError(std::string(store.status().message()).c_str());
     return;
   }
-  std::vector<whizbang::OutboxMessage> messages = rows();
+  std::vector<whizbang::OutboxMessage> messages = bench::outbox_rows(kBatch, /*is_event=*/true);
   for (auto _ : state) {
     for (whizbang::OutboxMessage& m : messages) m.message_id = whizbang::MessageId::mint();
     auto stored = (*store)->store_outbox_messages(messages);
@@ -94,7 +73,7 @@ void BM_RawSqlitePreparedInsert(benchmark::State& state) {
                      "scope, stream_id, is_event, status, attempts, instance_id, lease_expiry, "
                      "created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1, 0, ?8, ?9, ?10)",
                      -1, &insert, nullptr);
-  std::vector<whizbang::OutboxMessage> messages = rows();
+  std::vector<whizbang::OutboxMessage> messages = bench::outbox_rows(kBatch, /*is_event=*/true);
   const whizbang::Uuid instance = whizbang::MessageId::mint().uuid();
   for (auto _ : state) {
     sqlite3_exec(db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr);
