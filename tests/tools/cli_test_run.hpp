@@ -1,7 +1,8 @@
-// Runs `whizbang` commands in process or through the binary, and a file's identity for "left
-// untouched" checks.
+// Runs `whizbang` commands in process or through the binary, a file's identity for "left
+// untouched" checks, and JSON output parsed.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,8 +16,17 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "rapidjson/document.h"
 
 namespace whizbang::cli::test {
+
+// `text` as a JSON document; a test failure when it does not parse.
+inline rapidjson::Document parse_json(const std::string& text) {
+  rapidjson::Document document;
+  document.Parse(text.c_str());
+  EXPECT_FALSE(document.HasParseError()) << text;
+  return document;
+}
 
 struct CliRun {
   int code;

@@ -29,13 +29,6 @@ inline constexpr const char* kStreamB = "0190f3c4-1a2b-7c3d-8e4f-0000000000b2";
 // A transport error over two lines, with quotes: escaped in JSON, one line in the table.
 inline constexpr const char* kOutboxError = "broker refused \"shipping\"\nqueue not found";
 
-inline rapidjson::Document parse_json(const std::string& text) {
-  rapidjson::Document document;
-  document.Parse(text.c_str());
-  EXPECT_FALSE(document.HasParseError()) << text;
-  return document;
-}
-
 inline std::string text(const rapidjson::Value& object, const char* key) {
   return object[key].IsString() ? object[key].GetString() : "<not a string>";
 }

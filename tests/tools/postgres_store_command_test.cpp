@@ -15,6 +15,7 @@ using store_test::OrderCreated;
 using store_test::outbox_message;
 using store_test::ShipOrderCommand;
 using test::CliRun;
+using test::parse_json;
 using test::run;
 
 constexpr const char* kStream = "0190f3c4-1a2b-7c3d-8e4f-02a4b67f7356";
@@ -44,13 +45,6 @@ class PostgresStoreCommandTests : public ::testing::Test {
   std::string conninfo_;
   MessageId poisoned_;
 };
-
-rapidjson::Document parse_json(const std::string& text) {
-  rapidjson::Document document;
-  document.Parse(text.c_str());
-  EXPECT_FALSE(document.HasParseError()) << text;
-  return document;
-}
 
 TEST_F(PostgresStoreCommandTests, Inspect_WithPg_CountsEveryTableAndNamesNoConninfo) {
   const CliRun r = run({"store", "inspect", "--pg", conninfo_, "--json"});

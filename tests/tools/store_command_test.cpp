@@ -24,6 +24,7 @@ using store_test::ShipOrderCommand;
 using test::CliRun;
 using test::identity;
 using test::listing;
+using test::parse_json;
 using test::run;
 
 constexpr const char* kStream = "0190f3c4-1a2b-7c3d-8e4f-02a4b67f7356";
@@ -66,13 +67,6 @@ class StoreCommandTests : public ::testing::Test {
   std::string path_;
   std::vector<MessageId> event_ids_;
 };
-
-rapidjson::Document parse_json(const std::string& text) {
-  rapidjson::Document document;
-  document.Parse(text.c_str());
-  EXPECT_FALSE(document.HasParseError()) << text;
-  return document;
-}
 
 TEST_F(StoreCommandTests, Inspect_Json_CountsEveryTable) {
   const auto before = identity(path_);
