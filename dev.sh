@@ -16,7 +16,7 @@ PACKAGES=(
   cmake ninja-build g++ pkg-config
   clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev
   libabsl-dev libssl-dev libsqlite3-dev libspdlog-dev libfmt-dev rapidjson-dev
-  libpq-dev postgresql-15
+  libpq-dev postgresql-15 librabbitmq-dev rabbitmq-server
   googletest libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev
 )
 

@@ -94,6 +94,15 @@ inline constexpr LogEvent kMessageDeadLettered{141, "MessageDeadLettered"};
 inline constexpr LogEvent kLeaseLost{142, "LeaseLost"};
 // A purge removed duplicate-guarding bookkeeping past its retention.
 inline constexpr LogEvent kRetentionPurged{143, "RetentionPurged"};
+// Transports (docs/guide/13-rabbitmq.md).
+// A broker connection failed or was closed; the transport reconnects with backoff.
+inline constexpr LogEvent kTransportConnectionLost{150, "TransportConnectionLost"};
+// A broker connection is up again; topology redeclared and consumers resumed.
+inline constexpr LogEvent kTransportConnected{151, "TransportConnected"};
+// A delivery that cannot become a message (no id, no type) went to the queue's dead letters.
+inline constexpr LogEvent kTransportDeliveryRejected{152, "TransportDeliveryRejected"};
+// A subscription's handler failed; its deliveries go back to the queue for redelivery.
+inline constexpr LogEvent kTransportDeliveryRequeued{153, "TransportDeliveryRequeued"};
 }  // namespace log_events
 
 template <class... Args>

@@ -1,0 +1,169 @@
+#include "transport/rabbitmq/confirmed_publisher.hpp"
+
+#include <sys/time.h>
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+#include "transport/rabbitmq/amqp_declare.hpp"
+#include "transport/rabbitmq/amqp_message.hpp"
+
+namespace whizbang::rabbitmq {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+timeval until(Clock::time_point deadline) {
+  const auto left = std::max(Clock::duration::zero(), deadline - Clock::now());
+  const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(left).count();
+  return timeval{static_cast<time_t>(micros / 1000000), static_cast<suseconds_t>(micros % 1000000)};
+}
+
+}  // namespace
+
+absl::Status ConfirmedPublisher::drop(absl::Status status) {
+  connection_.reset();
+  return status;
+}
+
+absl::Status ConfirmedPublisher::connect() {
+  if (connected()) return absl::OkStatus();
+  connection_.reset();
+  declared_exchanges_.clear();
+  absl::StatusOr<std::unique_ptr<AmqpConnection>> opened = AmqpConnection::open(options_);
+  if (!opened.ok()) return opened.status();
+  std::unique_ptr<AmqpConnection> connection = *std::move(opened);
+  amqp_confirm_select(connection->state(), AmqpConnection::kChannel);
+  if (absl::Status status = connection->check_rpc("confirm.select"); !status.ok()) return status;
+  connection_ = std::move(connection);
+  next_delivery_tag_ = 1;
+  return absl::OkStatus();
+}
+
+absl::Status ConfirmedPublisher::service_idle() {
+  if (!connected()) return absl::OkStatus();
+  amqp_connection_state_t state = connection_->state();
+  for (;;) {
+    amqp_frame_t frame;
+    timeval now{0, 0};
+    const int rc = amqp_simple_wait_frame_noblock(state, &frame, &now);
+    if (rc == AMQP_STATUS_TIMEOUT) return absl::OkStatus();
+    if (rc != AMQP_STATUS_OK) return drop(connection_->check(rc, "idle publisher connection"));
+    if (frame.frame_type == AMQP_FRAME_METHOD &&
+        (frame.payload.method.id == AMQP_CONNECTION_CLOSE_METHOD ||
+         frame.payload.method.id == AMQP_CHANNEL_CLOSE_METHOD)) {
+      return drop(connection_->answer_close(frame));
+    }
+    // Anything else (a late confirm of a batch that already failed) is of no use now.
+  }
+}
+
+absl::Status ConfirmedPublisher::publish(const TransportDestination& destination,
+                                         std::span<const TransportMessage> batch) {
+  if (batch.empty()) return absl::OkStatus();
+  if (absl::Status status = connect(); !status.ok()) return drop(status);
+  if (!declared_exchanges_.contains(destination.address)) {
+    if (absl::Status status = declare_exchange(*connection_, destination.address); !status.ok()) {
+      return drop(status);
+    }
+    declared_exchanges_.insert(destination.address);
+  }
+  const std::uint64_t first_tag = next_delivery_tag_;
+  for (const TransportMessage& message : batch) {
+    OutgoingProperties properties(destination, message);
+    const int rc = amqp_basic_publish(
+        connection_->state(), AmqpConnection::kChannel, bytes_of(destination.address),
+        bytes_of(destination.routing_key), /*mandatory=*/1,
+        /*immediate=*/0, properties.properties(), bytes_of(message.envelope_json));
+    if (rc != AMQP_STATUS_OK) return drop(connection_->check(rc, "basic.publish"));
+    ++next_delivery_tag_;
+  }
+  absl::Status confirmed = wait_for_confirms(batch, first_tag);
+  if (connection_ != nullptr) amqp_maybe_release_buffers(connection_->state());
+  return confirmed;
+}
+
+absl::Status ConfirmedPublisher::wait_for_confirms(std::span<const TransportMessage> batch,
+                                                   std::uint64_t first_tag) {
+  amqp_connection_state_t state = connection_->state();
+  std::vector<bool> confirmed(batch.size(), false);
+  std::size_t unconfirmed = batch.size();
+  absl::Status outcome = absl::OkStatus();
+  auto confirm = [&](std::uint64_t tag, bool multiple, bool acked) {
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      const std::uint64_t own = first_tag + i;
+      if (confirmed[i] || (multiple ? own > tag : own != tag)) continue;
+      confirmed[i] = true;
+      --unconfirmed;
+      if (!acked && outcome.ok()) {
+        outcome = absl::UnavailableError("the broker refused (nack) message " +
+                                         batch[i].message_id.to_string());
+      }
+    }
+  };
+  const Clock::time_point deadline = Clock::now() + options_.confirm_timeout;
+  while (unconfirmed > 0) {
+    if (Clock::now() >= deadline) {
+      // Late confirms would arrive for tags we no longer track: start over on a new channel.
+      return drop(
+          absl::DeadlineExceededError("the broker did not confirm " + std::to_string(unconfirmed) +
+                                      " of " + std::to_string(batch.size()) + " messages within " +
+                                      std::to_string(options_.confirm_timeout.count()) + " ms"));
+    }
+    amqp_frame_t frame;
+    timeval timeout = until(deadline);
+    const int rc = amqp_simple_wait_frame_noblock(state, &frame, &timeout);
+    if (rc == AMQP_STATUS_TIMEOUT) continue;
+    if (rc != AMQP_STATUS_OK) return drop(connection_->check(rc, "waiting for publisher confirms"));
+    if (frame.frame_type != AMQP_FRAME_METHOD) continue;
+    switch (frame.payload.method.id) {
+      case AMQP_BASIC_ACK_METHOD: {
+        const auto* ack = static_cast<const amqp_basic_ack_t*>(frame.payload.method.decoded);
+        confirm(ack->delivery_tag, ack->multiple != 0, /*acked=*/true);
+        break;
+      }
+      case AMQP_BASIC_NACK_METHOD: {
+        const auto* nack = static_cast<const amqp_basic_nack_t*>(frame.payload.method.decoded);
+        confirm(nack->delivery_tag, nack->multiple != 0, /*acked=*/false);
+        break;
+      }
+      case AMQP_BASIC_RETURN_METHOD: {
+        // Unroutable (no queue bound): the header and body follow; the ack comes after.
+        const auto* returned =
+            static_cast<const amqp_basic_return_t*>(frame.payload.method.decoded);
+        const std::string reason(view_of(returned->reply_text));
+        amqp_message_t message;
+        amqp_rpc_reply_t read = amqp_read_message(state, frame.channel, &message, 0);
+        if (read.reply_type != AMQP_RESPONSE_NORMAL) {
+          return drop(connection_->fail(
+              absl::UnavailableError("cannot read a message the broker returned")));
+        }
+        std::string id;
+        if (message.properties._flags & AMQP_BASIC_MESSAGE_ID_FLAG) {
+          id = std::string(view_of(message.properties.message_id));
+        }
+        amqp_destroy_message(&message);
+        const auto match = std::find_if(batch.begin(), batch.end(), [&](const TransportMessage& m) {
+          return m.message_id.to_string() == id;
+        });
+        // An event nobody subscribes to is dropped; a command must reach its one handler.
+        if (match != batch.end() && !match->is_event && outcome.ok()) {
+          outcome = absl::UnavailableError(
+              "no queue is bound to exchange '" + std::string(view_of(returned->exchange)) +
+              "' with routing key '" + std::string(view_of(returned->routing_key)) +
+              "' (broker: " + reason + "): the command stays in the outbox");
+        }
+        break;
+      }
+      case AMQP_CHANNEL_CLOSE_METHOD:
+      case AMQP_CONNECTION_CLOSE_METHOD:
+        return drop(connection_->answer_close(frame));
+      default:
+        break;
+    }
+  }
+  return outcome;
+}
+
+}  // namespace whizbang::rabbitmq

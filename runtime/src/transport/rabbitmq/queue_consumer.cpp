@@ -1,0 +1,263 @@
+#include "transport/rabbitmq/queue_consumer.hpp"
+
+#include <sys/time.h>
+
+#include <algorithm>
+#include <map>
+#include <random>
+
+#include "transport/rabbitmq/amqp_declare.hpp"
+#include "whizbang/failure.hpp"
+#include "whizbang/observability/logging.hpp"
+#include "whizbang/transport/rabbitmq/rabbitmq_topology.hpp"
+
+namespace whizbang::rabbitmq {
+namespace {
+
+timeval to_timeval(std::chrono::milliseconds duration) {
+  return timeval{static_cast<time_t>(duration.count() / 1000),
+                 static_cast<suseconds_t>((duration.count() % 1000) * 1000)};
+}
+
+std::string consumer_tag(std::string_view queue) {
+  std::random_device random;
+  std::uniform_int_distribution<unsigned long long> digits;
+  return std::string(queue) + "-" + std::to_string(digits(random));
+}
+
+bool same_destination(const TransportDestination& a, const TransportDestination& b) {
+  return a.address == b.address && a.routing_key == b.routing_key;
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<QueueConsumer>> QueueConsumer::start(
+    const RabbitMqOptions& options, std::string service_name,
+    std::vector<TransportBinding> bindings, Transport::DeliveryHandler handler) {
+  if (!handler) return absl::InvalidArgumentError("subscribe: handler is empty");
+  if (service_name.empty()) return absl::InvalidArgumentError("subscribe: service name is empty");
+  // One queue per exchange, bound once per pattern.
+  std::map<std::string, Queue> by_exchange;
+  for (TransportBinding& binding : bindings) {
+    if (binding.address.empty()) {
+      return absl::InvalidArgumentError("subscribe: a binding of '" + service_name +
+                                        "' has no address (exchange)");
+    }
+    Queue& queue = by_exchange[binding.address];
+    queue.exchange = binding.address;
+    queue.name = rabbitmq_queue_name(service_name, binding.address);
+    queue.patterns.push_back(std::move(binding.routing_key));
+  }
+  std::vector<Queue> queues;
+  for (auto& [exchange, queue] : by_exchange) queues.push_back(std::move(queue));
+  std::unique_ptr<QueueConsumer> consumer(
+      new QueueConsumer(options, std::move(service_name), std::move(queues), std::move(handler)));
+  // Declared before subscribe() returns, so what is published from now on is kept for us.
+  if (absl::Status status = consumer->connect(); !status.ok()) {
+    if (!absl::IsUnavailable(status)) return status;
+    consumer->disconnect(status);  // the broker is down: keep trying in the background
+  }
+  consumer->thread_ = std::thread([raw = consumer.get()] { raw->run(); });
+  return consumer;
+}
+
+QueueConsumer::QueueConsumer(const RabbitMqOptions& options, std::string service_name,
+                             std::vector<Queue> queues, Transport::DeliveryHandler handler)
+    : options_(options),
+      service_name_(std::move(service_name)),
+      queues_(std::move(queues)),
+      handler_(std::move(handler)),
+      handler_backoff_(options_.reconnect_initial_delay) {}
+
+QueueConsumer::~QueueConsumer() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  stop_requested_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  // Unacknowledged deliveries go back to the queue when the connection closes.
+  connection_.reset();
+}
+
+absl::Status QueueConsumer::connect() {
+  absl::StatusOr<std::unique_ptr<AmqpConnection>> opened = AmqpConnection::open(options_);
+  if (!opened.ok()) return opened.status();
+  std::unique_ptr<AmqpConnection> connection = *std::move(opened);
+  amqp_basic_qos(connection->state(), AmqpConnection::kChannel, 0, options_.prefetch, 0);
+  if (absl::Status status = connection->check_rpc("basic.qos"); !status.ok()) return status;
+  for (const Queue& queue : queues_) {
+    std::vector<std::string> keys;
+    for (const std::string& pattern : queue.patterns) {
+      std::string key = rabbitmq_binding_key(pattern);
+      if (std::find(keys.begin(), keys.end(), key) == keys.end()) keys.push_back(std::move(key));
+    }
+    if (absl::Status status = declare_queue(*connection, queue.name, queue.exchange, keys,
+                                            options_.dead_letter_exchanges);
+        !status.ok()) {
+      return status;
+    }
+    const std::string tag = consumer_tag(queue.name);
+    amqp_basic_consume(connection->state(), AmqpConnection::kChannel, bytes_of(queue.name),
+                       bytes_of(tag), /*no_local=*/0, /*no_ack=*/0, /*exclusive=*/0,
+                       amqp_empty_table);
+    if (absl::Status status = connection->check_rpc("basic.consume '" + queue.name + "'");
+        !status.ok()) {
+      return status;
+    }
+  }
+  connection_ = std::move(connection);
+  connected_ = true;
+  return absl::OkStatus();
+}
+
+void QueueConsumer::disconnect(const absl::Status& why) {
+  if (connected_.exchange(false) || connection_ == nullptr) {
+    log(options_.logger, spdlog::level::warn, log_events::kTransportConnectionLost,
+        "subscription of '{}' lost its broker connection: {}; reconnecting", service_name_,
+        why.message());
+  }
+  connection_.reset();
+  pending_.clear();  // not acknowledged: the broker redelivers them
+}
+
+bool QueueConsumer::pause(std::chrono::milliseconds delay) {
+  std::unique_lock lock(mutex_);
+  return !stop_requested_.wait_for(lock, delay, [&] { return stopping_; });
+}
+
+void QueueConsumer::run() {
+  std::chrono::milliseconds backoff = options_.reconnect_initial_delay;
+  for (;;) {
+    {
+      std::lock_guard lock(mutex_);
+      if (stopping_) return;
+    }
+    if (connection_ == nullptr) {
+      if (absl::Status status = connect(); !status.ok()) {
+        connection_.reset();
+        if (!pause(backoff)) return;
+        backoff = std::min(backoff * 2, options_.reconnect_max_delay);
+        continue;
+      }
+      backoff = options_.reconnect_initial_delay;
+      log(options_.logger, spdlog::level::info, log_events::kTransportConnected,
+          "subscription of '{}' connected to {}", service_name_, options_.describe());
+    }
+    // Deliveries are collected until the queue runs dry or a prefetch's worth is pending.
+    absl::Status status = consume_one(/*wait=*/pending_.empty());
+    if (absl::IsDeadlineExceeded(status)) {
+      status = pending_.empty() ? absl::OkStatus() : flush();
+    } else if (status.ok() && pending_.size() >= options_.prefetch) {
+      status = flush();
+    }
+    if (!status.ok()) disconnect(status);
+  }
+}
+
+absl::Status QueueConsumer::consume_one(bool wait) {
+  amqp_connection_state_t state = connection_->state();
+  amqp_maybe_release_buffers(state);
+  timeval timeout =
+      to_timeval(wait ? options_.consume_poll_interval : std::chrono::milliseconds(0));
+  amqp_envelope_t envelope;
+  const amqp_rpc_reply_t reply = amqp_consume_message(state, &envelope, &timeout, 0);
+  if (reply.reply_type == AMQP_RESPONSE_NORMAL) {
+    accept(envelope);
+    amqp_destroy_envelope(&envelope);
+    return absl::OkStatus();
+  }
+  if (reply.reply_type == AMQP_RESPONSE_LIBRARY_EXCEPTION &&
+      reply.library_error == AMQP_STATUS_TIMEOUT) {
+    return absl::DeadlineExceededError("nothing to consume");
+  }
+  if (reply.reply_type == AMQP_RESPONSE_LIBRARY_EXCEPTION &&
+      reply.library_error == AMQP_STATUS_UNEXPECTED_STATE) {
+    // Another frame is next: a close, a consumer cancel (queue deleted), or a stray ack.
+    amqp_frame_t frame;
+    timeval rpc_timeout = to_timeval(options_.rpc_timeout);
+    const int rc = amqp_simple_wait_frame_noblock(state, &frame, &rpc_timeout);
+    if (rc != AMQP_STATUS_OK) return connection_->check(rc, "reading a frame");
+    if (frame.frame_type != AMQP_FRAME_METHOD) return absl::OkStatus();
+    switch (frame.payload.method.id) {
+      case AMQP_CONNECTION_CLOSE_METHOD:
+      case AMQP_CHANNEL_CLOSE_METHOD:
+        return connection_->answer_close(frame);
+      case AMQP_BASIC_CANCEL_METHOD:
+        return absl::UnavailableError("the broker cancelled the consumer (queue deleted?)");
+      default:
+        return absl::OkStatus();
+    }
+  }
+  return connection_->fail(absl::UnavailableError(
+      "consuming failed: " + std::string(amqp_error_string2(reply.library_error))));
+}
+
+void QueueConsumer::accept(const amqp_envelope_t& envelope) {
+  absl::StatusOr<IncomingMessage> incoming = decode_delivery(envelope, options_.inbox_exchange);
+  if (!incoming.ok()) {
+    log(options_.logger, spdlog::level::warn, log_events::kTransportDeliveryRejected,
+        "subscription of '{}' rejected a delivery to the dead letters: {}", service_name_,
+        incoming.status().message());
+    amqp_basic_nack(connection_->state(), AmqpConnection::kChannel, envelope.delivery_tag, 0,
+                    /*requeue=*/0);
+    return;
+  }
+  const auto queue = std::find_if(queues_.begin(), queues_.end(), [&](const Queue& q) {
+    return q.exchange == incoming->destination.address;
+  });
+  const bool wanted =
+      queue != queues_.end() &&
+      std::any_of(queue->patterns.begin(), queue->patterns.end(), [&](const std::string& pattern) {
+        return routing_key_matches(pattern, incoming->destination.routing_key);
+      });
+  if (!wanted) {
+    amqp_basic_ack(connection_->state(), AmqpConnection::kChannel, envelope.delivery_tag, 0);
+    return;
+  }
+  pending_.push_back({envelope.delivery_tag, *std::move(incoming)});
+}
+
+absl::Status QueueConsumer::flush() {
+  std::vector<Delivery> deliveries = std::move(pending_);
+  pending_.clear();
+  amqp_connection_state_t state = connection_->state();
+  std::size_t begin = 0;
+  while (begin < deliveries.size()) {
+    // One handler call per run of deliveries with the same exchange and routing key.
+    std::size_t end = begin + 1;
+    while (end < deliveries.size() && same_destination(deliveries[end].incoming.destination,
+                                                       deliveries[begin].incoming.destination)) {
+      ++end;
+    }
+    std::vector<TransportMessage> batch;
+    batch.reserve(end - begin);
+    for (std::size_t i = begin; i < end; ++i) batch.push_back(deliveries[i].incoming.message);
+    const TransportDestination& destination = deliveries[begin].incoming.destination;
+    const absl::Status handled = status_of_call("delivery to service '" + service_name_ + "'",
+                                                [&] { return handler_(destination, batch); });
+    if (!handled.ok()) {
+      // This run and everything after it go back, in order, for a later attempt.
+      log(options_.logger, spdlog::level::warn, log_events::kTransportDeliveryRequeued,
+          "subscription of '{}' requeued {} deliveries: {}", service_name_,
+          deliveries.size() - begin, handled.message());
+      for (std::size_t i = begin; i < deliveries.size(); ++i) {
+        const int rc = amqp_basic_nack(state, AmqpConnection::kChannel, deliveries[i].tag, 0,
+                                       /*requeue=*/1);
+        if (rc != AMQP_STATUS_OK) return connection_->check(rc, "basic.nack");
+      }
+      pause(handler_backoff_);
+      handler_backoff_ = std::min(handler_backoff_ * 2, options_.reconnect_max_delay);
+      return absl::OkStatus();
+    }
+    for (std::size_t i = begin; i < end; ++i) {
+      const int rc = amqp_basic_ack(state, AmqpConnection::kChannel, deliveries[i].tag, 0);
+      if (rc != AMQP_STATUS_OK) return connection_->check(rc, "basic.ack");
+    }
+    handler_backoff_ = options_.reconnect_initial_delay;
+    begin = end;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace whizbang::rabbitmq

@@ -1,0 +1,81 @@
+// QueueConsumer: one subscription of the RabbitMQ transport. Its own thread and connection
+// (rabbitmq-c connections belong to one thread) consume the service's queues, hand deliveries to
+// the handler in batches and acknowledge them only after the handler returned OK, i.e. after the
+// inbox committed them (docs/guide/13-rabbitmq.md, "Delivery guarantees").
+//
+// - A failed handler: its deliveries and the rest of the batch go back to the queue (nack with
+//   requeue) and the consumer waits a backoff before taking more, so stream order holds and a
+//   failing store is not hammered.
+// - A delivery that cannot become a message (no id or type): rejected to the dead letters.
+// - A delivery a widened binding let through (rabbitmq_binding_key): acknowledged, not handled.
+// - A lost connection: reconnect with backoff, redeclare, consume again; what was not yet
+//   acknowledged is redelivered and the inbox deduplicates it.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "transport/rabbitmq/amqp_connection.hpp"
+#include "transport/rabbitmq/amqp_message.hpp"
+#include "whizbang/transport/transport.hpp"
+
+namespace whizbang::rabbitmq {
+
+class QueueConsumer final : public TransportSubscription {
+ public:
+  // Declares the queues and starts consuming. When the broker cannot be reached, the consumer
+  // keeps trying in the background; a refusal (access, a queue declared with other arguments)
+  // is returned.
+  static absl::StatusOr<std::unique_ptr<QueueConsumer>> start(
+      const RabbitMqOptions& options, std::string service_name,
+      std::vector<TransportBinding> bindings, Transport::DeliveryHandler handler);
+  ~QueueConsumer() override;
+
+  bool connected() const { return connected_.load(); }
+
+ private:
+  struct Queue {
+    std::string exchange;
+    std::string name;
+    std::vector<std::string> patterns;  // Whizbang patterns, for the client-side filter
+  };
+  struct Delivery {
+    std::uint64_t tag;
+    IncomingMessage incoming;
+  };
+
+  QueueConsumer(const RabbitMqOptions& options, std::string service_name, std::vector<Queue> queues,
+                Transport::DeliveryHandler handler);
+
+  absl::Status connect();
+  void run();
+  // Reads one delivery (or times out); not OK when the connection failed.
+  absl::Status consume_one(bool wait);
+  void accept(const amqp_envelope_t& envelope);
+  // Hands the pending deliveries to the handler; not OK when acks could not be sent.
+  absl::Status flush();
+  void disconnect(const absl::Status& why);
+  // Sleeps up to `delay`, or until the consumer stops; false when stopping.
+  bool pause(std::chrono::milliseconds delay);
+
+  const RabbitMqOptions options_;  // a copy: a subscription may outlive its transport
+  std::string service_name_;
+  std::vector<Queue> queues_;
+  Transport::DeliveryHandler handler_;
+  std::unique_ptr<AmqpConnection> connection_;
+  std::vector<Delivery> pending_;
+  std::chrono::milliseconds handler_backoff_;  // grows while the handler keeps failing
+  std::atomic<bool> connected_{false};
+
+  std::mutex mutex_;
+  std::condition_variable stop_requested_;
+  bool stopping_ = false;  // guarded by mutex_
+  std::thread thread_;
+};
+
+}  // namespace whizbang::rabbitmq
