@@ -3,14 +3,19 @@
 //   crash_restart_worker <data-dir> submit <orders>        sends PlaceOrder order-0000.. (run once)
 //   crash_restart_worker <data-dir> work <incarnation>     both services in this process, stepped
 //                                                          until every worker is idle
-//   crash_restart_worker <data-dir> serve <service>        one service (sales, fulfilment) on its
-//                                                          worker threads until SIGTERM or SIGINT
+//   crash_restart_worker <data-dir> serve <service> [amqp-url]
+//                                                          one service (sales, fulfilment) on its
+//                                                          worker threads until SIGTERM or SIGINT,
+//                                                          over RabbitMQ when a URL is given; it
+//                                                          creates <data-dir>/ready-<pid> once
+//                                                          subscribed and started
 //
 // The harness (crash_restart_test) kills `work` and `serve` processes with SIGKILL at random
 // moments and starts the next one, so everything here must survive dying between any two
 // instructions.
 #include <pthread.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -61,18 +66,20 @@ int work(crash_restart::Services& services) {
 
 // Runs one service on its threads until SIGTERM/SIGINT, then stops it cleanly (nothing in flight
 // is lost: workers first, then detached work, then the deferred rows).
-int serve(const char* data_dir, const std::string& service) {
+int serve(const char* data_dir, const std::string& service, const std::string& amqp_url) {
   sigset_t stop_signals;
   sigemptyset(&stop_signals);
   sigaddset(&stop_signals, SIGTERM);
   sigaddset(&stop_signals, SIGINT);
   // Blocked before any thread starts, so every thread inherits the mask and sigwait() gets them.
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
-  auto process = crash_restart::ServiceProcess::start(data_dir, service);
+  auto process = crash_restart::ServiceProcess::start(data_dir, service, amqp_url);
   if (!process.ok()) {
     std::fprintf(stderr, "start %s: %s\n", service.c_str(), process.status().ToString().c_str());
     return 3;
   }
+  const std::string ready = std::string(data_dir) + "/ready-" + std::to_string(getpid());
+  if (std::FILE* file = std::fopen(ready.c_str(), "w")) std::fclose(file);
   int received = 0;
   sigwait(&stop_signals, &received);
   (*process)->stop();
@@ -83,14 +90,15 @@ int serve(const char* data_dir, const std::string& service) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 4) {
+  const std::string_view mode = argc >= 3 ? argv[2] : "";
+  if (argc != 4 && !(argc == 5 && mode == "serve")) {
     std::fprintf(stderr,
-                 "usage: %s <data-dir> submit <orders> | work <incarnation> | serve <service>\n",
+                 "usage: %s <data-dir> submit <orders> | work <incarnation> | serve <service> "
+                 "[amqp-url]\n",
                  argv[0]);
     return 2;
   }
-  const std::string_view mode = argv[2];
-  if (mode == "serve") return serve(argv[1], argv[3]);
+  if (mode == "serve") return serve(argv[1], argv[3], argc == 5 ? argv[4] : "");
   const int number = std::atoi(argv[3]);
   if ((mode != "submit" && mode != "work") || number < 0) {
     std::fprintf(stderr, "unknown mode '%s' or bad number '%s'\n", argv[2], argv[3]);

@@ -59,11 +59,11 @@ class OutboxDrainWorkerTests : public ::testing::Test {
   std::unique_ptr<MemoryWorkStore> store_;
   InProcessTransport transport_;
   // The service that consumes the commands these tests publish (commands need a consumer).
-  std::unique_ptr<TransportSubscription> command_consumer_ = *transport_.subscribe(
-      "shipping", {{"inbox", ""}},
-      [](const TransportDestination&, std::span<const TransportMessage>) {
-        return absl::OkStatus();
-      });
+  std::unique_ptr<TransportSubscription> command_consumer_ =
+      *transport_.subscribe("shipping", {{"inbox", ""}},
+                            [](const TransportDestination&, std::span<const TransportMessage>) {
+                              return absl::OkStatus();
+                            });
   DeferredOutboxChannel channel_;
   const Uuid service_id_ = MessageId::mint().uuid();
 };
@@ -242,6 +242,54 @@ TEST_F(OutboxDrainWorkerTests, TransportFailure_RecordsAFailureWithBackoff) {
   EXPECT_EQ(row->state.scheduled_for, clock_.now() + 60s);
   transport_.fail_publishes(absl::OkStatus());
   clock_.advance(61s);
+  result = w->run_once();
+  ASSERT_TRUE(result.ok());
+  EXPECT_EQ(result->published, 1u);
+}
+
+// A broker connection that drops under a publish: the publish fails and the transport is then
+// not ready until it reconnects.
+class DroppingTransport final : public Transport {
+ public:
+  explicit DroppingTransport(Transport& inner) : inner_(inner) {}
+  absl::Status publish(const TransportDestination& destination,
+                       std::span<const TransportMessage> batch) override {
+    if (drop_next_) {
+      drop_next_ = false;
+      ready_ = false;
+      return absl::UnavailableError("connection reset by peer");
+    }
+    return inner_.publish(destination, batch);
+  }
+  absl::StatusOr<std::unique_ptr<TransportSubscription>> subscribe(
+      std::string_view service_name, std::vector<TransportBinding> bindings,
+      DeliveryHandler handler) override {
+    return inner_.subscribe(service_name, std::move(bindings), std::move(handler));
+  }
+  bool is_ready() const override { return ready_; }
+
+  bool drop_next_ = true;
+  bool ready_ = true;
+
+ private:
+  Transport& inner_;
+};
+
+TEST_F(OutboxDrainWorkerTests, ConnectionLostUnderThePublish_RowsWaitWithoutAnAttemptOrBackoff) {
+  DroppingTransport dropping(transport_);
+  auto w = worker(nullptr, &dropping);
+  const OutboxMessage event = outbox_message(OrderCreated{"o", 1}, "orders");
+  ASSERT_TRUE(store_->store_outbox_messages({&event, 1}).ok());
+  absl::StatusOr<DrainCycleResult> result = w->run_once();
+  ASSERT_TRUE(result.ok());
+  EXPECT_EQ(result->failed, 0u);
+  EXPECT_EQ(result->held_back, 1u);
+  auto row = *store_->find_outbox_row(event.message_id);
+  ASSERT_TRUE(row.has_value());
+  EXPECT_EQ(row->state.attempts, 0);
+  EXPECT_FALSE(row->state.scheduled_for.has_value());
+  // Reconnected: the next cycle publishes it, no backoff to wait out.
+  dropping.ready_ = true;
   result = w->run_once();
   ASSERT_TRUE(result.ok());
   EXPECT_EQ(result->published, 1u);

@@ -1,10 +1,13 @@
 #include "crash_restart/service_process.hpp"
 
+#include <unistd.h>
+
 #include <chrono>
 
 #include "crash_restart/fulfilment.hpp"
 #include "crash_restart/sales.hpp"
 #include "whizbang/store/sqlite/sqlite_work_store.hpp"
+#include "whizbang/transport/rabbitmq/rabbitmq_transport.hpp"
 
 namespace crash_restart {
 namespace {
@@ -19,18 +22,29 @@ const whizbang::Registry& registry_of(const std::string& service) {
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<ServiceProcess>> ServiceProcess::start(
-    const std::filesystem::path& data_dir, const std::string& service) {
+    const std::filesystem::path& data_dir, const std::string& service,
+    const std::string& amqp_url) {
   if (service != "sales" && service != "fulfilment") {
     return absl::InvalidArgumentError("unknown service " + service);
   }
   std::unique_ptr<ServiceProcess> process(new ServiceProcess());
-  std::vector<Mailbox> mailboxes;
-  for (const std::string name : {"sales", "fulfilment"}) {
-    auto bindings = bindings_of(registry_of(name), name);
-    if (!bindings.ok()) return bindings.status();
-    mailboxes.push_back({name, &registry_of(name), *std::move(bindings)});
+  if (amqp_url.empty()) {
+    std::vector<Mailbox> mailboxes;
+    for (const std::string name : {"sales", "fulfilment"}) {
+      auto bindings = bindings_of(registry_of(name), name);
+      if (!bindings.ok()) return bindings.status();
+      mailboxes.push_back({name, &registry_of(name), *std::move(bindings)});
+    }
+    process->transport_ = std::make_unique<StoreTransport>(data_dir, std::move(mailboxes));
+  } else {
+    auto options = whizbang::rabbitmq_options_from_url(amqp_url);
+    if (!options.ok()) return options.status();
+    // Quick to come back after a broker restart; a partition is noticed within seconds.
+    options->heartbeat = std::chrono::seconds(2);
+    options->reconnect_max_delay = std::chrono::milliseconds(500);
+    options->connection_name = service + "-" + std::to_string(getpid());
+    process->transport_ = std::make_unique<whizbang::RabbitMqTransport>(*std::move(options));
   }
-  process->transport_ = std::make_unique<StoreTransport>(data_dir, std::move(mailboxes));
 
   whizbang::StoreOptions store_options;
   store_options.instance.service_name = service;

@@ -1,6 +1,7 @@
-// One service of the harness as a process of its own: its SQLite store, the store transport to
-// the other service, a thread-pool executor for its Detached stages, and a started host (worker
-// threads, the default publish mode). Several processes of one service share its file.
+// One service of the harness as a process of its own: its SQLite store, a transport to the other
+// service (the store transport, or RabbitMQ when an AMQP URL is given), a thread-pool executor
+// for its Detached stages, and a started host (worker threads, the default publish mode).
+// Several processes of one service share its file.
 #pragma once
 
 #include <filesystem>
@@ -17,9 +18,10 @@ namespace crash_restart {
 
 class ServiceProcess {
  public:
-  // `service` is "sales" or "fulfilment".
+  // `service` is "sales" or "fulfilment"; `amqp_url` empty: the store transport.
   static absl::StatusOr<std::unique_ptr<ServiceProcess>> start(
-      const std::filesystem::path& data_dir, const std::string& service);
+      const std::filesystem::path& data_dir, const std::string& service,
+      const std::string& amqp_url = "");
   ~ServiceProcess();
 
   // Stops the host: workers, then detached work, then the deferred rows.
@@ -28,7 +30,7 @@ class ServiceProcess {
  private:
   ServiceProcess() = default;
 
-  std::unique_ptr<StoreTransport> transport_;
+  std::unique_ptr<whizbang::Transport> transport_;
   std::unique_ptr<whizbang::WorkStore> store_;
   std::unique_ptr<whizbang::ThreadPoolExecutor> executor_;
   whizbang::ServiceRegistry dependencies_;

@@ -278,6 +278,16 @@ absl::Status OutboxDrainWorker::publish(Batch& batch, DrainCycleResult& result) 
     const absl::Status status = status_of_call("transport publish", [&] {
       return transport_->publish(group.destination, group.messages);
     });
+    if (!status.ok() && !transport_->is_ready()) {
+      // The connection went down under the publish: the transport's failure, not the rows'.
+      // They wait for it to be ready again, without an attempt or a backoff (a broker restart
+      // must not delay them by minutes, nor bring them closer to the dead letters).
+      if (group.stream_id) batch.stopped_streams.insert(*group.stream_id);
+      for (const TransportMessage& message : group.messages) {
+        batch.release(message.message_id, result);
+      }
+      continue;
+    }
     if (status.ok() && options_.lifecycle) {
       for (Envelope& published : group.envelopes) {
         for (Stage stage : {Stage::PostOutboxDetached, Stage::PostOutboxInline}) {
