@@ -168,7 +168,8 @@ function(whizbang_extract_guide_blocks)
                      whizbang/store/memory_work_store.hpp whizbang/store/open_work_store.hpp
                      whizbang/store/postgres/postgres_work_store.hpp
                      whizbang/store/sqlite/sqlite_work_store.hpp
-                     whizbang/transport/in_process_transport.hpp spdlog/sinks/ringbuffer_sink.h)
+                     whizbang/transport/in_process_transport.hpp
+                     whizbang/transport/rabbitmq/rabbitmq_transport.hpp spdlog/sinks/ringbuffer_sink.h)
     string(APPEND prelude "#include <${h}>\n")
   endforeach()
   foreach(h IN LISTS headers)
