@@ -57,6 +57,12 @@ start_epmd() {
 }
 
 start() {
+  # Something already answering on the port (a broker an interrupted run left behind) would pass
+  # the readiness probe below: refuse instead of testing against it.
+  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+    echo "rabbitmq-server.sh: port $port is already in use (a broker left by an interrupted run?)" >&2
+    exit 1
+  fi
   # Detached from the test's output pipes, so CTest does not wait for the broker to exit.
   "$bin/rabbitmq-server" </dev/null >>"$dir/log/stdout.log" 2>&1 &
   local server=$!
