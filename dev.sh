@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The project's entry script. Two commands (see README.md):
 #   ./dev.sh run    build and run the main job: the e-commerce sample (two services)
+#   ./dev.sh run distributed   the same with each service a process, through a throwaway
+#                              RabbitMQ broker that the script starts and stops
 #   ./dev.sh test   configure, build and run every test through ctest
 #   ./dev.sh sanitize  the same suite built with AddressSanitizer + UBSan (in build-sanitize/)
 #   ./dev.sh tsan      the suites with threads built with ThreadSanitizer (in build-tsan/)
@@ -16,7 +18,7 @@ PACKAGES=(
   cmake ninja-build g++ pkg-config
   clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev
   libabsl-dev libssl-dev libsqlite3-dev libspdlog-dev libfmt-dev rapidjson-dev
-  libpq-dev postgresql-15 librabbitmq-dev rabbitmq-server
+  libpq-dev postgresql-15 librabbitmq-dev rabbitmq-server libcpp-httplib-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev
 )
 
@@ -71,6 +73,28 @@ smaller_crash_harness() {
   export WHIZBANG_CRASH_PROCESS_ORDERS=${WHIZBANG_CRASH_PROCESS_ORDERS:-60}
   export WHIZBANG_CRASH_PROCESS_KILLS=${WHIZBANG_CRASH_PROCESS_KILLS:-5}
   export WHIZBANG_CRASH_ORDERS=${WHIZBANG_CRASH_ORDERS:-300}
+  export WHIZBANG_RMQ_CHAOS_ROUNDS=${WHIZBANG_RMQ_CHAOS_ROUNDS:-1}
+  export WHIZBANG_RMQ_CHAOS_ORDERS=${WHIZBANG_RMQ_CHAOS_ORDERS:-60}
+  export WHIZBANG_RMQ_CHAOS_EVENTS=${WHIZBANG_RMQ_CHAOS_EVENTS:-4}
+}
+
+# The distributed sample: a throwaway broker (tests/support/rabbitmq-server.sh: its own epmd,
+# cookie and HOME, stopped by its pid on exit) on the first free port from 45672, then the
+# sample, which starts both services as processes.
+run_distributed() {
+  local port=45672
+  while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null ||
+    (exec 3<>"/dev/tcp/127.0.0.1/$((port + 1))") 2>/dev/null ||
+    (exec 3<>"/dev/tcp/127.0.0.1/$((port + 2))") 2>/dev/null; do
+    port=$((port + 3))
+  done
+  local broker_dir
+  broker_dir=$(mktemp -d /tmp/whizbang-sample-rmq.XXXXXX)
+  trap 'tests/support/rabbitmq-server.sh down "'"$broker_dir"'" '"$port"' >/dev/null' EXIT
+  echo "dev.sh: starting a RabbitMQ broker on 127.0.0.1:$port"
+  tests/support/rabbitmq-server.sh up "$broker_dir" "$port" >/dev/null
+  "$BUILD_DIR/samples/ecommerce/ecommerce_sample" distributed "amqp://guest:guest@127.0.0.1:$port" \
+    "$BUILD_DIR/ecommerce-distributed"
 }
 
 # Sanitized builds compile at -O1 (the sanitizers' recommended level; faster to build than -O2,
@@ -83,7 +107,7 @@ SANITIZED_FLAGS="-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
 TSAN_TARGETS=(
   whizbang_runtime_tests whizbang_dispatch_tests whizbang_lifecycle_tests
   whizbang_perspective_tests whizbang_store_tests whizbang_fault_tests
-  crash_restart_test ecommerce_sample
+  crash_restart_test ecommerce_sample shop_service whizbang_transport_tests whizbang_host_tests
 )
 
 without_aslr() {
@@ -98,8 +122,13 @@ case "${1:-}" in
   run)
     ensure_packages
     configure
-    build --target ecommerce_sample whizbang
-    "$BUILD_DIR/samples/ecommerce/ecommerce_sample" "$BUILD_DIR/ecommerce-data"
+    if [ "${2:-}" = distributed ]; then
+      build --target ecommerce_sample shop_service whizbang
+      run_distributed
+    else
+      build --target ecommerce_sample whizbang
+      "$BUILD_DIR/samples/ecommerce/ecommerce_sample" "$BUILD_DIR/ecommerce-data"
+    fi
     ;;
   test)
     ensure_packages
@@ -133,7 +162,7 @@ suppressions=$PWD/tests/tsan.supp ${TSAN_OPTIONS:-}" \
       -E '_NOT_BUILT|^DocsTests[.]'
     ;;
   *)
-    echo "usage: ./dev.sh run | test | sanitize | tsan" >&2
+    echo "usage: ./dev.sh run [distributed] | test | sanitize | tsan" >&2
     exit 2
     ;;
 esac

@@ -1,4 +1,5 @@
 # Install rules for find_package(Whizbang CONFIG): targets Whizbang::runtime,
+# Whizbang::service_runner,
 # Whizbang::attributes, Whizbang::whizbang-gen and the whizbang_generate() function.
 include(CMakePackageConfigHelpers)
 set(WHIZBANG_CMAKE_INSTALL_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/Whizbang)

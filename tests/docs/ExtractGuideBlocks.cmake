@@ -169,7 +169,8 @@ function(whizbang_extract_guide_blocks)
                      whizbang/store/postgres/postgres_work_store.hpp
                      whizbang/store/sqlite/sqlite_work_store.hpp
                      whizbang/transport/in_process_transport.hpp
-                     whizbang/transport/rabbitmq/rabbitmq_transport.hpp spdlog/sinks/ringbuffer_sink.h)
+                     whizbang/transport/rabbitmq/rabbitmq_transport.hpp whizbang/host/service_runner.hpp
+                     spdlog/sinks/ringbuffer_sink.h)
     string(APPEND prelude "#include <${h}>\n")
   endforeach()
   foreach(h IN LISTS headers)

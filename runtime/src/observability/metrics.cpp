@@ -46,4 +46,14 @@ std::map<std::string, std::int64_t> InMemoryMetrics::series(std::string_view met
   return result;
 }
 
+std::vector<InMemoryMetrics::Sample> InMemoryMetrics::snapshot() const {
+  std::lock_guard lock(mutex_);
+  std::vector<Sample> samples;
+  samples.reserve(counters_.size());
+  for (const auto& [key, value] : counters_) {
+    samples.push_back({key.meter, key.name, key.tags, value});
+  }
+  return samples;
+}
+
 }  // namespace whizbang

@@ -19,6 +19,17 @@ int Mailer::sent() const {
 void ServiceJournal::note(const std::string& what) {
   std::lock_guard lock(mutex_);
   ++counts_[what];
+  if (!file_.empty()) {
+    std::ofstream out(file_, std::ios::app);
+    out << what << "\n";
+  }
+}
+
+int count_in_journal_file(const std::filesystem::path& file, const std::string& what) {
+  std::ifstream in(file);
+  int n = 0;
+  for (std::string line; std::getline(in, line);) n += line == what ? 1 : 0;
+  return n;
 }
 
 int ServiceJournal::count(const std::string& what) const {

@@ -22,10 +22,13 @@ class Mailer {
   int sent_ = 0;
 };
 
-// Counts what happened in one service, for the account the sample prints.
+// Counts what happened in one service, for the account the sample prints. With a file, every
+// note is also appended to it (one line each), so the distributed run can count across
+// processes and restarts.
 class ServiceJournal {
  public:
-  explicit ServiceJournal(std::string service) : service_(std::move(service)) {}
+  explicit ServiceJournal(std::string service, std::filesystem::path file = {})
+      : service_(std::move(service)), file_(std::move(file)) {}
   void note(const std::string& what);
   int count(const std::string& what) const;
   const std::string& service() const { return service_; }
@@ -33,8 +36,12 @@ class ServiceJournal {
  private:
   mutable std::mutex mutex_;
   std::string service_;
+  std::filesystem::path file_;
   std::map<std::string, int> counts_;
 };
+
+// How many lines of a journal file are exactly `what`.
+int count_in_journal_file(const std::filesystem::path& file, const std::string& what);
 
 // A customer read model: orders and spend per customer.
 class CustomerStats {

@@ -70,6 +70,15 @@ class InMemoryMetrics final : public Metrics {
   // Every series of a counter: tags rendered "k=v,k=v" (sorted by key) -> value.
   std::map<std::string, std::int64_t> series(std::string_view meter, std::string_view name) const;
 
+  // Every series of every counter, ordered by meter, name and tags (for exporters).
+  struct Sample {
+    std::string meter;
+    std::string name;
+    std::vector<std::pair<std::string, std::string>> tags;  // sorted by key
+    std::int64_t value = 0;
+  };
+  std::vector<Sample> snapshot() const;
+
  private:
   using Tags = std::vector<std::pair<std::string, std::string>>;
   struct Key {

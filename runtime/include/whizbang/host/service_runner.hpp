@@ -1,0 +1,107 @@
+// ServiceRunner: a service as a process of its own. It reads where the store and the broker are
+// from flags or the environment, starts a ServiceHost, serves health and metrics over HTTP, and
+// stops cleanly on SIGTERM or SIGINT (docs/guide/14-running-services.md).
+//
+//   int main(int argc, char** argv) {
+//     whizbang::ServiceRegistry services;
+//     services.add<shop::Mailer>(mailer);
+//     return whizbang::run_service_main(argc, argv, whizbang::generated::orders::registry(),
+//                                       services);
+//   }
+//
+//   ./orders --service orders --store /var/lib/orders/orders.db --transport amqp: --http-port 9464
+//
+// Endpoints (when --http-port is given): GET /livez (200 while the process runs), GET /readyz
+// (200 once started and the transport is connected, else 503 with the reason), GET /metrics
+// (Prometheus text: the runtime's counters, whizbang_ready and whizbang_transport_ready).
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "whizbang/host/service_host.hpp"
+#include "whizbang/observability/metrics.hpp"
+
+namespace whizbang {
+
+struct ServiceRunnerConfig {
+  std::string service_name;
+  // Where the store is (open_work_store): "memory:", "sqlite:PATH" or a path, "postgresql://…",
+  // a key=value conninfo, or "postgresql:" for WHIZBANG_PG_CONNINFO.
+  std::string store = "memory:";
+  // "amqp://…" / "amqps://…" (RabbitMqTransport), "amqp:" for WHIZBANG_AMQP_URL, or "none" (the
+  // host stores and handles its own work only).
+  std::string transport = "none";
+  std::string http_address = "127.0.0.1";
+  // -1: no HTTP endpoint; 0: any free port (ServiceRunner::http_port() tells which).
+  int http_port = -1;
+};
+
+// --service NAME, --store LOCATION, --transport URL, --http-port N, --http-address ADDRESS (also
+// as --flag=value). Each falls back to WHIZBANG_SERVICE, WHIZBANG_STORE, WHIZBANG_TRANSPORT,
+// WHIZBANG_HTTP_PORT, WHIZBANG_HTTP_ADDRESS. A service name is required.
+absl::StatusOr<ServiceRunnerConfig> parse_service_runner_config(int argc, const char* const argv[]);
+
+// What a service's main() adds to the configuration.
+class ServiceRunner;
+
+struct ServiceRunnerHooks {
+  // The counters /metrics exposes; null: the runner makes its own. Pass one to count your own
+  // things next to the runtime's.
+  std::shared_ptr<InMemoryMetrics> metrics;
+  // Adjust the store's options before it opens (lease duration, durability, max attempts, …).
+  std::function<void(StoreOptions&)> store;
+  // Adjust the host's options before it is created (executor, guardrails, poll interval, …).
+  std::function<void(HostOptions&)> host;
+  // Runs once the service is started (e.g. to send what a job process sends); an error stops
+  // it again and fails the start.
+  std::function<absl::Status(ServiceRunner&)> started;
+};
+
+class ServiceRunner {
+ public:
+  // Opens the store and the transport, creates and starts the host (subscribing its queues),
+  // then starts the HTTP endpoint.
+  static absl::StatusOr<std::unique_ptr<ServiceRunner>> start(const Registry& registry,
+                                                              const ServiceRegistry& services,
+                                                              ServiceRunnerConfig config,
+                                                              ServiceRunnerHooks hooks = {});
+  ~ServiceRunner();
+  ServiceRunner(const ServiceRunner&) = delete;
+  ServiceRunner& operator=(const ServiceRunner&) = delete;
+
+  ServiceHost& host() { return *host_; }
+  InMemoryMetrics& metrics() { return *metrics_; }
+  const ServiceRunnerConfig& config() const { return config_; }
+
+  // What /readyz reports: OK once started and (with a transport) connected to it.
+  absl::Status readiness() const;
+  // The HTTP endpoint's port, -1 without one.
+  int http_port() const;
+
+  // Not ready from here on; stops the host (workers, detached work, deferred rows: nothing in
+  // flight is lost), then the HTTP endpoint. Called by the destructor too.
+  void stop();
+
+ private:
+  class HttpEndpoint;
+  ServiceRunner() = default;
+
+  ServiceRunnerConfig config_;
+  std::shared_ptr<InMemoryMetrics> metrics_;
+  std::unique_ptr<WorkStore> store_;
+  std::unique_ptr<Transport> transport_;
+  std::unique_ptr<ServiceHost> host_;
+  std::unique_ptr<HttpEndpoint> http_;
+  std::atomic<bool> running_{false};
+};
+
+// main() of a service process: parses the configuration (exit 2 when it is wrong), starts the
+// runner (exit 1 when that fails), waits for SIGTERM or SIGINT and stops cleanly (exit 0).
+int run_service_main(int argc, char** argv, const Registry& registry,
+                     const ServiceRegistry& services, ServiceRunnerHooks hooks = {});
+
+}  // namespace whizbang

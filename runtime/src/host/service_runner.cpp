@@ -1,0 +1,195 @@
+#include "whizbang/host/service_runner.hpp"
+
+#include <httplib.h>
+#include <pthread.h>
+#include <signal.h>
+
+#include <iostream>
+#include <thread>
+
+#include "spdlog/spdlog.h"
+#include "whizbang/observability/prometheus.hpp"
+#include "whizbang/store/open_work_store.hpp"
+#include "whizbang/transport/rabbitmq/rabbitmq_transport.hpp"
+
+namespace whizbang {
+namespace {
+
+bool starts_with(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+
+absl::StatusOr<std::unique_ptr<Transport>> open_transport(const ServiceRunnerConfig& config,
+                                                          std::shared_ptr<spdlog::logger> logger) {
+  if (config.transport == "none" || config.transport.empty()) return nullptr;
+  if (!starts_with(config.transport, "amqp:") && !starts_with(config.transport, "amqps:")) {
+    return absl::InvalidArgumentError(
+        "--transport: expected amqp://…, amqps://…, amqp: (WHIZBANG_AMQP_URL) or none");
+  }
+  // "amqp:" alone: the URL from WHIZBANG_AMQP_URL.
+  const std::string url = config.transport == "amqp:" ? std::string() : config.transport;
+  absl::StatusOr<RabbitMqOptions> options = rabbitmq_options_from_url(url);
+  if (!options.ok()) return options.status();
+  options->connection_name = config.service_name;
+  options->logger = std::move(logger);
+  return std::unique_ptr<Transport>(new RabbitMqTransport(*std::move(options)));
+}
+
+// For the start-up line: the kind of store, never its location (a conninfo may hold a password).
+std::string_view store_kind(std::string_view location) {
+  if (starts_with(location, "memory:")) return "memory";
+  if (starts_with(location, "postgres") || location.find('=') != std::string_view::npos) {
+    return "postgresql";
+  }
+  return "sqlite";
+}
+
+}  // namespace
+
+// The HTTP endpoint on a thread of its own.
+class ServiceRunner::HttpEndpoint {
+ public:
+  explicit HttpEndpoint(ServiceRunner& runner) : runner_(runner) {
+    server_.Get("/livez", [](const httplib::Request&, httplib::Response& response) {
+      response.set_content("ok\n", "text/plain");
+    });
+    server_.Get("/readyz", [this](const httplib::Request&, httplib::Response& response) {
+      const absl::Status ready = runner_.readiness();
+      response.status = ready.ok() ? 200 : 503;
+      response.set_content(ready.ok() ? "ready\n" : std::string(ready.message()) + "\n",
+                           "text/plain");
+    });
+    server_.Get("/metrics", [this](const httplib::Request&, httplib::Response& response) {
+      const bool transport_ready = runner_.transport_ == nullptr || runner_.transport_->is_ready();
+      response.set_content(
+          prometheus_text(*runner_.metrics_,
+                          {{"whizbang_ready", "1 when the service is ready (as /readyz)",
+                            runner_.readiness().ok() ? 1.0 : 0.0},
+                           {"whizbang_transport_ready", "1 while the transport is connected",
+                            transport_ready ? 1.0 : 0.0}}),
+          "text/plain; version=0.0.4");
+    });
+  }
+  ~HttpEndpoint() { stop(); }
+
+  absl::Status listen(const std::string& address, int port) {
+    port_ = port == 0 ? server_.bind_to_any_port(address.c_str())
+                      : (server_.bind_to_port(address.c_str(), port) ? port : -1);
+    if (port_ < 0) {
+      return absl::UnavailableError("cannot listen on " + address + ":" + std::to_string(port));
+    }
+    thread_ = std::thread([this] { server_.listen_after_bind(); });
+    return absl::OkStatus();
+  }
+  void stop() {
+    server_.stop();
+    if (thread_.joinable()) thread_.join();
+  }
+  int port() const { return port_; }
+
+ private:
+  ServiceRunner& runner_;
+  httplib::Server server_;
+  std::thread thread_;
+  int port_ = -1;
+};
+
+absl::StatusOr<std::unique_ptr<ServiceRunner>> ServiceRunner::start(const Registry& registry,
+                                                                    const ServiceRegistry& services,
+                                                                    ServiceRunnerConfig config,
+                                                                    ServiceRunnerHooks hooks) {
+  std::unique_ptr<ServiceRunner> runner(new ServiceRunner());
+  runner->config_ = std::move(config);
+  runner->metrics_ = hooks.metrics ? hooks.metrics : std::make_shared<InMemoryMetrics>();
+  std::shared_ptr<spdlog::logger> logger = spdlog::default_logger();
+
+  StoreOptions store_options;
+  store_options.instance.service_name = runner->config_.service_name;
+  store_options.metrics = runner->metrics_;
+  store_options.logger = logger;
+  if (hooks.store) hooks.store(store_options);
+  absl::StatusOr<std::unique_ptr<WorkStore>> store =
+      open_work_store(runner->config_.store, store_options);
+  if (!store.ok()) return store.status();
+  runner->store_ = *std::move(store);
+
+  absl::StatusOr<std::unique_ptr<Transport>> transport = open_transport(runner->config_, logger);
+  if (!transport.ok()) return transport.status();
+  runner->transport_ = *std::move(transport);
+
+  HostOptions options;
+  options.service_name = runner->config_.service_name;
+  options.store = runner->store_.get();
+  options.transport = runner->transport_.get();
+  options.logger = logger;
+  if (hooks.host) hooks.host(options);
+  absl::StatusOr<std::unique_ptr<ServiceHost>> host =
+      ServiceHost::create(registry, services, std::move(options));
+  if (!host.ok()) return host.status();
+  runner->host_ = *std::move(host);
+  if (absl::Status started = runner->host_->start(); !started.ok()) return started;
+  runner->running_ = true;
+
+  if (runner->config_.http_port >= 0) {
+    runner->http_ = std::make_unique<HttpEndpoint>(*runner);
+    if (absl::Status listening =
+            runner->http_->listen(runner->config_.http_address, runner->config_.http_port);
+        !listening.ok()) {
+      return listening;
+    }
+  }
+  if (hooks.started) {
+    if (absl::Status status = hooks.started(*runner); !status.ok()) return status;
+  }
+  return runner;
+}
+
+ServiceRunner::~ServiceRunner() { stop(); }
+
+absl::Status ServiceRunner::readiness() const {
+  if (!running_.load()) return absl::UnavailableError("not running (starting or stopping)");
+  if (transport_ != nullptr && !transport_->is_ready()) {
+    return absl::UnavailableError("the transport is not connected");
+  }
+  return absl::OkStatus();
+}
+
+int ServiceRunner::http_port() const { return http_ == nullptr ? -1 : http_->port(); }
+
+void ServiceRunner::stop() {
+  running_ = false;
+  if (host_) host_->stop();
+  if (http_) http_->stop();
+}
+
+int run_service_main(int argc, char** argv, const Registry& registry,
+                     const ServiceRegistry& services, ServiceRunnerHooks hooks) {
+  absl::StatusOr<ServiceRunnerConfig> config = parse_service_runner_config(argc, argv);
+  if (!config.ok()) {
+    std::cerr << argv[0] << ": " << config.status().message() << "\n";
+    return 2;
+  }
+  // Blocked before any thread starts, so every thread inherits the mask and sigwait() gets them.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+  absl::StatusOr<std::unique_ptr<ServiceRunner>> runner =
+      ServiceRunner::start(registry, services, *config, std::move(hooks));
+  if (!runner.ok()) {
+    std::cerr << argv[0] << ": " << config->service_name
+              << " did not start: " << runner.status().message() << "\n";
+    return 1;
+  }
+  spdlog::info("service '{}' running (store: {}, transport: {}, http port: {})",
+               config->service_name, store_kind(config->store),
+               config->transport == "none" ? "none" : "rabbitmq", (*runner)->http_port());
+  int received = 0;
+  sigwait(&stop_signals, &received);
+  (*runner)->stop();
+  spdlog::info("service '{}' stopped on signal {}", config->service_name, received);
+  return 0;
+}
+
+}  // namespace whizbang

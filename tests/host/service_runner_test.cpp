@@ -1,0 +1,225 @@
+// ServiceRunner (docs/guide/14-running-services.md): its configuration, its HTTP endpoints over
+// the run's broker, and a service process that stops cleanly on SIGTERM.
+#include <gtest/gtest.h>
+#include <httplib.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <whizbang/host/service_runner.hpp>
+#include <whizbang/observability/prometheus.hpp>
+
+#include <chrono>
+#include <cstdlib>
+#include <thread>
+
+#include "runner_receptors.hpp"
+#include "whizbang_registry.hpp"
+
+namespace runner_test {
+namespace {
+
+using namespace std::chrono_literals;
+
+const whizbang::Registry& registry() {
+  return whizbang::generated::runner_test_receptors::registry();
+}
+
+absl::StatusOr<whizbang::ServiceRunnerConfig> parse(std::vector<const char*> args) {
+  args.insert(args.begin(), "service");
+  return whizbang::parse_service_runner_config(static_cast<int>(args.size()), args.data());
+}
+
+// Sets an environment variable for one test.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) saved_ = old;
+    setenv(name, value, 1);
+  }
+  ~ScopedEnv() {
+    if (saved_) {
+      setenv(name_, saved_->c_str(), 1);
+    } else {
+      unsetenv(name_);
+    }
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> saved_;
+};
+
+TEST(ServiceRunnerConfigTests, Flags_InBothSpellings) {
+  auto config = parse({"--service", "orders", "--store=sqlite:/tmp/orders.db", "--transport",
+                       "amqp://broker", "--http-port=9464", "--http-address", "0.0.0.0"});
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_EQ(config->service_name, "orders");
+  EXPECT_EQ(config->store, "sqlite:/tmp/orders.db");
+  EXPECT_EQ(config->transport, "amqp://broker");
+  EXPECT_EQ(config->http_port, 9464);
+  EXPECT_EQ(config->http_address, "0.0.0.0");
+}
+
+TEST(ServiceRunnerConfigTests, Environment_UnlessAFlagSaysOtherwise) {
+  ScopedEnv service("WHIZBANG_SERVICE", "billing");
+  ScopedEnv store("WHIZBANG_STORE", "postgresql:");
+  ScopedEnv port("WHIZBANG_HTTP_PORT", "9000");
+  auto config = parse({"--http-port", "9001"});
+  ASSERT_TRUE(config.ok()) << config.status();
+  EXPECT_EQ(config->service_name, "billing");
+  EXPECT_EQ(config->store, "postgresql:");
+  EXPECT_EQ(config->transport, "none");
+  EXPECT_EQ(config->http_port, 9001);
+}
+
+TEST(ServiceRunnerConfigTests, Mistakes_AreClearErrors) {
+  EXPECT_NE(parse({}).status().message().find("no service name"), std::string_view::npos);
+  EXPECT_NE(parse({"--service", "x", "--http-port", "http"}).status().message().find("not a port"),
+            std::string_view::npos);
+  EXPECT_NE(parse({"--service", "x", "--stroe", "y"}).status().message().find("unknown option"),
+            std::string_view::npos);
+  EXPECT_NE(parse({"--service"}).status().message().find("needs a value"), std::string_view::npos);
+}
+
+TEST(PrometheusTests, CountersAndGauges_InTheTextFormat) {
+  whizbang::InMemoryMetrics metrics;
+  const whizbang::MetricTag tag{"message_type", "shop::\"Odd\"\\Name"};
+  metrics.add("Whizbang.WorkCoordinator", "whizbang.work_coordinator.failed", 2, {&tag, 1});
+  const std::string text = whizbang::prometheus_text(metrics, {{"whizbang_ready", "ready", 1}});
+  EXPECT_NE(text.find("# TYPE whizbang_ready gauge\nwhizbang_ready 1\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("# TYPE whizbang_work_coordinator_failed_total counter\n"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("whizbang_work_coordinator_failed_total{message_type=\"shop::\\\"Odd\\\"\\\\"
+                      "Name\"} 2\n"),
+            std::string::npos)
+      << text;
+}
+
+class ServiceRunnerTests : public ::testing::Test {
+ protected:
+  ServiceRunnerTests() { services_.add<PingCounter>(counter_); }
+
+  whizbang::ServiceRunnerConfig config(std::string transport) {
+    whizbang::ServiceRunnerConfig config;
+    static int counter = 0;
+    config.service_name = "runner-" + std::to_string(getpid()) + "-" + std::to_string(++counter);
+    config.transport = std::move(transport);
+    config.http_port = 0;
+    return config;
+  }
+
+  PingCounter counter_;
+  whizbang::ServiceRegistry services_;
+};
+
+TEST_F(ServiceRunnerTests, OverTheBroker_LiveReadyAndMetrics_ThenNotReadyOnceStopped) {
+  auto runner = whizbang::ServiceRunner::start(registry(), services_, config("amqp:"));
+  ASSERT_TRUE(runner.ok()) << runner.status();
+  ASSERT_GT((*runner)->http_port(), 0);
+  httplib::Client client("127.0.0.1", (*runner)->http_port());
+  auto live = client.Get("/livez");
+  ASSERT_TRUE(live);
+  EXPECT_EQ(live->status, 200);
+  auto ready = client.Get("/readyz");
+  ASSERT_TRUE(ready);
+  EXPECT_EQ(ready->status, 200) << ready->body;
+
+  Ping ping;
+  ping.text = "hello";
+  ASSERT_TRUE((*runner)->host().dispatcher().send(ping).ok());
+  EXPECT_EQ(counter_.handled.load(), 1);
+  auto metrics = client.Get("/metrics");
+  ASSERT_TRUE(metrics);
+  EXPECT_EQ(metrics->status, 200);
+  EXPECT_NE(metrics->body.find("whizbang_ready 1\n"), std::string::npos) << metrics->body;
+  EXPECT_NE(metrics->body.find("whizbang_transport_ready 1\n"), std::string::npos) << metrics->body;
+
+  (*runner)->stop();
+  EXPECT_FALSE((*runner)->readiness().ok());
+}
+
+TEST_F(ServiceRunnerTests, BrokerUnreachable_StartsButIsNotReady) {
+  whizbang::ServiceRunnerConfig unreachable = config("amqp://guest:guest@127.0.0.1:1");
+  auto runner = whizbang::ServiceRunner::start(registry(), services_, unreachable);
+  ASSERT_TRUE(runner.ok()) << runner.status();
+  httplib::Client client("127.0.0.1", (*runner)->http_port());
+  auto ready = client.Get("/readyz");
+  ASSERT_TRUE(ready);
+  EXPECT_EQ(ready->status, 503);
+  EXPECT_NE(ready->body.find("transport is not connected"), std::string::npos) << ready->body;
+  auto metrics = client.Get("/metrics");
+  ASSERT_TRUE(metrics);
+  EXPECT_NE(metrics->body.find("whizbang_transport_ready 0\n"), std::string::npos);
+}
+
+TEST_F(ServiceRunnerTests, BadStoreOrTransport_StartFailsWithTheReason) {
+  whizbang::ServiceRunnerConfig bad_transport = config("kafka://nope");
+  auto runner = whizbang::ServiceRunner::start(registry(), services_, bad_transport);
+  ASSERT_FALSE(runner.ok());
+  EXPECT_NE(runner.status().message().find("--transport"), std::string_view::npos);
+  whizbang::ServiceRunnerConfig bad_store = config("none");
+  bad_store.store = "/nonexistent-dir/x/y.db";
+  runner = whizbang::ServiceRunner::start(registry(), services_, bad_store);
+  EXPECT_FALSE(runner.ok());
+}
+
+// A free TCP port on the loopback (bound, read, released).
+int free_port() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address);
+  socklen_t length = sizeof address;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+  close(fd);
+  return ntohs(address.sin_port);
+}
+
+TEST(ServiceProcessTests, SigtermWhileRunning_StopsCleanlyWithExitZero) {
+  const int port = free_port();
+  const std::string port_text = std::to_string(port);
+  const std::string service = "runner-process-" + std::to_string(getpid());
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    execl(WHIZBANG_RUNNER_TEST_SERVICE, WHIZBANG_RUNNER_TEST_SERVICE, "--service", service.c_str(),
+          "--transport", "amqp:", "--http-port", port_text.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  // Ready is a state the process reaches: asked until it says so.
+  httplib::Client client("127.0.0.1", port);
+  bool ready = false;
+  const auto deadline = std::chrono::steady_clock::now() + 30s;
+  while (!ready && std::chrono::steady_clock::now() < deadline) {
+    auto response = client.Get("/readyz");
+    ready = response && response->status == 200;
+    if (!ready) std::this_thread::sleep_for(20ms);
+  }
+  EXPECT_TRUE(ready);
+  kill(child, SIGTERM);
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status)) << "ended by signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+TEST(ServiceProcessTests, WrongFlag_ExitTwo) {
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    execl(WHIZBANG_RUNNER_TEST_SERVICE, WHIZBANG_RUNNER_TEST_SERVICE, "--servce", "x",
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+}
+
+}  // namespace
+}  // namespace runner_test
