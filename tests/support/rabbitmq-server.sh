@@ -3,7 +3,9 @@
 # Everything lives in <dir>: cookie, mnesia, logs, config. Its own epmd runs on a private port
 # first, so neither the node nor anything else starts a daemonized `epmd -daemon` on 0.0.0.0:4369
 # that outlives the run; HOME points into <dir>, so no ~/.erlang.cookie is left behind.
-#   rabbitmq-server.sh up <dir> <port>      fresh broker: AMQP on 127.0.0.1:<port>
+#   rabbitmq-server.sh up <dir> <port> [address]   fresh broker: AMQP on <address>:<port>
+#                                           (default 127.0.0.1; another one inside a network
+#                                           namespace, for the partition test)
 #   rabbitmq-server.sh down <dir> <port>    stop the broker and its epmd, delete <dir>
 #   rabbitmq-server.sh stop <dir> <port>    graceful stop (clients get CONNECTION_FORCED), data kept
 #   rabbitmq-server.sh crash <dir> <port>   SIGKILL of the Erlang VM, data kept
@@ -12,13 +14,14 @@
 # pids recorded in <dir>, never by name.
 set -euo pipefail
 
-usage="usage: rabbitmq-server.sh up|down|stop|crash|start <dir> <port>"
+usage="usage: rabbitmq-server.sh up|down|stop|crash|start <dir> <port> [address]"
 command=${1:?$usage}
 dir=${2:?$usage}
 port=${3:?$usage}
+address=${4:-127.0.0.1}
 bin=/usr/lib/rabbitmq/bin # the upstream scripts; /usr/sbin's wrappers re-exec as user rabbitmq
 
-export RABBITMQ_NODENAME="whizbang${port}@localhost" RABBITMQ_NODE_IP_ADDRESS=127.0.0.1
+export RABBITMQ_NODENAME="whizbang${port}@localhost" RABBITMQ_NODE_IP_ADDRESS=$address
 export RABBITMQ_NODE_PORT=$port RABBITMQ_DIST_PORT=$((port + 1))
 export ERL_EPMD_PORT=$((port + 2)) ERL_EPMD_ADDRESS=127.0.0.1
 export HOME=$dir
@@ -59,7 +62,7 @@ start_epmd() {
 start() {
   # Something already answering on the port (a broker an interrupted run left behind) would pass
   # the readiness probe below: refuse instead of testing against it.
-  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+  if (exec 3<>"/dev/tcp/$address/$port") 2>/dev/null; then
     echo "rabbitmq-server.sh: port $port is already in use (a broker left by an interrupted run?)" >&2
     exit 1
   fi
@@ -68,7 +71,7 @@ start() {
   local server=$!
   echo "$server" >"$dir/server.pid"
   for _ in $(seq 1200); do # the AMQP listener opens at the end of the boot
-    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && return 0
+    (exec 3<>"/dev/tcp/$address/$port") 2>/dev/null && return 0
     alive "$server" || { tail -30 "$dir/log/stdout.log" >&2; exit 1; }
     sleep 0.05
   done
@@ -105,7 +108,7 @@ case "$command" in
     printf '%s\n' 'loopback_users = none' 'log.console = false' >"$dir/rabbitmq.conf"
     start_epmd
     start
-    echo "rabbitmq-server.sh: RabbitMQ up on 127.0.0.1:$port (pid $(cat "$dir/server.pid"))"
+    echo "rabbitmq-server.sh: RabbitMQ up on $address:$port (pid $(cat "$dir/server.pid"))"
     ;;
   down) down ;;
   stop) stop ;;
