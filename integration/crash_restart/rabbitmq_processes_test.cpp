@@ -10,17 +10,14 @@
 // and WHIZBANG_CRASH_SEED (else from the clock; printed) shape the run; each round uses the next
 // seed and a fresh broker.
 #include <algorithm>
-#include <array>
 #include <random>
 
-#include "harness_support.hpp"
+#include "serve_processes.hpp"
 
 namespace {
 
 using namespace crash_harness;
 using namespace std::chrono_literals;
-
-constexpr std::array<const char*, 4> kRoles = {"fulfilment", "fulfilment", "sales", "sales"};
 
 const std::string kAmqpUrl =
     "amqp://guest:guest@127.0.0.1:" + std::to_string(WHIZBANG_RMQ_CHAOS_PORT);
@@ -32,48 +29,11 @@ bool broker(const std::string& command, const std::filesystem::path& dir) {
   return std::system(line.c_str()) == 0;
 }
 
-struct Run {
-  std::filesystem::path dir;
-  std::filesystem::path broker_dir;
-  std::filesystem::path journal;
-  std::array<pid_t, kRoles.size()> pids{};
-  std::set<pid_t> killed;
-
-  Run() = default;
-  Run(const Run&) = delete;
-  Run& operator=(const Run&) = delete;
-  // A failed assertion returns early: no worker and no broker may outlive the test.
-  ~Run() {
-    for (const pid_t pid : pids) {
-      if (pid <= 0) continue;
-      kill(pid, SIGKILL);
-      waitpid(pid, nullptr, 0);
-    }
-    if (!broker_dir.empty()) broker("down", broker_dir);
-  }
-
-  void spawn(std::size_t index) {
-    pids[index] = spawn_worker({dir.string(), "serve", kRoles[index], kAmqpUrl}, journal);
-  }
-  // Waits until the process has subscribed (declared its queues) and started.
-  void await_ready(std::size_t index) {
-    const auto deadline = std::chrono::steady_clock::now() + 60s;
-    const std::filesystem::path ready = dir / ("ready-" + std::to_string(pids[index]));
-    while (!std::filesystem::exists(ready)) {
-      ASSERT_LT(std::chrono::steady_clock::now(), deadline) << kRoles[index] << " never ready";
-      expect_all_running();
-      std::this_thread::sleep_for(5ms);  // polling a file the process creates, not a sync
-    }
-  }
-  void expect_all_running() {
-    for (std::size_t i = 0; i < pids.size(); ++i) {
-      int code = 0;
-      if (pids[i] > 0 && ended_within(pids[i], 0ms, code)) {
-        ADD_FAILURE() << kRoles[i] << " process " << pids[i] << " ended by itself (" << code << ")";
-        spawn(i);
-      }
-    }
-  }
+// The round's broker, stopped (by its pid) and deleted however the round ends.
+struct Broker {
+  std::filesystem::path dir = "/tmp/whizbang-rmq-chaos-" + std::to_string(WHIZBANG_RMQ_CHAOS_PORT);
+  bool up() { return broker("up", dir); }
+  ~Broker() { broker("down", dir); }
 };
 
 enum class Chaos { KillService, KillBroker, RestartBroker };
@@ -82,22 +42,23 @@ void run_round(int seed, int orders, int events) {
   std::mt19937 random(static_cast<std::uint32_t>(seed));
   std::printf("[ harness  ] WHIZBANG_CRASH_SEED=%d, %d orders, %d chaos events, RabbitMQ\n", seed,
               orders, events);
-  Run run;
-  run.dir =
-      std::filesystem::path(CRASH_RESTART_DATA_DIR) /
-      ("rabbitmq-" + std::to_string(static_cast<long>(getpid())) + "-" + std::to_string(seed));
-  run.journal = run.dir / "effects.journal";
-  std::filesystem::remove_all(run.dir);
-  std::filesystem::create_directories(run.dir);
-  run.broker_dir = "/tmp/whizbang-rmq-chaos-" + std::to_string(WHIZBANG_RMQ_CHAOS_PORT);
-  ASSERT_TRUE(broker("up", run.broker_dir));
-  const std::filesystem::path& dir = run.dir;
-  ASSERT_EQ(wait_for(spawn_worker({dir.string(), "submit", std::to_string(orders)}, run.journal)),
-            0);
+  Broker broker_process;
+  ASSERT_TRUE(broker_process.up());
   // Fulfilment first: its queues must exist before sales publishes the events they bind.
-  for (std::size_t i = 0; i < kRoles.size(); ++i) {
-    run.spawn(i);
-    run.await_ready(i);
+  ServeProcesses processes(
+      std::filesystem::path(CRASH_RESTART_DATA_DIR) /
+          ("rabbitmq-" + std::to_string(static_cast<long>(getpid())) + "-" + std::to_string(seed)),
+      {"fulfilment", "fulfilment", "sales", "sales"}, {kAmqpUrl});
+  const std::filesystem::path& dir = processes.dir();
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  ASSERT_EQ(
+      wait_for(spawn_worker({dir.string(), "submit", std::to_string(orders)}, processes.journal())),
+      0);
+  for (std::size_t i = 0; i < processes.size(); ++i) {
+    processes.spawn(i);
+    processes.await_ready(i);
+    if (::testing::Test::HasFatalFailure()) return;
   }
 
   // The chaos: mostly service kills, and at least one broker crash and one graceful restart.
@@ -109,63 +70,36 @@ void run_round(int seed, int orders, int events) {
   std::uniform_int_distribution<std::int64_t> step(1, 5 * std::int64_t{orders} * 9 / 10);
   for (std::int64_t& target : targets) target = step(random);
   std::sort(targets.begin(), targets.end());
-  std::uniform_int_distribution<std::size_t> victim(0, kRoles.size() - 1);
+  std::uniform_int_distribution<std::size_t> victim(0, processes.size() - 1);
   std::uniform_int_distribution<int> jitter_ms(0, 3);
   const auto started = std::chrono::steady_clock::now();
   for (std::size_t event = 0; event < chaos.size(); ++event) {
-    const auto deadline = std::chrono::steady_clock::now() + 120s;
-    while (steps_done(dir) < targets[event]) {
-      ASSERT_LT(std::chrono::steady_clock::now(), deadline)
-          << "no progress towards " << targets[event];
-      run.expect_all_running();
-      std::this_thread::sleep_for(1ms);  // polling the stores' progress, not a synchronisation
-    }
+    processes.await_steps(targets[event]);
+    if (::testing::Test::HasFatalFailure()) return;
     std::this_thread::sleep_for(std::chrono::milliseconds(jitter_ms(random)));
     const long long at = static_cast<long long>(steps_done(dir));
     switch (chaos[event]) {
       case Chaos::KillService: {
         const std::size_t index = victim(random);
-        const pid_t pid = run.pids[index];
-        kill(pid, SIGKILL);
-        ASSERT_EQ(wait_for(pid), -SIGKILL) << kRoles[index] << " ended before it was killed";
-        run.killed.insert(pid);
-        std::printf("[ harness  ] SIGKILL %-10s at %5lld of %d steps\n", kRoles[index], at,
-                    5 * orders);
-        run.spawn(index);
+        processes.kill_and_restart(index);
+        if (::testing::Test::HasFatalFailure()) return;
+        std::printf("[ harness  ] SIGKILL %-10s at %5lld of %d steps\n",
+                    processes.role(index).c_str(), at, 5 * orders);
         break;
       }
       case Chaos::KillBroker:
         std::printf("[ harness  ] SIGKILL broker  at %5lld of %d steps\n", at, 5 * orders);
-        ASSERT_TRUE(broker("crash", run.broker_dir));
-        ASSERT_TRUE(broker("start", run.broker_dir));
+        ASSERT_TRUE(broker("crash", broker_process.dir));
+        ASSERT_TRUE(broker("start", broker_process.dir));
         break;
       case Chaos::RestartBroker:
         std::printf("[ harness  ] restart broker  at %5lld of %d steps\n", at, 5 * orders);
-        ASSERT_TRUE(broker("stop", run.broker_dir));
-        ASSERT_TRUE(broker("start", run.broker_dir));
+        ASSERT_TRUE(broker("stop", broker_process.dir));
+        ASSERT_TRUE(broker("start", broker_process.dir));
         break;
     }
   }
-  // The survivors and successors finish: every step done and nothing owed anywhere.
-  const auto deadline = std::chrono::steady_clock::now() + 180s;
-  while (steps_done(dir) < 5 * std::int64_t{orders} || rows_owed(dir) > 0) {
-    ASSERT_LT(std::chrono::steady_clock::now(), deadline)
-        << "stuck at " << steps_done(dir) << " of " << 5 * orders << " steps, " << rows_owed(dir)
-        << " rows owed";
-    run.expect_all_running();
-    std::this_thread::sleep_for(1ms);
-  }
-  for (const pid_t pid : run.pids) kill(pid, SIGTERM);
-  for (std::size_t i = 0; i < kRoles.size(); ++i) {
-    EXPECT_EQ(wait_for(run.pids[i]), 0) << kRoles[i] << " did not stop cleanly on SIGTERM";
-    run.pids[i] = 0;
-  }
-  std::printf("[ harness  ] %d orders in %.1f s, %zu service processes killed\n", orders,
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
-              run.killed.size());
-  expect_every_order_stored_once(dir, orders);
-  expect_every_effect_once(run.journal, run.killed, orders);
-  if (!::testing::Test::HasFailure()) std::filesystem::remove_all(dir);
+  processes.finish_and_check(orders, started);
 }
 
 TEST(RabbitMqProcessesTests, ServicesBrokerKilledAndRestarted_EveryEffectExactlyOnce) {

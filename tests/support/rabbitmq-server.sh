@@ -11,7 +11,8 @@
 #   rabbitmq-server.sh crash <dir> <port>   SIGKILL of the Erlang VM, data kept
 #   rabbitmq-server.sh start <dir> <port>   start again on the data it kept
 # The node's distribution port is <port>+1 and its epmd's <port>+2. Processes are stopped by the
-# pids recorded in <dir>, never by name.
+# pids recorded in <dir>, never by name. WHIZBANG_RMQ_EXTRA_CONF, if set at `up`, is appended to
+# the broker's rabbitmq.conf (e.g. a TLS listener).
 set -euo pipefail
 
 usage="usage: rabbitmq-server.sh up|down|stop|crash|start <dir> <port> [address]"
@@ -106,6 +107,9 @@ case "$command" in
     echo '[].' >"$dir/enabled_plugins"
     # guest may log in from any address (clients in other network namespaces).
     printf '%s\n' 'loopback_users = none' 'log.console = false' >"$dir/rabbitmq.conf"
+    if [ -n "${WHIZBANG_RMQ_EXTRA_CONF:-}" ]; then
+      printf '%s\n' "$WHIZBANG_RMQ_EXTRA_CONF" >>"$dir/rabbitmq.conf"
+    fi
     start_epmd
     start
     echo "rabbitmq-server.sh: RabbitMQ up on $address:$port (pid $(cat "$dir/server.pid"))"
