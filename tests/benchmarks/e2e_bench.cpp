@@ -1,9 +1,13 @@
-// Durable end to end: publish in one service, outbox -> in-process transport -> inbox of a second
-// service (its own store) -> receptor, in batches of 100 publishes (each its own transaction)
-// stepped through both services' workers. Reported as messages/s, on SQLite (a file per service)
-// and on PostgreSQL (a schema per service on the server WHIZBANG_PG_CONNINFO names; see
-// postgres_bench for starting one). The stores' raw insert baselines are store_bench and
-// postgres_bench.
+// Durable end to end: publish in one service, outbox -> transport -> inbox of a second service
+// (its own store) -> receptor, in batches of 100 publishes (each its own transaction).
+// - In process: stepped through both services' workers; on SQLite (a file per service) and on
+//   PostgreSQL (a schema per service on the server WHIZBANG_PG_CONNINFO names; see
+//   postgres_bench for starting one). The stores' raw insert baselines are store_bench and
+//   postgres_bench.
+// - Over RabbitMQ (WHIZBANG_AMQP_URL; see rabbitmq_bench for starting a broker): both services
+//   on their worker threads with a RabbitMqTransport each (their own connections), SQLite
+//   stores; messages/s for batches of 100, and the publish -> remote receptor latency of one
+//   message at a time (p50/p99). The raw rabbitmq-c loop of the same run is the baseline.
 //   build/tests/benchmarks/e2e_bench
 #include <benchmark/benchmark.h>
 
@@ -15,8 +19,13 @@
 #include <whizbang/host/service_host.hpp>
 #include <whizbang/store/open_work_store.hpp>
 #include <whizbang/transport/in_process_transport.hpp>
+#include <whizbang/transport/rabbitmq/rabbitmq_transport.hpp>
+
+#include <algorithm>
 
 #include "dispatch_bench_messages.hpp"
+#include "e2e_bench_messages.hpp"
+#include "raw_amqp_loop.hpp"
 #include "whizbang_registry.hpp"
 
 namespace {
@@ -41,20 +50,28 @@ std::string store_location(Backend backend, const std::filesystem::path& dir,
 }
 
 struct Node {
-  Node(const std::string& location, const std::string& name, whizbang::Transport& transport) {
+  // `threads`: the host runs its workers (a broker delivers on its own threads); else the
+  // benchmark steps them.
+  Node(const std::string& location, const std::string& name, whizbang::Transport& transport,
+       bool threads = false) {
     whizbang::StoreOptions store_options;
     store_options.instance.service_name = name;
     store = *whizbang::open_work_store(location, store_options);
-    services.add<bench::Counter>(counter);
+    services.add<bench::Counter>(counter).add<bench::Tally>(tally);
     whizbang::HostOptions options;
     options.service_name = name;
     options.store = store.get();
     options.transport = &transport;
     host = *whizbang::ServiceHost::create(whizbang::generated::e2e_bench::registry(), services,
                                           std::move(options));
-    (void)host->subscribe();  // no threads: the benchmark steps the workers itself
+    if (threads) {
+      (void)host->start();
+    } else {
+      (void)host->subscribe();  // no threads: the benchmark steps the workers itself
+    }
   }
   bench::Counter counter;
+  bench::Tally tally;
   whizbang::ServiceRegistry services;
   std::unique_ptr<whizbang::WorkStore> store;
   std::unique_ptr<whizbang::ServiceHost> host;
@@ -104,6 +121,92 @@ void BM_DurableEndToEnd_PublishToRemoteReceptor_Postgres(benchmark::State& state
 }
 BENCHMARK(BM_DurableEndToEnd_PublishToRemoteReceptor_Postgres)
     ->Arg(100)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// Two services over the broker, on their threads; the consumer's queue declared first.
+struct BrokerPair {
+  std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                              ("whizbang-e2e-amqp-" + whizbang::MessageId::mint().to_string());
+  whizbang::RabbitMqTransport producer_transport{bench::bench_amqp_options()};
+  whizbang::RabbitMqTransport consumer_transport{bench::bench_amqp_options()};
+  std::string suffix = bench::unique_amqp_name("e2e");
+  std::unique_ptr<Node> consumer;
+  std::unique_ptr<Node> producer;
+
+  bool start() {
+    std::filesystem::create_directories(dir);
+    if (!producer_transport.is_ready() || !consumer_transport.is_ready()) return false;
+    consumer = std::make_unique<Node>((dir / "consumer.db").string(), "consumer-" + suffix,
+                                      consumer_transport, true);
+    producer = std::make_unique<Node>((dir / "producer.db").string(), "producer-" + suffix,
+                                      producer_transport, true);
+    return true;
+  }
+  void publish_tick() {
+    bench::Tick tick;
+    tick.sent_at_ns = bench::steady_now_ns();
+    (void)producer->host->dispatcher().publish(whizbang::Route::Outbox(tick));
+  }
+  ~BrokerPair() {
+    producer.reset();
+    consumer.reset();
+    std::filesystem::remove_all(dir);
+  }
+};
+
+void BM_DurableEndToEnd_OverRabbitMq_Sqlite(benchmark::State& state) {
+  BrokerPair pair;
+  if (!pair.start()) return state.SkipWithError("no broker (WHIZBANG_AMQP_URL)");
+  const std::int64_t batch = state.range(0);
+  std::int64_t total = 0;
+  for (auto _ : state) {
+    for (std::int64_t i = 0; i < batch; ++i) pair.publish_tick();
+    total += batch;
+    if (!pair.consumer->tally.wait_for(total, std::chrono::seconds(60))) {
+      return state.SkipWithError("messages did not arrive within 60 s");
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * batch);
+}
+BENCHMARK(BM_DurableEndToEnd_OverRabbitMq_Sqlite)
+    ->Arg(100)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+void BM_DurableEndToEnd_OverRabbitMq_OneMessageLatency(benchmark::State& state) {
+  BrokerPair pair;
+  if (!pair.start()) return state.SkipWithError("no broker (WHIZBANG_AMQP_URL)");
+  std::int64_t total = 0;
+  for (auto _ : state) {
+    pair.publish_tick();
+    if (!pair.consumer->tally.wait_for(++total, std::chrono::seconds(60))) {
+      return state.SkipWithError("the message did not arrive within 60 s");
+    }
+  }
+  std::vector<std::int64_t> latencies = pair.consumer->tally.take_latencies();
+  if (latencies.empty()) return;
+  std::sort(latencies.begin(), latencies.end());
+  state.counters["p50_us"] = static_cast<double>(latencies[latencies.size() / 2]) / 1000.0;
+  state.counters["p99_us"] =
+      static_cast<double>(latencies[std::min(latencies.size() - 1, latencies.size() * 99 / 100)]) /
+      1000.0;
+}
+BENCHMARK(BM_DurableEndToEnd_OverRabbitMq_OneMessageLatency)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+
+// The baseline: the same number of 800-byte messages through the broker with raw rabbitmq-c
+// (publish 100 with confirms, consume them with acks), no store.
+void BM_RawRabbitMqLoop_Publish100Confirmed_Consume100(benchmark::State& state) {
+  bench::RawLoop loop;
+  if (!loop.setup()) return state.SkipWithError("no broker (WHIZBANG_AMQP_URL)");
+  for (auto _ : state) {
+    if (!loop.publish(100) || !loop.consume(100)) return state.SkipWithError("broker error");
+  }
+  state.SetItemsProcessed(state.iterations() * 100);
+}
+BENCHMARK(BM_RawRabbitMqLoop_Publish100Confirmed_Consume100)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
