@@ -100,7 +100,8 @@ RabbitMqOptions options_for(const std::string& broker_address, int port) {
   return options;
 }
 
-// The pong service: sends every ping back as a pong (same id), until SIGTERM.
+// The pong service: sends every ping back as a pong (same id), until SIGTERM. A pong the broker
+// returns (the ping side's queue not declared yet) fails the handling: the ping comes again.
 [[noreturn]] void pong_service(const ThreeHosts& hosts) {
   sigset_t term = enter(hosts.pong_host);
   RabbitMqTransport transport(options_for(hosts.pong_net + ".2", hosts.port));
@@ -143,14 +144,17 @@ RabbitMqOptions options_for(const std::string& broker_address, int port) {
       was_ready = ready;
     }
     if (ready) {
-      const TransportMessage ping = test_message("pingpong::events::Ping", true);
+      // A command: until the pong service's queue exists (its subscription may still be
+      // connecting) the broker returns it and the publish fails, where an event would be
+      // dropped as having no subscriber.
+      const TransportMessage ping = test_message("pingpong::commands::Ping", false);
       if (transport.publish({kPings, "pingpong.ping", {}}, {&ping, 1}).ok()) {
         confirmed.push_back(ping.message_id);
       }
     }
     if (sigtimedwait(&term, nullptr, &tick) == SIGTERM) break;
   }
-  const auto deadline = std::chrono::steady_clock::now() + 30s;
+  const auto deadline = std::chrono::steady_clock::now() + 60s;
   for (;;) {
     std::size_t missing = 0;
     {
