@@ -45,10 +45,104 @@ TEST(EnvelopeJsonTests, ShortNames_AndOptionalMembersOmitted) {
   EXPECT_NE(json.find("\"dc\":{\"m\":5,\"s\":0,\"d\":false}"), std::string::npos) << json;
 }
 
-TEST(EnvelopeJsonTests, TimestampsAreIntegerMicroseconds) {
+TEST(EnvelopeJsonTests, HopTimesAndScope_AreWrittenAsDotNetWritesThem) {
   Envelope envelope = Envelope::create(AnyMessage::make(OrderCreated{"o", 1}), instance("orders"));
-  envelope.hops.front().timestamp = TimePoint(std::chrono::microseconds(1'718'000'000'000'001));
-  EXPECT_NE(serialize_envelope(envelope).find("\"ts\":1718000000000001"), std::string::npos);
+  MessageHop& hop = envelope.hops.front();
+  hop.timestamp = TimePoint(std::chrono::microseconds(1'718'000'000'000'001));
+  hop.duration = std::chrono::microseconds(1'500'000);
+  hop.scope = SecurityScope{"user-1", "tenant-1"};
+  const Uuid stream = MessageId::mint().uuid();
+  hop.stream_id = stream;
+  const std::string json = serialize_envelope(envelope);
+  EXPECT_NE(json.find("\"ts\":\"2024-06-10T06:13:20.000001+00:00\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"du\":\"00:00:01.5000000\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"sc\":{\"v\":{\"Sc\":{\"t\":\"tenant-1\",\"u\":\"user-1\"}}}"),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find("\"md\":{\"AggregateId\":\"" + stream.to_string() + "\"}"), std::string::npos)
+      << json;
+}
+
+// Earlier envelopes of this runtime (stored rows, messages in flight) still read.
+TEST(EnvelopeJsonTests, EarlierIntegerTimesAndFlatScope_StillRead) {
+  const std::string json = "{\"v\":1,\"id\":\"" + MessageId::mint().to_string() +
+                           "\",\"t\":\"store_test::AuditEvent\",\"p\":{\"action\":\"x\"},"
+                           "\"h\":[{\"si\":{\"sn\":\"orders\",\"ii\":\"" +
+                           MessageId::mint().to_string() +
+                           "\",\"hn\":\"h\",\"pi\":1},\"ts\":1718000000000001,"
+                           "\"sc\":{\"u\":\"user-1\",\"t\":\"tenant-1\"},\"du\":1500}]}";
+  absl::StatusOr<Envelope> envelope = deserialize_envelope(json, resolve);
+  ASSERT_TRUE(envelope.ok()) << envelope.status();
+  const MessageHop& hop = envelope->hops.at(0);
+  EXPECT_EQ(hop.timestamp, TimePoint(std::chrono::microseconds(1'718'000'000'000'001)));
+  EXPECT_EQ(hop.duration, std::chrono::microseconds(1500));
+  ASSERT_TRUE(hop.scope.has_value());
+  EXPECT_EQ(hop.scope->user_id, "user-1");
+  EXPECT_EQ(hop.scope->tenant_id, "tenant-1");
+}
+
+// A hop as Whizbang .NET persists it (long "Scope" key, metadata of any JSON type, 7-digit
+// fractions, no "st"), written by hand from the documented format.
+TEST(EnvelopeJsonTests, DotNetHop_EveryFieldDecodes) {
+  const std::string stream = MessageId::mint().to_string();
+  const std::string correlation = MessageId::mint().to_string();
+  const std::string json =
+      "{\"v\":1,\"dc\":{\"m\":2,\"s\":0,\"d\":false},\"id\":\"" + MessageId::mint().to_string() +
+      "\",\"t\":\"store_test::AuditEvent\",\"p\":{\"action\":\"x\"},\"h\":[{\"co\":\"" +
+      correlation +
+      "\",\"si\":{\"sn\":\"OrderService\",\"ii\":\"3f2504e0-4f89-11d3-9a0c-0305e82c3301\","
+      "\"hn\":\"host-1\",\"pi\":4242},\"ts\":\"2026-03-09T17:30:01.6932490+00:00\","
+      "\"to\":\"myapp.orders.events\",\"sc\":{\"v\":{\"Scope\":{\"t\":\"tenant-1\",\"u\":\"user-"
+      "1\"}}},"
+      "\"md\":{\"AggregateId\":\"" +
+      stream +
+      "\",\"auto:ProcessId\":4242},\"cm\":\"PlaceOrderAsync\",\"cl\":42,"
+      "\"du\":\"1.02:03:04.5000000\",\"tp\":\"00-8fe2f60995fa4b5b2a2792f08b1ad39f-a8e13f9311145b78-"
+      "01\"}]}";
+  absl::StatusOr<Envelope> envelope = deserialize_envelope(json, resolve);
+  ASSERT_TRUE(envelope.ok()) << envelope.status();
+  const MessageHop& hop = envelope->hops.at(0);
+  EXPECT_EQ(hop.service_instance.service_name, "OrderService");
+  EXPECT_EQ(hop.service_instance.process_id, 4242);
+  EXPECT_EQ(hop.correlation_id->to_string(), correlation);
+  EXPECT_EQ(hop.topic, "myapp.orders.events");
+  EXPECT_EQ(hop.timestamp, TimePoint(std::chrono::microseconds(1'773'077'401'693'249)));
+  ASSERT_TRUE(hop.stream_id.has_value());
+  EXPECT_EQ(hop.stream_id->to_string(), stream);
+  ASSERT_TRUE(hop.scope.has_value());
+  EXPECT_EQ(hop.scope->tenant_id, "tenant-1");
+  EXPECT_EQ(hop.scope->user_id, "user-1");
+  EXPECT_EQ(hop.metadata.count("AggregateId"), 0u) << "the stream id, not metadata";
+  EXPECT_EQ(hop.metadata.at("auto:ProcessId"), "4242");
+  EXPECT_EQ(hop.duration,
+            std::chrono::microseconds(((26LL * 3600 + 3 * 60 + 4) * 1'000'000) + 500'000));
+}
+
+TEST(EnvelopeJsonTests, DotNetLongHopNames_AndAFreeFormStreamKey_Read) {
+  const std::string json =
+      "{\"v\":1,\"id\":\"" + MessageId::mint().to_string() +
+      "\",\"t\":\"store_test::AuditEvent\",\"p\":{\"action\":\"x\"},\"h\":[{\"ServiceInstance\":"
+      "{\"ServiceName\":\"Legacy\",\"InstanceId\":\"3f2504e0-4f89-11d3-9a0c-0305e82c3301\","
+      "\"HostName\":\"h\",\"ProcessId\":7},\"Timestamp\":\"2025-01-01T00:00:00Z\","
+      "\"Topic\":\"legacy\",\"StreamId\":\"order-123\"}]}";
+  absl::StatusOr<Envelope> envelope = deserialize_envelope(json, resolve);
+  ASSERT_TRUE(envelope.ok()) << envelope.status();
+  const MessageHop& hop = envelope->hops.at(0);
+  EXPECT_EQ(hop.service_instance.service_name, "Legacy");
+  EXPECT_EQ(hop.topic, "legacy");
+  EXPECT_FALSE(hop.stream_id.has_value()) << "a free-form stream key is not a stream id";
+  EXPECT_EQ(hop.timestamp, TimePoint(std::chrono::seconds(1'735'689'600)));
+}
+
+TEST(EnvelopeJsonTests, BadHopTime_IsInvalidArgumentNamingTheMember) {
+  Envelope envelope = Envelope::create(AnyMessage::make(OrderCreated{"o", 1}), instance("orders"));
+  std::string json = serialize_envelope(envelope);
+  const std::size_t at = json.find("\"ts\":\"");
+  json.replace(at, json.find('"', at + 6) - at + 1, "\"ts\":\"yesterday\"");
+  absl::StatusOr<Envelope> back = deserialize_envelope(json, resolve);
+  ASSERT_FALSE(back.ok());
+  EXPECT_NE(back.status().message().find(".ts"), std::string::npos) << back.status();
+  EXPECT_NE(back.status().message().find("ISO-8601"), std::string::npos) << back.status();
 }
 
 TEST(EnvelopeJsonTests, ReferenceV1WithoutDispatchContext_ReadsAsOutbox) {

@@ -5,11 +5,14 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <cctype>
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <tuple>
 
 #include "fmt/format.h"
+#include "message/dotnet_time.hpp"
 #include "whizbang/internal/bounded_json.hpp"
 #include "whizbang/internal/json_codec.hpp"
 
@@ -26,6 +29,8 @@ TimePoint from_micros(std::int64_t micros) {
   return TimePoint(
       std::chrono::duration_cast<TimePoint::duration>(std::chrono::microseconds(micros)));
 }
+
+constexpr std::string_view kAggregateId = "AggregateId";
 
 void key(Writer& writer, std::string_view name) {
   writer.Key(name.data(), static_cast<rapidjson::SizeType>(name.size()));
@@ -70,7 +75,9 @@ void write_hop(Writer& writer, const MessageHop& hop) {
   writer.Int64(hop.service_instance.process_id);
   writer.EndObject();
   key(writer, "ts");
-  writer.Int64(to_micros(hop.timestamp));
+  std::string text;
+  dotnet_time::append_timestamp(text, hop.timestamp);
+  string(writer, text);
   if (!hop.topic.empty()) {
     key(writer, "to");
     string(writer, hop.topic);
@@ -80,22 +87,35 @@ void write_hop(Writer& writer, const MessageHop& hop) {
     uuid(writer, *hop.stream_id);
   }
   if (hop.scope) {
+    // A ScopeDelta setting the scope's tenant and user: {"v":{"Sc":{"t":…,"u":…}}}.
     key(writer, "sc");
     writer.StartObject();
-    if (!hop.scope->user_id.empty()) {
-      key(writer, "u");
-      string(writer, hop.scope->user_id);
-    }
+    key(writer, "v");
+    writer.StartObject();
+    key(writer, "Sc");
+    writer.StartObject();
     if (!hop.scope->tenant_id.empty()) {
       key(writer, "t");
       string(writer, hop.scope->tenant_id);
     }
+    if (!hop.scope->user_id.empty()) {
+      key(writer, "u");
+      string(writer, hop.scope->user_id);
+    }
+    writer.EndObject();
+    writer.EndObject();
     writer.EndObject();
   }
-  if (!hop.metadata.empty()) {
+  // The stream id also travels as metadata "AggregateId", where .NET receivers look for it.
+  if (hop.stream_id || !hop.metadata.empty()) {
     key(writer, "md");
     writer.StartObject();
+    if (hop.stream_id) {
+      key(writer, kAggregateId);
+      uuid(writer, *hop.stream_id);
+    }
     for (const auto& [name, value] : hop.metadata) {
+      if (hop.stream_id && name == kAggregateId) continue;
       key(writer, name);
       string(writer, value);
     }
@@ -103,7 +123,9 @@ void write_hop(Writer& writer, const MessageHop& hop) {
   }
   if (hop.duration) {
     key(writer, "du");
-    writer.Int64(hop.duration->count());
+    text.clear();
+    dotnet_time::append_timespan(text, *hop.duration);
+    string(writer, text);
   }
   writer.EndObject();
 }
@@ -141,6 +163,12 @@ const Value* member(const Value& object, std::string_view name) {
   return it == object.MemberEnd() ? nullptr : &it->value;
 }
 
+// A hop member by its short name, or by the long (legacy PascalCase) name .NET also reads.
+const Value* member(const Value& object, std::string_view name, std::string_view long_name) {
+  const Value* value = member(object, name);
+  return value != nullptr ? value : member(object, long_name);
+}
+
 absl::Status read_string(const Value& object, std::string_view name, std::string& out,
                          std::string_view path) {
   const Value* value = member(object, name);
@@ -165,17 +193,48 @@ absl::Status read_int64(const Value& object, std::string_view name, std::int64_t
 // beyond that duration_cast overflows (undefined behaviour; in practice a wrapped time that does
 // not round-trip). A corrupt "ts"/"at" is therefore a shape error, not a silently wrong time.
 absl::Status read_time(const Value& object, std::string_view name, TimePoint& out,
-                       std::string_view path) {
+                       std::string_view path, std::string_view long_name = {}) {
   constexpr std::int64_t kMaxMicros =
       std::chrono::duration_cast<std::chrono::microseconds>(TimePoint::duration::max()).count();
-  std::int64_t micros = 0;
-  if (absl::Status status = read_int64(object, name, micros, path); !status.ok()) return status;
+  const Value* value = long_name.empty() ? member(object, name) : member(object, name, long_name);
+  if (value == nullptr) return absl::OkStatus();
+  // Whizbang .NET (and this runtime since schema 1.1) write an ISO-8601 string with an offset;
+  // integer microseconds are what earlier envelopes of this runtime hold.
+  if (value->IsString()) {
+    std::optional<TimePoint> time = dotnet_time::parse_timestamp(
+        std::string_view(value->GetString(), value->GetStringLength()));
+    if (!time) {
+      return shape_error(fmt::format("{}.{}", path, name),
+                         "an ISO-8601 time such as 2026-03-09T17:30:01.693249+00:00");
+    }
+    out = *time;
+    return absl::OkStatus();
+  }
+  if (!value->IsInt64()) {
+    return shape_error(fmt::format("{}.{}", path, name), "an ISO-8601 string or an integer");
+  }
+  const std::int64_t micros = value->GetInt64();
   if (micros > kMaxMicros || micros < -kMaxMicros) {
     return shape_error(fmt::format("{}.{}", path, name),
                        "microseconds within +/-292 years of 1970");
   }
   out = from_micros(micros);
   return absl::OkStatus();
+}
+
+// A hop duration: a .NET TimeSpan string ("00:00:01.5000000") or integer microseconds (earlier
+// envelopes of this runtime).
+absl::Status read_duration(const Value& value, std::optional<std::chrono::microseconds>& out,
+                           std::string_view path) {
+  if (value.IsInt64()) {
+    out = std::chrono::microseconds(value.GetInt64());
+    return absl::OkStatus();
+  }
+  if (value.IsString()) {
+    out = dotnet_time::parse_timespan(std::string_view(value.GetString(), value.GetStringLength()));
+    if (out) return absl::OkStatus();
+  }
+  return shape_error(path, "a TimeSpan string such as 00:00:01.5000000, or an integer");
 }
 
 absl::StatusOr<Uuid> read_uuid_value(const Value& value, std::string_view path) {
@@ -186,68 +245,119 @@ absl::StatusOr<Uuid> read_uuid_value(const Value& value, std::string_view path) 
   return *id;
 }
 
-absl::Status read_optional_id(const Value& object, std::string_view name,
-                              std::optional<MessageId>& out, std::string_view path) {
-  const Value* value = member(object, name);
-  if (value == nullptr || value->IsNull()) return absl::OkStatus();
-  absl::StatusOr<Uuid> id = read_uuid_value(*value, fmt::format("{}.{}", path, name));
-  if (!id.ok()) return id.status();
-  out = MessageId::from_trusted(*id);
-  return absl::OkStatus();
-}
-
 #define WHIZBANG_RETURN_IF_ERROR(expr) \
   do {                                 \
     absl::Status status_ = (expr);     \
     if (!status_.ok()) return status_; \
   } while (false)
 
+absl::Status read_text(const Value& object, std::string_view name, std::string_view long_name,
+                       std::string& out, std::string_view path) {
+  const Value* value = member(object, name, long_name);
+  if (value == nullptr || value->IsNull()) return absl::OkStatus();
+  if (!value->IsString()) return shape_error(fmt::format("{}.{}", path, name), "a string");
+  out.assign(value->GetString(), value->GetStringLength());
+  return absl::OkStatus();
+}
+
+// The security scope of a hop: a .NET ScopeDelta, {"v":{"Sc":{"t":…,"u":…}}} (also "Scope" or
+// any case of either for the key), or the flat {"u":…,"t":…} of earlier envelopes of this
+// runtime. Only tenant and user are kept (docs/guide/10-limits.md).
+absl::Status read_scope(const Value& sc, MessageHop& hop, const std::string& path) {
+  if (!sc.IsObject()) return shape_error(path, "an object");
+  const Value* scope = &sc;
+  std::string scope_path = path;
+  if (const Value* values = member(sc, "v"); values != nullptr) {
+    if (!values->IsObject()) return shape_error(path + ".v", "an object");
+    scope = nullptr;
+    for (auto it = values->MemberBegin(); it != values->MemberEnd(); ++it) {
+      std::string name(it->name.GetString(), it->name.GetStringLength());
+      for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (name == "sc" || name == "scope") {
+        scope = &it->value;
+        scope_path = path + ".v." + std::string(it->name.GetString(), it->name.GetStringLength());
+      }
+    }
+    if (scope == nullptr || scope->IsNull()) return absl::OkStatus();  // a delta without a scope
+    if (!scope->IsObject()) return shape_error(scope_path, "an object");
+  }
+  SecurityScope result;
+  WHIZBANG_RETURN_IF_ERROR(read_string(*scope, "u", result.user_id, scope_path));
+  WHIZBANG_RETURN_IF_ERROR(read_string(*scope, "t", result.tenant_id, scope_path));
+  hop.scope = std::move(result);
+  return absl::OkStatus();
+}
+
 absl::Status read_hop(const Value& json, MessageHop& hop, const std::string& path) {
   if (!json.IsObject()) return shape_error(path, "an object");
-  std::int64_t type = 0;
-  WHIZBANG_RETURN_IF_ERROR(read_int64(json, "ty", type, path));
-  if (type != 0 && type != 1) return shape_error(path + ".ty", "0 or 1");
-  hop.type = static_cast<HopType>(type);
-  WHIZBANG_RETURN_IF_ERROR(read_optional_id(json, "ca", hop.causation_id, path));
-  WHIZBANG_RETURN_IF_ERROR(read_optional_id(json, "co", hop.correlation_id, path));
-  WHIZBANG_RETURN_IF_ERROR(read_string(json, "ct", hop.causation_type, path));
-  const Value* si = member(json, "si");
+  if (const Value* ty = member(json, "ty", "Type"); ty != nullptr) {
+    if (!ty->IsInt64() || (ty->GetInt64() != 0 && ty->GetInt64() != 1)) {
+      return shape_error(path + ".ty", "0 or 1");
+    }
+    hop.type = static_cast<HopType>(ty->GetInt64());
+  }
+  for (const auto& [name, long_name, id] :
+       {std::tuple{"ca", "CausationId", &hop.causation_id},
+        std::tuple{"co", "CorrelationId", &hop.correlation_id}}) {
+    const Value* value = member(json, name, long_name);
+    if (value == nullptr || value->IsNull()) continue;
+    absl::StatusOr<Uuid> parsed = read_uuid_value(*value, path + "." + name);
+    if (!parsed.ok()) return parsed.status();
+    *id = MessageId::from_trusted(*parsed);
+  }
+  WHIZBANG_RETURN_IF_ERROR(read_text(json, "ct", "CausationType", hop.causation_type, path));
+  const Value* si = member(json, "si", "ServiceInstance");
   if (si == nullptr || !si->IsObject()) return shape_error(path + ".si", "an object");
   const std::string si_path = path + ".si";
-  WHIZBANG_RETURN_IF_ERROR(read_string(*si, "sn", hop.service_instance.service_name, si_path));
-  if (const Value* ii = member(*si, "ii")) {
+  WHIZBANG_RETURN_IF_ERROR(
+      read_text(*si, "sn", "ServiceName", hop.service_instance.service_name, si_path));
+  if (const Value* ii = member(*si, "ii", "InstanceId")) {
     absl::StatusOr<Uuid> id = read_uuid_value(*ii, si_path + ".ii");
     if (!id.ok()) return id.status();
     hop.service_instance.instance_id = *id;
   }
-  WHIZBANG_RETURN_IF_ERROR(read_string(*si, "hn", hop.service_instance.host_name, si_path));
-  WHIZBANG_RETURN_IF_ERROR(read_int64(*si, "pi", hop.service_instance.process_id, si_path));
-  WHIZBANG_RETURN_IF_ERROR(read_time(json, "ts", hop.timestamp, path));
-  WHIZBANG_RETURN_IF_ERROR(read_string(json, "to", hop.topic, path));
-  if (const Value* st = member(json, "st"); st != nullptr && !st->IsNull()) {
-    absl::StatusOr<Uuid> id = read_uuid_value(*st, path + ".st");
-    if (!id.ok()) return id.status();
-    hop.stream_id = *id;
+  WHIZBANG_RETURN_IF_ERROR(
+      read_text(*si, "hn", "HostName", hop.service_instance.host_name, si_path));
+  if (const Value* pi = member(*si, "pi", "ProcessId"); pi != nullptr) {
+    if (!pi->IsInt64()) return shape_error(si_path + ".pi", "an integer");
+    hop.service_instance.process_id = pi->GetInt64();
   }
-  if (const Value* sc = member(json, "sc"); sc != nullptr && !sc->IsNull()) {
-    if (!sc->IsObject()) return shape_error(path + ".sc", "an object");
-    SecurityScope scope;
-    WHIZBANG_RETURN_IF_ERROR(read_string(*sc, "u", scope.user_id, path + ".sc"));
-    WHIZBANG_RETURN_IF_ERROR(read_string(*sc, "t", scope.tenant_id, path + ".sc"));
-    hop.scope = std::move(scope);
+  WHIZBANG_RETURN_IF_ERROR(read_time(json, "ts", hop.timestamp, path, "Timestamp"));
+  WHIZBANG_RETURN_IF_ERROR(read_text(json, "to", "Topic", hop.topic, path));
+  // "st" is a free-form stream key for .NET: a uuid is our stream id, anything else is not ours.
+  if (const Value* st = member(json, "st", "StreamId"); st != nullptr && !st->IsNull()) {
+    if (!st->IsString()) return shape_error(path + ".st", "a string");
+    hop.stream_id = internal::parse_uuid(std::string_view(st->GetString(), st->GetStringLength()));
   }
-  if (const Value* md = member(json, "md"); md != nullptr && !md->IsNull()) {
+  if (const Value* sc = member(json, "sc", "Scope"); sc != nullptr && !sc->IsNull()) {
+    WHIZBANG_RETURN_IF_ERROR(read_scope(*sc, hop, path + ".sc"));
+  }
+  if (const Value* md = member(json, "md", "Metadata"); md != nullptr && !md->IsNull()) {
     if (!md->IsObject()) return shape_error(path + ".md", "an object");
     for (auto it = md->MemberBegin(); it != md->MemberEnd(); ++it) {
-      if (!it->value.IsString()) return shape_error(path + ".md values", "strings");
-      hop.metadata.emplace(std::string(it->name.GetString(), it->name.GetStringLength()),
-                           std::string(it->value.GetString(), it->value.GetStringLength()));
+      const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+      if (name == kAggregateId && it->value.IsString()) {
+        // The stream id, as .NET carries it; ours when "st" did not already say.
+        std::optional<Uuid> aggregate = internal::parse_uuid(
+            std::string_view(it->value.GetString(), it->value.GetStringLength()));
+        if (aggregate && !hop.stream_id) hop.stream_id = aggregate;
+        if (aggregate && hop.stream_id == aggregate) continue;
+      }
+      // .NET metadata values may be any JSON: kept as their JSON text when not a string.
+      std::string value;
+      if (it->value.IsString()) {
+        value.assign(it->value.GetString(), it->value.GetStringLength());
+      } else {
+        rapidjson::StringBuffer buffer;
+        rapidjson::Writer<rapidjson::StringBuffer> text(buffer);
+        it->value.Accept(text);
+        value.assign(buffer.GetString(), buffer.GetSize());
+      }
+      hop.metadata.emplace(std::string(name), std::move(value));
     }
   }
-  if (member(json, "du") != nullptr) {
-    std::int64_t micros = 0;
-    WHIZBANG_RETURN_IF_ERROR(read_int64(json, "du", micros, path));
-    hop.duration = std::chrono::microseconds(micros);
+  if (const Value* du = member(json, "du", "Duration"); du != nullptr && !du->IsNull()) {
+    WHIZBANG_RETURN_IF_ERROR(read_duration(*du, hop.duration, path + ".du"));
   }
   return absl::OkStatus();
 }

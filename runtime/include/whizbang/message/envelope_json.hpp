@@ -11,11 +11,11 @@
 //          "ca":"…","co":"…",         causation / correlation id
 //          "ct":"…",                  causation type
 //          "si":{"sn":"orders","ii":"…","hn":"host","pi":42},   service instance
-//          "ts":1718000000000000,     timestamp, integer microseconds since the Unix epoch
+//          "ts":"2024-06-10T06:13:20.000001+00:00",   timestamp, ISO-8601 (as .NET writes it)
 //          "to":"orders","st":"…",    topic, stream id
-//          "sc":{"u":"…","t":"…"},    security scope (user, tenant)
-//          "md":{"k":"v"},            metadata
-//          "du":1500}],               duration, microseconds
+//          "sc":{"v":{"Sc":{"t":"…","u":"…"}}},     security scope as a .NET ScopeDelta
+//          "md":{"AggregateId":"…","k":"v"},        metadata; the stream id again (.NET reads it)
+//          "du":"00:00:00.0015000"}], duration, a .NET TimeSpan
 //    "dc":{"m":5,"s":0,"d":false},    dispatch context: mode, source, is default dispatch
 //    "ri":[{"r":"shop::Mailer","s":14,"at":…,"du":…,"sn":"orders","pe":"…"}],
 //                                     receptor invocation records (stage as its integer)
@@ -23,6 +23,12 @@
 //
 // DispatchContext::handler_name is never written: a handling's envelope is byte-identical with
 // or without it. An envelope without "dc" (reference v1) reads as {Outbox, Local, false}.
+//
+// Reading also accepts what earlier envelopes of this runtime hold (integer-microsecond "ts" and
+// "du", a flat "sc":{"u","t"}) and what Whizbang .NET writes: hop members by their long names
+// ("Timestamp", "ServiceInstance", …), any ISO-8601 offset, a free-form "st" (a non-uuid stream
+// key is not a stream id here), the stream id in "md":{"AggregateId"}, and metadata values of
+// any JSON type (kept as their JSON text).
 //
 //   std::string json = whizbang::serialize_envelope(envelope);
 //   absl::StatusOr<whizbang::Envelope> back = whizbang::deserialize_envelope(

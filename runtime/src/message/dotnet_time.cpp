@@ -1,0 +1,236 @@
+#include "message/dotnet_time.hpp"
+
+#include <cstdint>
+#include <cstdio>
+
+namespace whizbang::dotnet_time {
+namespace {
+
+constexpr std::int64_t kMicrosPerSecond = 1'000'000;
+constexpr std::int64_t kSecondsPerDay = 86'400;
+
+// Days since 1970-01-01 of a proleptic Gregorian date, and back (H. Hinnant's algorithms).
+std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
+  y -= m <= 2 ? 1 : 0;
+  const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const auto yoe = static_cast<unsigned>(y - era * 400);
+  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
+}
+
+struct Civil {
+  std::int64_t year;
+  unsigned month;
+  unsigned day;
+};
+
+Civil civil_from_days(std::int64_t z) {
+  z += 719468;
+  const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const auto doe = static_cast<unsigned>(z - era * 146097);
+  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const unsigned mp = (5 * doy + 2) / 153;
+  const unsigned d = doy - (153 * mp + 2) / 5 + 1;
+  const unsigned m = mp < 10 ? mp + 3 : mp - 9;
+  return {static_cast<std::int64_t>(yoe) + era * 400 + (m <= 2 ? 1 : 0), m, d};
+}
+
+void append_digits(std::string& out, std::int64_t value, int width) {
+  char digits[24];
+  int length = 0;
+  do {
+    digits[length++] = static_cast<char>('0' + value % 10);
+    value /= 10;
+  } while (value > 0 && length < 20);
+  for (int i = length; i < width; ++i) out.push_back('0');
+  while (length > 0) out.push_back(digits[--length]);
+}
+
+// A cursor over the text being parsed.
+class Cursor {
+ public:
+  explicit Cursor(std::string_view text) : text_(text) {}
+  bool done() const { return at_ == text_.size(); }
+  char peek() const { return done() ? '\0' : text_[at_]; }
+  bool take(char c) {
+    if (peek() != c) return false;
+    ++at_;
+    return true;
+  }
+  // Exactly `count` digits.
+  std::optional<std::int64_t> digits(std::size_t count) {
+    if (at_ + count > text_.size()) return std::nullopt;
+    std::int64_t value = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      const char c = text_[at_ + i];
+      if (c < '0' || c > '9') return std::nullopt;
+      value = value * 10 + (c - '0');
+    }
+    at_ += count;
+    return value;
+  }
+  // 1 to `max` digits; the count read in `count`.
+  std::optional<std::int64_t> some_digits(std::size_t max, std::size_t& count) {
+    std::int64_t value = 0;
+    count = 0;
+    while (count < max && !done() && peek() >= '0' && peek() <= '9') {
+      value = value * 10 + (text_[at_++] - '0');
+      ++count;
+    }
+    if (count == 0) return std::nullopt;
+    return value;
+  }
+
+ private:
+  std::string_view text_;
+  std::size_t at_ = 0;
+};
+
+// ".fffffff" (1-7 digits) as microseconds; 0 when there is no fraction.
+std::optional<std::int64_t> fraction_micros(Cursor& cursor) {
+  if (!cursor.take('.')) return 0;
+  std::size_t count = 0;
+  std::optional<std::int64_t> value = cursor.some_digits(7, count);
+  if (!value) return std::nullopt;
+  std::int64_t ticks = *value;
+  for (std::size_t i = count; i < 7; ++i) ticks *= 10;
+  return ticks / 10;
+}
+
+}  // namespace
+
+void append_timestamp(std::string& out, TimePoint time) {
+  const std::int64_t micros =
+      std::chrono::duration_cast<std::chrono::microseconds>(time.time_since_epoch()).count();
+  std::int64_t seconds = micros / kMicrosPerSecond;
+  std::int64_t fraction = micros % kMicrosPerSecond;
+  if (fraction < 0) {
+    fraction += kMicrosPerSecond;
+    --seconds;
+  }
+  std::int64_t days = seconds / kSecondsPerDay;
+  std::int64_t of_day = seconds % kSecondsPerDay;
+  if (of_day < 0) {
+    of_day += kSecondsPerDay;
+    --days;
+  }
+  const Civil date = civil_from_days(days);
+  append_digits(out, date.year, 4);
+  out.push_back('-');
+  append_digits(out, date.month, 2);
+  out.push_back('-');
+  append_digits(out, date.day, 2);
+  out.push_back('T');
+  append_digits(out, of_day / 3600, 2);
+  out.push_back(':');
+  append_digits(out, of_day / 60 % 60, 2);
+  out.push_back(':');
+  append_digits(out, of_day % 60, 2);
+  if (fraction != 0) {
+    int width = 6;
+    while (fraction % 10 == 0) {
+      fraction /= 10;
+      --width;
+    }
+    out.push_back('.');
+    append_digits(out, fraction, width);
+  }
+  out.append("+00:00");
+}
+
+std::optional<TimePoint> parse_timestamp(std::string_view text) {
+  Cursor cursor(text);
+  const auto year = cursor.digits(4);
+  if (!year || !cursor.take('-')) return std::nullopt;
+  const auto month = cursor.digits(2);
+  if (!month || !cursor.take('-')) return std::nullopt;
+  const auto day = cursor.digits(2);
+  if (!day || !(cursor.take('T') || cursor.take('t') || cursor.take(' '))) return std::nullopt;
+  const auto hour = cursor.digits(2);
+  if (!hour || !cursor.take(':')) return std::nullopt;
+  const auto minute = cursor.digits(2);
+  if (!minute || !cursor.take(':')) return std::nullopt;
+  const auto second = cursor.digits(2);
+  if (!second) return std::nullopt;
+  const auto micros = fraction_micros(cursor);
+  if (!micros) return std::nullopt;
+  if (*month < 1 || *month > 12 || *day < 1 || *day > 31 || *hour > 23 || *minute > 59 ||
+      *second > 60) {
+    return std::nullopt;
+  }
+  std::int64_t offset_seconds = 0;
+  if (cursor.take('Z') || cursor.take('z')) {
+  } else if (cursor.peek() == '+' || cursor.peek() == '-') {
+    const int sign = cursor.take('-') ? -1 : (cursor.take('+'), 1);
+    const auto offset_hours = cursor.digits(2);
+    if (!offset_hours || !cursor.take(':')) return std::nullopt;
+    const auto offset_minutes = cursor.digits(2);
+    if (!offset_minutes || *offset_hours > 14 || *offset_minutes > 59) return std::nullopt;
+    offset_seconds = sign * (*offset_hours * 3600 + *offset_minutes * 60);
+  }
+  if (!cursor.done()) return std::nullopt;
+  const std::int64_t days =
+      days_from_civil(*year, static_cast<unsigned>(*month), static_cast<unsigned>(*day));
+  const std::int64_t seconds =
+      days * kSecondsPerDay + *hour * 3600 + *minute * 60 + *second - offset_seconds;
+  return TimePoint(std::chrono::duration_cast<TimePoint::duration>(
+      std::chrono::microseconds(seconds * kMicrosPerSecond + *micros)));
+}
+
+void append_timespan(std::string& out, std::chrono::microseconds duration) {
+  std::int64_t micros = duration.count();
+  if (micros < 0) {
+    out.push_back('-');
+    micros = -micros;
+  }
+  const std::int64_t total_seconds = micros / kMicrosPerSecond;
+  const std::int64_t fraction = micros % kMicrosPerSecond;
+  const std::int64_t days = total_seconds / kSecondsPerDay;
+  const std::int64_t of_day = total_seconds % kSecondsPerDay;
+  if (days > 0) {
+    append_digits(out, days, 1);
+    out.push_back('.');
+  }
+  append_digits(out, of_day / 3600, 2);
+  out.push_back(':');
+  append_digits(out, of_day / 60 % 60, 2);
+  out.push_back(':');
+  append_digits(out, of_day % 60, 2);
+  if (fraction != 0) {
+    out.push_back('.');
+    append_digits(out, fraction * 10, 7);  // ticks of 100 ns, always 7 digits like .NET
+  }
+}
+
+std::optional<std::chrono::microseconds> parse_timespan(std::string_view text) {
+  Cursor cursor(text);
+  const bool negative = cursor.take('-');
+  std::size_t count = 0;
+  // "d." or "hh:" first: which one only the separator after the digits tells.
+  auto first = cursor.some_digits(8, count);
+  if (!first) return std::nullopt;
+  std::int64_t days = 0;
+  std::int64_t hours = *first;
+  if (cursor.take('.')) {
+    days = *first;
+    auto parsed_hours = cursor.some_digits(2, count);
+    if (!parsed_hours) return std::nullopt;
+    hours = *parsed_hours;
+  }
+  if (!cursor.take(':')) return std::nullopt;
+  const auto minutes = cursor.some_digits(2, count);
+  if (!minutes || !cursor.take(':')) return std::nullopt;
+  const auto seconds = cursor.some_digits(2, count);
+  if (!seconds) return std::nullopt;
+  const auto micros = fraction_micros(cursor);
+  if (!micros || !cursor.done() || hours > 23 || *minutes > 59 || *seconds > 59) {
+    return std::nullopt;
+  }
+  const std::int64_t total =
+      ((days * 24 + hours) * 3600 + *minutes * 60 + *seconds) * kMicrosPerSecond + *micros;
+  return std::chrono::microseconds(negative ? -total : total);
+}
+
+}  // namespace whizbang::dotnet_time

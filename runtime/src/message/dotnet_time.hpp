@@ -1,0 +1,26 @@
+// The time encodings Whizbang .NET writes in envelopes (docs/guide/13-rabbitmq.md, "On the wire"):
+// - a timestamp is an ISO-8601 string with an offset, "2026-03-09T17:30:01.693249+00:00"
+//   (fraction trimmed of trailing zeros, UTC written as +00:00);
+// - a duration is a TimeSpan in its "c" format, "[-][d.]hh:mm:ss[.fffffff]".
+// Readers accept what .NET's do: 0-7 fractional digits, "Z" or any "+hh:mm"/"-hh:mm" offset, and
+// no offset at all (UTC).
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "whizbang/message/envelope.hpp"
+
+namespace whizbang::dotnet_time {
+
+// Microsecond precision (what the runtime's clocks keep in envelopes).
+void append_timestamp(std::string& out, TimePoint time);
+std::optional<TimePoint> parse_timestamp(std::string_view text);
+
+void append_timespan(std::string& out, std::chrono::microseconds duration);
+// Sub-microsecond ticks are dropped.
+std::optional<std::chrono::microseconds> parse_timespan(std::string_view text);
+
+}  // namespace whizbang::dotnet_time
