@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 namespace whizbang {
 namespace {
 
@@ -40,9 +42,13 @@ TEST(DotNetTimeTests, Timestamp_ReadsEveryFormDotNetAccepts) {
   EXPECT_EQ(micros("2026-03-09T17:30:01"), 1'773'077'401'000'000);  // no offset: UTC
   EXPECT_EQ(micros("2026-03-09T19:30:01.5+02:00"), 1'773'077'401'500'000);
   EXPECT_EQ(micros("2026-03-09T12:00:01-05:30"), 1'773'077'401'000'000);
-  for (std::int64_t value : {0LL, 1LL, 1'773'077'401'693'249LL, -1LL, 4'102'444'800'000'000LL}) {
-    EXPECT_EQ(micros(timestamp(value)), value) << value;  // round trip
+  for (std::int64_t value : {0LL, 1LL, 1'773'077'401'693'249LL, -1LL, 4'102'444'800'000'000LL,
+                             9'223'372'036'854'775LL, -9'223'372'036'854'775LL}) {
+    EXPECT_EQ(micros(timestamp(value)), value) << value;  // round trip, to the range's ends
   }
+  // Beyond what TimePoint holds (about +/-292 years around 1970): refused, never wrapped.
+  EXPECT_FALSE(micros("2263-01-01T00:00:00Z").has_value());
+  EXPECT_FALSE(micros("1677-01-01T00:00:00Z").has_value());
 }
 
 TEST(DotNetTimeTests, Timestamp_Garbage_IsRefused) {
@@ -66,6 +72,12 @@ TEST(DotNetTimeTests, TimeSpan_ReadsBackAndRefusesGarbage) {
                              ((26LL * 3600 + 3 * 60 + 4) * 1'000'000) + 1}) {
     EXPECT_EQ(dotnet_time::parse_timespan(timespan(value)), microseconds(value)) << value;
   }
+  // The extremes of an int64 of microseconds (the most negative has no positive counterpart).
+  for (std::int64_t value :
+       {std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::min()}) {
+    EXPECT_EQ(dotnet_time::parse_timespan(timespan(value)), microseconds(value)) << value;
+  }
+  EXPECT_FALSE(dotnet_time::parse_timespan("999999999.00:00:00").has_value()) << "overflow";
   EXPECT_EQ(dotnet_time::parse_timespan("00:00:00.015"), microseconds(15'000));
   for (std::string_view bad : {"", "1.5", "00:60:00", "00:00:00.12345678", "abc", "00:00"}) {
     EXPECT_FALSE(dotnet_time::parse_timespan(bad).has_value()) << bad;

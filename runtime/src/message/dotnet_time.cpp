@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <limits>
 
 namespace whizbang::dotnet_time {
 namespace {
@@ -175,18 +176,29 @@ std::optional<TimePoint> parse_timestamp(std::string_view text) {
       days_from_civil(*year, static_cast<unsigned>(*month), static_cast<unsigned>(*day));
   const std::int64_t seconds =
       days * kSecondsPerDay + *hour * 3600 + *minute * 60 + *second - offset_seconds;
-  return TimePoint(std::chrono::duration_cast<TimePoint::duration>(
-      std::chrono::microseconds(seconds * kMicrosPerSecond + *micros)));
+  // TimePoint counts nanoseconds in an int64: about +/-292 years around 1970 fit; beyond that
+  // the conversion would overflow, so such a time is refused.
+  constexpr std::int64_t kMaxMicros =
+      std::chrono::duration_cast<std::chrono::microseconds>(TimePoint::duration::max()).count();
+  if (seconds > kMaxMicros / kMicrosPerSecond + 1 ||
+      seconds < -(kMaxMicros / kMicrosPerSecond) - 1) {
+    return std::nullopt;
+  }
+  const std::int64_t total = seconds * kMicrosPerSecond + *micros;
+  if (total > kMaxMicros || total < -kMaxMicros) return std::nullopt;
+  return TimePoint(
+      std::chrono::duration_cast<TimePoint::duration>(std::chrono::microseconds(total)));
 }
 
 void append_timespan(std::string& out, std::chrono::microseconds duration) {
-  std::int64_t micros = duration.count();
-  if (micros < 0) {
+  // The magnitude as unsigned: the most negative duration has no positive counterpart.
+  std::uint64_t micros = static_cast<std::uint64_t>(duration.count());
+  if (duration.count() < 0) {
     out.push_back('-');
-    micros = -micros;
+    micros = ~micros + 1;
   }
-  const std::int64_t total_seconds = micros / kMicrosPerSecond;
-  const std::int64_t fraction = micros % kMicrosPerSecond;
+  const auto total_seconds = static_cast<std::int64_t>(micros / kMicrosPerSecond);
+  const auto fraction = static_cast<std::int64_t>(micros % kMicrosPerSecond);
   const std::int64_t days = total_seconds / kSecondsPerDay;
   const std::int64_t of_day = total_seconds % kSecondsPerDay;
   if (days > 0) {
@@ -208,8 +220,9 @@ std::optional<std::chrono::microseconds> parse_timespan(std::string_view text) {
   Cursor cursor(text);
   const bool negative = cursor.take('-');
   std::size_t count = 0;
-  // "d." or "hh:" first: which one only the separator after the digits tells.
-  auto first = cursor.some_digits(8, count);
+  // "d." or "hh:" first: which one only the separator after the digits tells. Up to 9 digits of
+  // days: what microseconds in an int64 reach (.NET's own TimeSpan stops at 8).
+  auto first = cursor.some_digits(9, count);
   if (!first) return std::nullopt;
   std::int64_t days = 0;
   std::int64_t hours = *first;
@@ -228,9 +241,21 @@ std::optional<std::chrono::microseconds> parse_timespan(std::string_view text) {
   if (!micros || !cursor.done() || hours > 23 || *minutes > 59 || *seconds > 59) {
     return std::nullopt;
   }
-  const std::int64_t total =
-      ((days * 24 + hours) * 3600 + *minutes * 60 + *seconds) * kMicrosPerSecond + *micros;
-  return std::chrono::microseconds(negative ? -total : total);
+  // The largest day counts overflow an int64 of microseconds: refused, not wrapped. Counted as
+  // a magnitude (unsigned): the most negative duration has one more microsecond than the most
+  // positive.
+  const auto total_seconds =
+      static_cast<std::uint64_t>((days * 24 + hours) * 3600 + *minutes * 60 + *seconds);
+  constexpr auto kLimit = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  const std::uint64_t limit = negative ? kLimit + 1 : kLimit;
+  if (total_seconds > (limit - static_cast<std::uint64_t>(*micros)) / kMicrosPerSecond) {
+    return std::nullopt;
+  }
+  const std::uint64_t total =
+      total_seconds * kMicrosPerSecond + static_cast<std::uint64_t>(*micros);
+  if (total > limit) return std::nullopt;
+  return std::chrono::microseconds(negative ? static_cast<std::int64_t>(~total + 1)
+                                            : static_cast<std::int64_t>(total));
 }
 
 }  // namespace whizbang::dotnet_time

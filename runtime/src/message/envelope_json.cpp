@@ -31,6 +31,7 @@ TimePoint from_micros(std::int64_t micros) {
 }
 
 constexpr std::string_view kAggregateId = "AggregateId";
+const std::string kAggregateIdKey(kAggregateId);
 
 void key(Writer& writer, std::string_view name) {
   writer.Key(name.data(), static_cast<rapidjson::SizeType>(name.size()));
@@ -106,16 +107,18 @@ void write_hop(Writer& writer, const MessageHop& hop) {
     writer.EndObject();
     writer.EndObject();
   }
-  // The stream id also travels as metadata "AggregateId", where .NET receivers look for it.
-  if (hop.stream_id || !hop.metadata.empty()) {
+  // The stream id also travels as metadata "AggregateId", where .NET receivers look for it
+  // (unless the metadata holds an "AggregateId" of its own, read from an envelope whose two
+  // disagreed: kept as it was).
+  const bool aggregate_from_stream = hop.stream_id && !hop.metadata.contains(kAggregateIdKey);
+  if (aggregate_from_stream || !hop.metadata.empty()) {
     key(writer, "md");
     writer.StartObject();
-    if (hop.stream_id) {
+    if (aggregate_from_stream) {
       key(writer, kAggregateId);
       uuid(writer, *hop.stream_id);
     }
     for (const auto& [name, value] : hop.metadata) {
-      if (hop.stream_id && name == kAggregateId) continue;
       key(writer, name);
       string(writer, value);
     }

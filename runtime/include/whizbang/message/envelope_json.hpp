@@ -24,6 +24,7 @@
 // DispatchContext::handler_name is never written: a handling's envelope is byte-identical with
 // or without it. An envelope without "dc" (reference v1) reads as {Outbox, Local, false}.
 //
+// Times: an ISO-8601 "ts" must lie within about +/-292 years of 1970 (what TimePoint holds).
 // Reading also accepts what earlier envelopes of this runtime hold (integer-microsecond "ts" and
 // "du", a flat "sc":{"u","t"}) and what Whizbang .NET writes: hop members by their long names
 // ("Timestamp", "ServiceInstance", …), any ISO-8601 offset, a free-form "st" (a non-uuid stream

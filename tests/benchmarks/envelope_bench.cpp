@@ -1,0 +1,100 @@
+// The envelope codec: serialize_envelope and deserialize_envelope of a typical envelope (a
+// payload, two hops with times, scope, stream and metadata, two invocation records), against
+// RapidJSON writing and parsing the same bytes without any mapping (the floor a codec on it can
+// reach), in the same run.
+//   build/tests/benchmarks/envelope_bench
+#include <benchmark/benchmark.h>
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <whizbang/message/envelope_json.hpp>
+
+#include "dispatch_bench_messages.hpp"
+#include "whizbang_messages.hpp"
+#include "whizbang_registry.hpp"
+
+namespace {
+
+whizbang::Envelope typical_envelope() {
+  bench::Ping ping;
+  ping.n = 42;
+  whizbang::ServiceInstance self{"orders", whizbang::MessageId::mint().uuid(), "host-1", 4242};
+  whizbang::Envelope envelope = whizbang::Envelope::create(whizbang::AnyMessage::make(ping), self);
+  whizbang::MessageHop& hop = envelope.hops.front();
+  hop.topic = "bench.events";
+  hop.stream_id = whizbang::MessageId::mint().uuid();
+  hop.scope = whizbang::SecurityScope{"user-1", "tenant-1"};
+  hop.metadata["trace"] = "00-8fe2f60995fa4b5b2a2792f08b1ad39f-a8e13f9311145b78-01";
+  hop.duration = std::chrono::microseconds(1500);
+  whizbang::MessageHop second = hop;
+  second.type = whizbang::HopType::Causation;
+  envelope.hops.push_back(second);
+  for (int i = 0; i < 2; ++i) {
+    whizbang::ReceptorInvocationRecord record;
+    record.receptor_id = std::string("bench::PingReceptor");
+    record.stage = whizbang::Stage::PostInboxInline;
+    record.completed_at = whizbang::Clock::now();
+    record.duration = std::chrono::microseconds(12);
+    record.service_name = "orders";
+    envelope.receptor_invocations.push_back(record);
+  }
+  return envelope;
+}
+
+const whizbang::MessageTypeInfo* resolve(std::string_view name) {
+  return whizbang::generated::envelope_bench::registry().find_message(name);
+}
+
+void BM_SerializeEnvelope(benchmark::State& state) {
+  const whizbang::Envelope envelope = typical_envelope();
+  std::string out;
+  for (auto _ : state) {
+    out.clear();
+    whizbang::serialize_envelope(envelope, out);
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(out.size()));
+}
+BENCHMARK(BM_SerializeEnvelope);
+
+// The floor: RapidJSON writing the same document back from a parsed DOM.
+void BM_Baseline_RapidJsonWriteSameBytes(benchmark::State& state) {
+  const std::string json = whizbang::serialize_envelope(typical_envelope());
+  rapidjson::Document document;
+  document.Parse(json.data(), json.size());
+  for (auto _ : state) {
+    rapidjson::StringBuffer buffer;
+    rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+    document.Accept(writer);
+    benchmark::DoNotOptimize(buffer.GetString());
+  }
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(json.size()));
+}
+BENCHMARK(BM_Baseline_RapidJsonWriteSameBytes);
+
+void BM_DeserializeEnvelope(benchmark::State& state) {
+  const std::string json = whizbang::serialize_envelope(typical_envelope());
+  for (auto _ : state) {
+    auto envelope = whizbang::deserialize_envelope(json, resolve);
+    benchmark::DoNotOptimize(envelope.ok());
+  }
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(json.size()));
+}
+BENCHMARK(BM_DeserializeEnvelope);
+
+// The floor: RapidJSON parsing the same bytes into a DOM, nothing mapped.
+void BM_Baseline_RapidJsonParseSameBytes(benchmark::State& state) {
+  const std::string json = whizbang::serialize_envelope(typical_envelope());
+  for (auto _ : state) {
+    rapidjson::Document document;
+    document.Parse(json.data(), json.size());
+    benchmark::DoNotOptimize(document.IsObject());
+  }
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(json.size()));
+}
+BENCHMARK(BM_Baseline_RapidJsonParseSameBytes);
+
+}  // namespace
+
+BENCHMARK_MAIN();
