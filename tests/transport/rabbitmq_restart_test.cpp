@@ -90,7 +90,9 @@ TEST_F(RabbitMqRestartTests, GracefulRestart_NotReadyWhileDown_SubscriptionResum
   for (const MessageId& id : publish_until_confirmed(transport, exchange, 20)) {
     confirmed.push_back(id);
   }
-  ASSERT_TRUE(received.wait_for(confirmed.size()));
+  // Generous: under a sanitizer, beside other suites, a broker restart and the reconnects that
+  // follow took longer than the default wait.
+  ASSERT_TRUE(received.wait_for(confirmed.size(), std::chrono::seconds(90)));
   expect_every_confirmed_id_received(confirmed, received);
 }
 
@@ -132,7 +134,9 @@ TEST_F(RabbitMqRestartTests, BrokerKilledUnderLoad_ConfirmedMessagesSurvive_Rede
   for (const MessageId& id : publish_until_confirmed(transport, exchange, 10)) {
     confirmed.push_back(id);
   }
-  ASSERT_TRUE(received.wait_for(confirmed.size()));
+  // Generous: under a sanitizer, beside other suites, a broker restart and the reconnects that
+  // follow took longer than the default wait.
+  ASSERT_TRUE(received.wait_for(confirmed.size(), std::chrono::seconds(90)));
   expect_every_confirmed_id_received(confirmed, received);
 }
 
