@@ -50,11 +50,8 @@ void run_round(int seed, int orders, int events) {
           ("rabbitmq-" + std::to_string(static_cast<long>(getpid())) + "-" + std::to_string(seed)),
       {"fulfilment", "fulfilment", "sales", "sales"}, {kAmqpUrl});
   const std::filesystem::path& dir = processes.dir();
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  ASSERT_EQ(
-      wait_for(spawn_worker({dir.string(), "submit", std::to_string(orders)}, processes.journal())),
-      0);
+  processes.submit(orders);
+  if (::testing::Test::HasFatalFailure()) return;
   for (std::size_t i = 0; i < processes.size(); ++i) {
     processes.spawn(i);
     processes.await_ready(i);
@@ -66,10 +63,7 @@ void run_round(int seed, int orders, int events) {
   chaos[0] = Chaos::KillBroker;
   chaos[1] = Chaos::RestartBroker;
   std::shuffle(chaos.begin(), chaos.end(), random);
-  std::vector<std::int64_t> targets(chaos.size());
-  std::uniform_int_distribution<std::int64_t> step(1, 5 * std::int64_t{orders} * 9 / 10);
-  for (std::int64_t& target : targets) target = step(random);
-  std::sort(targets.begin(), targets.end());
+  const std::vector<std::int64_t> targets = strike_targets(random, chaos.size(), orders, 1);
   std::uniform_int_distribution<std::size_t> victim(0, processes.size() - 1);
   std::uniform_int_distribution<int> jitter_ms(0, 3);
   const auto started = std::chrono::steady_clock::now();

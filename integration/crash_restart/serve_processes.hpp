@@ -3,9 +3,11 @@
 // stores (services_as_processes_test) and the one over RabbitMQ (rabbitmq_processes_test).
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -13,6 +15,18 @@
 #include "harness_support.hpp"
 
 namespace crash_harness {
+
+// `count` moments to strike at, in steps done (of 5 per order), sorted: drawn from
+// [first_step, 90% of all steps] (an incarnation past that usually finishes within the jitter).
+template <class Random>
+std::vector<std::int64_t> strike_targets(Random& random, std::size_t count, int orders,
+                                         std::int64_t first_step) {
+  std::vector<std::int64_t> targets(count);
+  std::uniform_int_distribution<std::int64_t> step(first_step, 5 * std::int64_t{orders} * 9 / 10);
+  for (std::int64_t& target : targets) target = step(random);
+  std::sort(targets.begin(), targets.end());
+  return targets;
+}
 
 class ServeProcesses {
  public:
@@ -40,6 +54,14 @@ class ServeProcesses {
   const std::set<pid_t>& killed() const { return killed_; }
   std::size_t size() const { return roles_.size(); }
   const std::string& role(std::size_t index) const { return roles_[index]; }
+
+  // A fresh data directory, and `orders` orders submitted into it (before any process runs).
+  void submit(int orders) {
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    ASSERT_EQ(wait_for(spawn_worker({dir_.string(), "submit", std::to_string(orders)}, journal_)),
+              0);
+  }
 
   void spawn(std::size_t index) {
     std::vector<std::string> args = {dir_.string(), "serve", roles_[index]};

@@ -28,17 +28,12 @@ void run_round(int seed, int orders, int kills) {
           ("processes-" + std::to_string(static_cast<long>(getpid())) + "-" + std::to_string(seed)),
       {"sales", "sales", "fulfilment", "fulfilment"});
   const std::filesystem::path& dir = processes.dir();
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  ASSERT_EQ(
-      wait_for(spawn_worker({dir.string(), "submit", std::to_string(orders)}, processes.journal())),
-      0);
+  processes.submit(orders);
+  if (::testing::Test::HasFatalFailure()) return;
   for (std::size_t i = 0; i < processes.size(); ++i) processes.spawn(i);
 
-  std::vector<std::int64_t> targets(static_cast<std::size_t>(kills));
-  std::uniform_int_distribution<std::int64_t> step(0, 5 * std::int64_t{orders} * 9 / 10);
-  for (std::int64_t& target : targets) target = step(random);
-  std::sort(targets.begin(), targets.end());
+  const std::vector<std::int64_t> targets =
+      strike_targets(random, static_cast<std::size_t>(kills), orders, 0);
   std::uniform_int_distribution<std::size_t> victim(0, processes.size() - 1);
   std::uniform_int_distribution<int> jitter_ms(0, 3);
   const auto started = std::chrono::steady_clock::now();

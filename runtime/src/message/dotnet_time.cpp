@@ -49,6 +49,15 @@ void append_digits(std::string& out, std::int64_t value, int width) {
   while (length > 0) out.push_back(digits[--length]);
 }
 
+// "hh:mm:ss" of a second within a day: the clock part of both formats.
+void append_clock(std::string& out, std::int64_t second_of_day) {
+  append_digits(out, second_of_day / 3600, 2);
+  out.push_back(':');
+  append_digits(out, second_of_day / 60 % 60, 2);
+  out.push_back(':');
+  append_digits(out, second_of_day % 60, 2);
+}
+
 // A cursor over the text being parsed.
 class Cursor {
  public:
@@ -124,11 +133,7 @@ void append_timestamp(std::string& out, TimePoint time) {
   out.push_back('-');
   append_digits(out, date.day, 2);
   out.push_back('T');
-  append_digits(out, of_day / 3600, 2);
-  out.push_back(':');
-  append_digits(out, of_day / 60 % 60, 2);
-  out.push_back(':');
-  append_digits(out, of_day % 60, 2);
+  append_clock(out, of_day);
   if (fraction != 0) {
     int width = 6;
     while (fraction % 10 == 0) {
@@ -205,11 +210,7 @@ void append_timespan(std::string& out, std::chrono::microseconds duration) {
     append_digits(out, days, 1);
     out.push_back('.');
   }
-  append_digits(out, of_day / 3600, 2);
-  out.push_back(':');
-  append_digits(out, of_day / 60 % 60, 2);
-  out.push_back(':');
-  append_digits(out, of_day % 60, 2);
+  append_clock(out, of_day);
   if (fraction != 0) {
     out.push_back('.');
     append_digits(out, fraction * 10, 7);  // ticks of 100 ns, always 7 digits like .NET

@@ -90,17 +90,26 @@ absl::Status ConfirmedPublisher::wait_for_confirms(std::span<const TransportMess
   std::vector<bool> confirmed(batch.size(), false);
   std::size_t unconfirmed = batch.size();
   absl::Status outcome = absl::OkStatus();
-  auto confirm = [&](std::uint64_t tag, bool multiple, bool acked) {
-    for (std::size_t i = 0; i < batch.size(); ++i) {
-      const std::uint64_t own = first_tag + i;
-      if (confirmed[i] || (multiple ? own > tag : own != tag)) continue;
-      confirmed[i] = true;
-      --unconfirmed;
-      if (!acked && outcome.ok()) {
-        outcome = absl::UnavailableError("the broker refused (nack) message " +
-                                         batch[i].message_id.to_string());
-      }
+  // The batch's delivery tags are first_tag, first_tag + 1, …: a tag is an index. A `multiple`
+  // confirm covers every tag up to its own; `lowest` is the first index it can still reach.
+  std::size_t lowest = 0;
+  auto confirm_one = [&](std::size_t i, bool acked) {
+    if (confirmed[i]) return;
+    confirmed[i] = true;
+    --unconfirmed;
+    if (!acked && outcome.ok()) {
+      outcome = absl::UnavailableError("the broker refused (nack) message " +
+                                       batch[i].message_id.to_string());
     }
+  };
+  auto confirm = [&](std::uint64_t tag, bool multiple, bool acked) {
+    if (tag < first_tag) return;  // a late confirm of an earlier batch
+    const std::size_t last = std::min<std::uint64_t>(tag - first_tag, batch.size() - 1);
+    if (!multiple) {
+      if (tag - first_tag < batch.size()) confirm_one(last, acked);
+      return;
+    }
+    for (; lowest <= last; ++lowest) confirm_one(lowest, acked);
   };
   const Clock::time_point deadline = Clock::now() + options_.confirm_timeout;
   while (unconfirmed > 0) {

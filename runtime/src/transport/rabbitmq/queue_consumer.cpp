@@ -232,7 +232,11 @@ absl::Status QueueConsumer::flush() {
     }
     std::vector<TransportMessage> batch;
     batch.reserve(end - begin);
-    for (std::size_t i = begin; i < end; ++i) batch.push_back(deliveries[i].incoming.message);
+    // Moved: the deliveries are this flush's own; only their tags and destinations are read
+    // afterwards.
+    for (std::size_t i = begin; i < end; ++i) {
+      batch.push_back(std::move(deliveries[i].incoming.message));
+    }
     const TransportDestination& destination = deliveries[begin].incoming.destination;
     const absl::Status handled = status_of_call("delivery to service '" + service_name_ + "'",
                                                 [&] { return handler_(destination, batch); });
