@@ -119,7 +119,12 @@ class CascadeWalk {
     }
   }
 
-  std::string next_var() { return "v" + std::to_string(counter_++); }
+  // Appended, not "v" + ...: g++ 12 warns falsely (-Wrestrict) on that operator+ at -O3.
+  std::string next_var() {
+    std::string var = "v";
+    var += std::to_string(counter_++);
+    return var;
+  }
 
   const ReceptorModel& receptor_;
   Printer& p_;

@@ -28,9 +28,10 @@ std::string absolute(const std::string& path) {
 }
 
 std::string identifier(const std::string& name) {
-  std::string out;
+  // Prefixed up front, not by insert(0, ...): g++ 12 warns falsely (-Wrestrict) on that at -O3.
+  const bool needs_prefix = name.empty() || std::isdigit(static_cast<unsigned char>(name[0]));
+  std::string out = needs_prefix ? "_" : "";
   for (char c : name) out.push_back(std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
-  if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0]))) out.insert(0, "_");
   return out;
 }
 
