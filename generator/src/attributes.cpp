@@ -67,6 +67,10 @@ constexpr char kRouting[] = "whizbang::default_routing";
 constexpr char kRoutingBare[] = "default_routing";
 constexpr char kWireName[] = "whizbang::wire_name";
 constexpr char kWireNameBare[] = "wire_name";
+constexpr char kDotNetType[] = "whizbang::dotnet_type";
+constexpr char kDotNetTypeBare[] = "dotnet_type";
+constexpr char kDotNetName[] = "whizbang::dotnet_name";
+constexpr char kDotNetNameBare[] = "dotnet_name";
 
 clang::ParsedAttrInfoRegistry::Add<WhizbangAttrInfo<kFireAt, kFireAtBare>> fire_at_registration(
     "whizbang_fire_at", "");
@@ -78,6 +82,10 @@ clang::ParsedAttrInfoRegistry::Add<WhizbangAttrInfo<kRouting, kRoutingBare>> rou
     "whizbang_default_routing", "");
 clang::ParsedAttrInfoRegistry::Add<WhizbangAttrInfo<kWireName, kWireNameBare>>
     wire_name_registration("whizbang_wire_name", "");
+clang::ParsedAttrInfoRegistry::Add<WhizbangAttrInfo<kDotNetType, kDotNetTypeBare>>
+    dotnet_type_registration("whizbang_dotnet_type", "");
+clang::ParsedAttrInfoRegistry::Add<WhizbangAttrInfo<kDotNetName, kDotNetNameBare>>
+    dotnet_name_registration("whizbang_dotnet_name", "");
 
 }  // namespace
 

@@ -7,7 +7,7 @@
 namespace whizgen {
 namespace {
 
-constexpr std::array<CodeInfo, 14> kCodes = {{
+constexpr std::array<CodeInfo, 15> kCodes = {{
     {Code::ParseError, "WHIZ000", "the headers do not compile (Clang error)"},
     {Code::UnknownAttribute, "WHIZ001", "unknown whizbang:: attribute"},
     {Code::UnknownStage, "WHIZ002", "fire_at argument is not a whizbang::Stage enumerator"},
@@ -23,6 +23,7 @@ constexpr std::array<CodeInfo, 14> kCodes = {{
     {Code::NotAMessage, "WHIZ011", "receptor message type is not an Event or Command"},
     {Code::PerspectiveNotEvent, "WHIZ012", "perspective apply overload for a non-event type"},
     {Code::BadPerspective, "WHIZ013", "perspective without a usable apply or with a bad model"},
+    {Code::BadDotNetName, "WHIZ014", ".NET type or member name that .NET cannot resolve"},
 }};
 
 }  // namespace

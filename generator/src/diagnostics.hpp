@@ -27,6 +27,7 @@ enum class Code {
   NotAMessage = 11,          // WHIZ011 Receptor<T> where T is not an Event or Command
   PerspectiveNotEvent = 12,  // WHIZ012 a perspective apply overload whose event is not an Event
   BadPerspective = 13,       // WHIZ013 perspective without a usable apply, or a non-struct model
+  BadDotNetName = 14,        // WHIZ014 dotnet_type/dotnet_name a Whizbang .NET service cannot use
 };
 
 struct CodeInfo {

@@ -19,25 +19,28 @@ void emit_codec(const std::string& cpp_name, const Location& location,
     // $source$
     template <>
     struct JsonCodec<::$type$> {
-      static void write(internal::JsonWriter& writer, const ::$type$& value) {
+      static void write(internal::JsonWriter& writer, const ::$type$& value,
+                        internal::JsonStyle style) {
   )cc",
           type);
-  if (fields.empty()) p.print("static_cast<void>(value);\n");
+  if (fields.empty()) p.print("static_cast<void>(value);\nstatic_cast<void>(style);\n");
   p.print("writer.StartObject();\n");
   for (const Field& field : fields) {
-    p.print("internal::write_member(writer, \"$name$\", value.$name$);\n", {{"name", field.name}});
+    p.print("internal::write_member(writer, style, {\"$name$\", \"$dotnet$\"}, value.$name$);\n",
+            {{"name", field.name}, {"dotnet", field.dotnet_name}});
   }
   p.print(R"cc(
         writer.EndObject();
       }
       static absl::Status read(const internal::JsonValue& json, ::$type$& out,
-                               const std::string& path) {
-        internal::MemberReader reader(json, path);
+                               const std::string& path, internal::JsonStyle style) {
+        internal::MemberReader reader(json, path, style);
   )cc",
           type);
   if (fields.empty()) p.print("static_cast<void>(out);\n");
   for (const Field& field : fields) {
-    p.print("reader.read(\"$name$\", out.$name$);\n", {{"name", field.name}});
+    p.print("reader.read({\"$name$\", \"$dotnet$\"}, out.$name$);\n",
+            {{"name", field.name}, {"dotnet", field.dotnet_name}});
   }
   p.print(R"cc(
         return reader.status();
@@ -53,7 +56,7 @@ void emit_traits(const MessageModel& message, Printer& p) {
     template <>
     struct MessageTraits<::$type$> {
       static constexpr MessageTypeInfo kInfo = internal::make_message_type_info<::$type$>(
-          $wire$, $cpp$, MessageKind::$kind$, $routing$, SourceLocation{$file$, $line$});
+          $wire$, $cpp$, MessageKind::$kind$, $routing$, SourceLocation{$file$, $line$}$dotnet$);
       static const MessageTypeInfo& info() { return kInfo; }
     };
   )cc",
@@ -65,7 +68,9 @@ void emit_traits(const MessageModel& message, Printer& p) {
            {"routing", message.default_routing ? "DispatchModes::" + *message.default_routing
                                                : std::string("std::nullopt")},
            {"file", cpp_string(message.location.file)},
-           {"line", std::to_string(message.location.line)}});
+           {"line", std::to_string(message.location.line)},
+           {"dotnet",
+            message.dotnet_type.empty() ? std::string() : ", " + cpp_string(message.dotnet_type)}});
 }
 
 }  // namespace

@@ -54,6 +54,7 @@ void write_message(llvm::json::OStream& json, const MessageModel& message, std::
     json.attribute("index", static_cast<std::int64_t>(index));
     json.attribute("name", message.cpp_name);
     json.attribute("wire_name", message.wire_name);
+    if (!message.dotnet_type.empty()) json.attribute("dotnet_type", message.dotnet_type);
     json.attribute("kind", message.kind == MessageKind::Event ? "event" : "command");
     optional_attribute(json, "default_routing", message.default_routing);
     json.attribute("first_receptor", static_cast<std::int64_t>(message.first_receptor));
@@ -64,6 +65,7 @@ void write_message(llvm::json::OStream& json, const MessageModel& message, std::
         json.object([&] {
           json.attribute("name", field.name);
           json.attribute("type", field.type);
+          if (!message.dotnet_type.empty()) json.attribute("dotnet_name", field.dotnet_name);
         });
       }
     });

@@ -41,7 +41,8 @@ class TranslatingConsumer : public clang::DiagnosticConsumer {
         Diagnostics::instance().report(
             sm, info.getLocation(), Code::UnknownAttribute,
             "unknown attribute 'whizbang::" + name +
-                "' (known: fire_at, once_across_services, idempotent, default_routing, wire_name)");
+                "' (known: fire_at, once_across_services, idempotent, default_routing, wire_name, "
+                "dotnet_type, dotnet_name)");
       }
       return;
     }

@@ -20,6 +20,9 @@ struct Location {
 struct Field {
   std::string name;
   std::string type;  // spelled for diagnostics and comments
+  // Its name in the .NET style (a C# property): [[whizbang::dotnet_name]] or the name in
+  // PascalCase.
+  std::string dotnet_name;
 };
 
 // A plain struct reachable from a message's fields: gets a JsonCodec of its own.
@@ -34,6 +37,9 @@ enum class MessageKind { Event, Command };
 struct MessageModel {
   std::string cpp_name;
   std::string wire_name;
+  // [[whizbang::dotnet_type("Ns.Type, Assembly")]]: the .NET type it is shared with; empty when
+  // it has none. Such a message's wire name is the .NET full name.
+  std::string dotnet_type;
   MessageKind kind = MessageKind::Event;
   std::optional<std::string> default_routing;  // DispatchModes enumerator name
   Location location;

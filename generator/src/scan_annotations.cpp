@@ -46,6 +46,18 @@ bool Scanner::expect_args(const Annotation& a, std::size_t min, std::size_t max)
   return false;
 }
 
+std::optional<std::string> Scanner::string_argument(const Annotation& a) {
+  if (!expect_args(a, 1, 1)) return std::nullopt;
+  const auto* literal = llvm::dyn_cast<clang::StringLiteral>(a.args[0]->IgnoreParenImpCasts());
+  if (literal == nullptr || literal->getLength() == 0 ||
+      !(literal->isOrdinary() || literal->isUTF8())) {
+    report(a.args[0]->getExprLoc(), Code::BadAttributeArgument,
+           "[[whizbang::" + a.name + "]] takes a non-empty string literal");
+    return std::nullopt;
+  }
+  return literal->getString().str();
+}
+
 std::optional<std::string> Scanner::routing_attribute(const Annotation& a) {
   if (!expect_args(a, 1, 1)) return std::nullopt;
   return enum_argument(a, 0, "whizbang::DispatchModes", Code::BadAttributeArgument);

@@ -1,6 +1,8 @@
 // Scanner: message types, their fields and the order their JSON codecs are emitted in.
 #include "scanner_internal.hpp"
 
+#include "dotnet_names.hpp"
+
 #include <algorithm>
 #include <functional>
 #include <set>
@@ -14,16 +16,22 @@ void Scanner::scan_message(const clang::CXXRecordDecl* record, MessageKind kind,
   message.wire_name = message.cpp_name;
   message.kind = kind;
   message.location = location_of(record->getLocation());
+  const Annotation* wire_name = nullptr;
   for (const Annotation& a : annotations) {
     if (a.name == "wire_name") {
-      if (!expect_args(a, 1, 1)) continue;
-      const auto* literal = llvm::dyn_cast<clang::StringLiteral>(a.args[0]->IgnoreParenImpCasts());
-      if (literal == nullptr || literal->getLength() == 0) {
-        report(a.args[0]->getExprLoc(), Code::BadAttributeArgument,
-               "[[whizbang::wire_name]] takes a non-empty string literal");
+      if (std::optional<std::string> name = string_argument(a)) {
+        message.wire_name = *name;
+        wire_name = &a;
+      }
+    } else if (a.name == "dotnet_type") {
+      std::optional<std::string> type = string_argument(a);
+      if (!type) continue;
+      if (std::optional<std::string> problem = dotnet_type_problem(*type)) {
+        report(a.args[0]->getExprLoc(), Code::BadDotNetName,
+               "[[whizbang::dotnet_type]] on '" + message.cpp_name + "': " + *problem);
         continue;
       }
-      message.wire_name = literal->getString().str();
+      message.dotnet_type = normalized_dotnet_type(*type);
     } else if (a.name == "default_routing") {
       message.default_routing = routing_attribute(a);
     } else {
@@ -32,7 +40,20 @@ void Scanner::scan_message(const clang::CXXRecordDecl* record, MessageKind kind,
                  message.cpp_name + "'");
     }
   }
+  if (!message.dotnet_type.empty()) {
+    // Shared with .NET: routed and named on the wire by the .NET full name, as .NET does.
+    const std::string full_name = dotnet_full_name(message.dotnet_type);
+    if (wire_name != nullptr && message.wire_name != full_name) {
+      report(wire_name->loc, Code::BadDotNetName,
+             "[[whizbang::wire_name(\"" + message.wire_name + "\")]] on '" + message.cpp_name +
+                 "' disagrees with its [[whizbang::dotnet_type]]: a type shared with .NET goes by "
+                 "its .NET full name '" +
+                 full_name + "' (drop wire_name)");
+    }
+    message.wire_name = full_name;
+  }
   message.fields = scan_fields(record, message.cpp_name);
+  if (!message.dotnet_type.empty()) check_unique_dotnet_names(message, record);
   message_routing_[record] = message.default_routing;
   message_records_[message.cpp_name] = record;
   model_.messages.push_back(std::move(message));
@@ -63,10 +84,57 @@ std::vector<Field> Scanner::scan_fields(const clang::CXXRecordDecl* record,
       continue;
     }
     for (const clang::CXXRecordDecl* n : nested) codec_edges_[record].push_back(n);
-    fields.push_back({field->getNameAsString(), type_name(field->getType(), context_)});
+    const std::string name = field->getNameAsString();
+    fields.push_back({name, type_name(field->getType(), context_), dotnet_name_of(field, owner)});
   }
   codec_fields_[record] = fields;
   return fields;
+}
+
+std::string Scanner::dotnet_name_of(const clang::FieldDecl* field, const std::string& owner) {
+  if (auto known = dotnet_names_.find(field); known != dotnet_names_.end()) return known->second;
+  const std::string name = field->getNameAsString();
+  std::string dotnet_name = pascal_case(name);
+  for (const Annotation& a : annotations_of(field)) {
+    if (a.name != "dotnet_name") continue;
+    std::optional<std::string> given = string_argument(a);
+    if (!given) continue;
+    if (!is_csharp_identifier(*given)) {
+      report(a.args[0]->getExprLoc(), Code::BadDotNetName,
+             "[[whizbang::dotnet_name(\"" + *given + "\")]] on '" + owner + "::" + name +
+                 "' is not a C# property name");
+      continue;
+    }
+    dotnet_name = *given;
+  }
+  dotnet_names_[field] = dotnet_name;
+  return dotnet_name;
+}
+
+void Scanner::check_unique_dotnet_names(const MessageModel& message,
+                                        const clang::CXXRecordDecl* record) {
+  std::map<std::string, const Field*> seen;
+  for (const Field& field : message.fields) {
+    auto [it, inserted] = seen.emplace(field.dotnet_name, &field);
+    if (inserted) continue;
+    report(record->getLocation(), Code::BadDotNetName,
+           "members '" + it->second->name + "' and '" + field.name + "' of '" + message.cpp_name +
+               "' are both '" + field.dotnet_name +
+               "' in C#: give one a [[whizbang::dotnet_name]]");
+  }
+}
+
+void Scanner::check_dotnet_names() {
+  for (const clang::FieldDecl* field : dotnet_named_fields_) {
+    if (dotnet_names_.count(field)) continue;
+    for (const Annotation& a : annotations_of(field)) {
+      if (a.name != "dotnet_name") continue;
+      report(a.loc, Code::MisplacedAttribute,
+             "[[whizbang::dotnet_name]] on '" + field->getQualifiedNameAsString() +
+                 "', which no message codec encodes: it applies to public data members of "
+                 "message types and of the structs they hold");
+    }
+  }
 }
 
 void Scanner::order_messages() {

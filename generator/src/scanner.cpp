@@ -10,9 +10,16 @@ bool Scanner::VisitDecl(clang::Decl* decl) {
   if (record != nullptr && !llvm::isa<clang::ClassTemplateSpecializationDecl>(record)) {
     return true;  // checked as a record in VisitCXXRecordDecl
   }
+  const auto* field = llvm::dyn_cast<clang::FieldDecl>(decl);
   for (const Annotation& a : annotations_of(decl)) {
+    if (a.name == "dotnet_name" && field != nullptr) {
+      dotnet_named_fields_.push_back(field);  // read when its type's codec is built
+      continue;
+    }
     report(a.loc, Code::MisplacedAttribute,
-           "[[whizbang::" + a.name + "]] applies to message types and receptor classes only");
+           a.name == "dotnet_name"
+               ? std::string("[[whizbang::dotnet_name]] applies to data members only")
+               : "[[whizbang::" + a.name + "]] applies to message types and receptor classes only");
   }
   return true;
 }
@@ -60,6 +67,7 @@ void Scanner::finish() {
   for (const PendingPerspective& pending : perspectives_) scan_perspective(pending);
   order_perspectives();
   build_codec_order();
+  check_dotnet_names();
 }
 
 void Scanner::report(clang::SourceLocation loc, Code code, const std::string& message) {

@@ -6,6 +6,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -81,12 +82,20 @@ class Scanner : public clang::RecursiveASTVisitor<Scanner> {
                                            std::string_view enum_name, Code code);
   bool expect_args(const Annotation& a, std::size_t min, std::size_t max);
   std::optional<std::string> routing_attribute(const Annotation& a);
+  // The one non-empty string literal argument of `a`; reported (WHIZ009) when it is not.
+  std::optional<std::string> string_argument(const Annotation& a);
 
   // scan_messages.cpp
   void scan_message(const clang::CXXRecordDecl* record, MessageKind kind,
                     const std::vector<Annotation>& annotations);
   // Public data members (bases first, marker bases skipped); nested structs queued.
   std::vector<Field> scan_fields(const clang::CXXRecordDecl* record, const std::string& owner);
+  // A member's C# property name: its [[whizbang::dotnet_name]] or its name in PascalCase.
+  std::string dotnet_name_of(const clang::FieldDecl* field, const std::string& owner);
+  // Two members of a message shared with .NET with one C# name: reported.
+  void check_unique_dotnet_names(const MessageModel& message, const clang::CXXRecordDecl* record);
+  // [[whizbang::dotnet_name]] on a member no codec encodes: reported as misplaced.
+  void check_dotnet_names();
   // Messages by wire name (duplicates reported), receptors in their messages' order.
   void order_messages();
   // Post-order over codec types: a struct's codec follows the codecs of the structs it uses.
@@ -124,6 +133,10 @@ class Scanner : public clang::RecursiveASTVisitor<Scanner> {
   std::map<std::string, const clang::CXXRecordDecl*> message_records_;
   std::map<const clang::CXXRecordDecl*, std::vector<const clang::CXXRecordDecl*>> codec_edges_;
   std::map<const clang::CXXRecordDecl*, std::vector<Field>> codec_fields_;
+  // Members carrying [[whizbang::dotnet_name]], and those a codec read it from (a base's members
+  // are scanned once per derived type: each is named, and reported, once).
+  std::vector<const clang::FieldDecl*> dotnet_named_fields_;
+  std::map<const clang::FieldDecl*, std::string> dotnet_names_;
 };
 
 }  // namespace whizgen::scanning

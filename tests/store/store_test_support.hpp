@@ -42,14 +42,15 @@ namespace whizbang {
 
 template <>
 struct JsonCodec<store_test::OrderCreated> {
-  static void write(internal::JsonWriter& writer, const store_test::OrderCreated& value) {
+  static void write(internal::JsonWriter& writer, const store_test::OrderCreated& value,
+                    internal::JsonStyle) {
     writer.StartObject();
     internal::write_member(writer, "order_id", value.order_id);
     internal::write_member(writer, "amount", value.amount);
     writer.EndObject();
   }
   static absl::Status read(const internal::JsonValue& json, store_test::OrderCreated& out,
-                           const std::string& path) {
+                           const std::string& path, internal::JsonStyle) {
     if (absl::Status s = internal::read_member(json, "order_id", out.order_id, path); !s.ok()) {
       return s;
     }
@@ -58,25 +59,27 @@ struct JsonCodec<store_test::OrderCreated> {
 };
 template <>
 struct JsonCodec<store_test::ShipOrderCommand> {
-  static void write(internal::JsonWriter& writer, const store_test::ShipOrderCommand& value) {
+  static void write(internal::JsonWriter& writer, const store_test::ShipOrderCommand& value,
+                    internal::JsonStyle) {
     writer.StartObject();
     internal::write_member(writer, "order_id", value.order_id);
     writer.EndObject();
   }
   static absl::Status read(const internal::JsonValue& json, store_test::ShipOrderCommand& out,
-                           const std::string& path) {
+                           const std::string& path, internal::JsonStyle) {
     return internal::read_member(json, "order_id", out.order_id, path);
   }
 };
 template <>
 struct JsonCodec<store_test::AuditEvent> {
-  static void write(internal::JsonWriter& writer, const store_test::AuditEvent& value) {
+  static void write(internal::JsonWriter& writer, const store_test::AuditEvent& value,
+                    internal::JsonStyle) {
     writer.StartObject();
     internal::write_member(writer, "action", value.action);
     writer.EndObject();
   }
   static absl::Status read(const internal::JsonValue& json, store_test::AuditEvent& out,
-                           const std::string& path) {
+                           const std::string& path, internal::JsonStyle) {
     return internal::read_member(json, "action", out.action, path);
   }
 };

@@ -25,6 +25,11 @@
 //   idempotent(OnReplay::AlwaysFire)  ... and also fires during replay/rebuild
 //   default_routing(DispatchModes::X) message type or receptor: default cascade route
 //   wire_name("...")             message type: stable name on the wire and in derived ids
+//   dotnet_type("Ns.Type, Assembly")  message type: shared with Whizbang .NET services; its
+//                                wire name is the .NET full name and its payload is encoded as
+//                                .NET encodes it (docs/guide/13-rabbitmq.md)
+//   dotnet_name("...")           data member of a shared message (or a struct it holds): its C#
+//                                property name, when PascalCase of the member is not it
 //
 // Perspectives (read models): a class deriving from `Perspective<Model>` with one
 // `void apply(Model&, const E&)` (or `absl::Status apply(...)`) per event type E it projects.

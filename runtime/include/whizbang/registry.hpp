@@ -54,7 +54,7 @@
 #include "whizbang/registry/receptor_set.hpp"
 #include "whizbang/registry/service_registry.hpp"
 
-#define WHIZBANG_REGISTRY_ABI_VERSION 2
+#define WHIZBANG_REGISTRY_ABI_VERSION 3
 
 namespace whizbang {
 
@@ -94,8 +94,10 @@ class Registry {
   // Every receptor, grouped by message type (in messages() order), then declaration order.
   std::span<const ReceptorInfo> receptors() const { return receptors_; }
 
-  // Lookup by wire name, for decoding inbound envelopes. nullptr when unknown.
-  const MessageTypeInfo* find_message(std::string_view wire_name) const;
+  // Lookup for decoding inbound envelopes: by wire name, or by the .NET assembly-qualified name
+  // of a type shared with .NET ("Ns.Type, Assembly", with or without Version, Culture and
+  // PublicKeyToken, as Whizbang .NET sends it). nullptr when unknown.
+  const MessageTypeInfo* find_message(std::string_view name) const;
   // The dense index of `info` in messages(), or nullopt when this registry does not know it.
   std::optional<std::uint32_t> index_of(const MessageTypeInfo& info) const;
   template <GeneratedMessage T>

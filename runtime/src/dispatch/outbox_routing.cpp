@@ -52,6 +52,9 @@ bool is_owned(const MessageTypeInfo& type, std::span<const std::string> owned_do
 }
 
 std::string default_destination(const MessageTypeInfo& type) {
+  // A type shared with .NET goes where a Whizbang .NET service publishes and subscribes to it:
+  // its lower-cased namespace.
+  if (!type.dotnet_type.empty()) return lower(namespace_of(type.wire_name));
   std::string_view name = simple_name(type.wire_name);
   if (name.starts_with("Product") || name.starts_with("CreateProduct")) return "products";
   if (name.starts_with("Inventory")) return "inventory";

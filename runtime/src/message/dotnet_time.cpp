@@ -1,5 +1,7 @@
 #include "message/dotnet_time.hpp"
 
+#include "whizbang/internal/json_codec.hpp"
+
 #include <cstdint>
 #include <cstdio>
 #include <limits>
@@ -109,11 +111,11 @@ std::optional<std::int64_t> fraction_micros(Cursor& cursor) {
   return ticks / 10;
 }
 
-}  // namespace
+// The ISO-8601 text of a time in UTC: the fraction trimmed of trailing zeros (how Whizbang .NET
+// writes hop timestamps) or as 7 digits of ticks (.NET's "O" format).
+enum class Fraction { Trimmed, Ticks };
 
-void append_timestamp(std::string& out, TimePoint time) {
-  const std::int64_t micros =
-      std::chrono::duration_cast<std::chrono::microseconds>(time.time_since_epoch()).count();
+void append_iso(std::string& out, std::int64_t micros, Fraction style) {
   std::int64_t seconds = micros / kMicrosPerSecond;
   std::int64_t fraction = micros % kMicrosPerSecond;
   if (fraction < 0) {
@@ -134,7 +136,10 @@ void append_timestamp(std::string& out, TimePoint time) {
   append_digits(out, date.day, 2);
   out.push_back('T');
   append_clock(out, of_day);
-  if (fraction != 0) {
+  if (style == Fraction::Ticks) {
+    out.push_back('.');
+    append_digits(out, fraction * 10, 7);
+  } else if (fraction != 0) {
     int width = 6;
     while (fraction % 10 == 0) {
       fraction /= 10;
@@ -144,6 +149,16 @@ void append_timestamp(std::string& out, TimePoint time) {
     append_digits(out, fraction, width);
   }
   out.append("+00:00");
+}
+
+std::int64_t micros_of(TimePoint time) {
+  return std::chrono::duration_cast<std::chrono::microseconds>(time.time_since_epoch()).count();
+}
+
+}  // namespace
+
+void append_timestamp(std::string& out, TimePoint time) {
+  append_iso(out, micros_of(time), Fraction::Trimmed);
 }
 
 std::optional<TimePoint> parse_timestamp(std::string_view text) {
@@ -260,3 +275,17 @@ std::optional<std::chrono::microseconds> parse_timespan(std::string_view text) {
 }
 
 }  // namespace whizbang::dotnet_time
+
+namespace whizbang::internal {
+
+void append_dotnet_time(std::string& out, std::int64_t micros_since_epoch) {
+  dotnet_time::append_iso(out, micros_since_epoch, dotnet_time::Fraction::Ticks);
+}
+
+std::optional<std::int64_t> parse_dotnet_time(std::string_view text) {
+  const std::optional<TimePoint> time = dotnet_time::parse_timestamp(text);
+  if (!time) return std::nullopt;
+  return dotnet_time::micros_of(*time);
+}
+
+}  // namespace whizbang::internal

@@ -452,7 +452,8 @@ std::string serialize_envelope(const Envelope& envelope) {
 }
 
 absl::StatusOr<Envelope> deserialize_envelope(std::string_view json,
-                                              MessageTypeResolverRef resolver) {
+                                              MessageTypeResolverRef resolver,
+                                              std::string_view message_type) {
   rapidjson::Document document;
   WHIZBANG_RETURN_IF_ERROR(parse_document(json, document));
   Envelope envelope;
@@ -467,15 +468,27 @@ absl::StatusOr<Envelope> deserialize_envelope(std::string_view json,
   envelope.message_id = MessageId::from_trusted(*message_id);
 
   const Value* type = member(document, "t");
-  if (type != nullptr) {
-    if (!type->IsString()) return shape_error("$.t", "a string");
-    const std::string_view wire_name(type->GetString(), type->GetStringLength());
+  const Value* payload = member(document, "p");
+  if (type != nullptr && !type->IsString()) return shape_error("$.t", "a string");
+  std::string_view wire_name =
+      type != nullptr ? std::string_view(type->GetString(), type->GetStringLength()) : message_type;
+  if (wire_name.empty() && payload != nullptr && !payload->IsNull()) {
+    return absl::InvalidArgumentError(
+        fmt::format("envelope {}: a payload with no type name (no \"t\", none beside it)",
+                    message_id->to_string()));
+  }
+  if (!wire_name.empty()) {
     const MessageTypeInfo* info = resolver(wire_name);
     if (info == nullptr) {
       return absl::NotFoundError(fmt::format("envelope {}: unknown message type '{}'",
                                              message_id->to_string(), wire_name));
     }
-    const Value* payload = member(document, "p");
+    if (type != nullptr && !message_type.empty() && message_type != wire_name &&
+        resolver(message_type) != info) {
+      return absl::InvalidArgumentError(
+          fmt::format("envelope {}: its \"t\" '{}' is not the type '{}' it was sent as",
+                      message_id->to_string(), wire_name, message_type));
+    }
     if (payload == nullptr) return shape_error("$.p", "present");
     absl::StatusOr<AnyMessage> message = info->from_json_value(payload);
     if (!message.ok()) {

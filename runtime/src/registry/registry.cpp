@@ -7,9 +7,32 @@
 
 namespace whizbang {
 
-const MessageTypeInfo* Registry::find_message(std::string_view wire_name) const {
-  const MessageEntry* entry = find_entry(wire_name);
-  return entry ? entry->info : nullptr;
+namespace {
+
+std::string_view trimmed(std::string_view text) {
+  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+  return text;
+}
+
+}  // namespace
+
+const MessageTypeInfo* Registry::find_message(std::string_view name) const {
+  if (const MessageEntry* entry = find_entry(name)) return entry->info;
+  // "Ns.Type, Assembly[, Version=…, Culture=…, PublicKeyToken=…]": a type shared with .NET has
+  // the full name as its wire name and the first two parts as its dotnet_type.
+  const std::size_t comma = name.find(',');
+  if (comma == std::string_view::npos) return nullptr;
+  const std::string_view full_name = trimmed(name.substr(0, comma));
+  std::string_view assembly = name.substr(comma + 1);
+  assembly = trimmed(assembly.substr(0, assembly.find(',')));
+  const MessageEntry* entry = find_entry(full_name);
+  if (entry == nullptr) return nullptr;
+  const std::string_view declared = entry->info->dotnet_type;
+  const bool same_type = declared.size() == full_name.size() + 2 + assembly.size() &&
+                         declared.substr(full_name.size(), 2) == ", " &&
+                         declared.substr(full_name.size() + 2) == assembly;
+  return same_type ? entry->info : nullptr;
 }
 
 std::span<const ReceptorInfo> Registry::receptors_for(const MessageTypeInfo& info) const {

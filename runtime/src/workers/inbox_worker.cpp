@@ -2,6 +2,7 @@
 
 #include <rapidjson/document.h>
 
+#include <optional>
 #include <set>
 
 #include "store/store_support.hpp"
@@ -14,17 +15,39 @@
 namespace whizbang {
 namespace {
 
-// "ss" of a serialized envelope; nil when absent or unreadable (the row is stored anyway and
-// quarantined when claimed, so a corrupt delivery stays visible).
-Uuid source_service_of(std::string_view envelope_json) {
+// What the inbox row takes from the envelope itself: the sending service ("ss") and, for a
+// delivery whose transport named no stream, the first hop's stream id ("st", or the
+// "md.AggregateId" a Whizbang .NET sender writes). Absent or unreadable fields are nil: the row
+// is stored anyway and quarantined when claimed, so a corrupt delivery stays visible.
+struct EnvelopeRouting {
+  Uuid source_service;
+  std::optional<Uuid> stream_id;
+};
+
+std::optional<Uuid> uuid_member(const rapidjson::Value& object, const char* name) {
+  auto it = object.FindMember(name);
+  if (it == object.MemberEnd() || !it->value.IsString()) return std::nullopt;
+  return internal::parse_uuid(std::string_view(it->value.GetString(), it->value.GetStringLength()));
+}
+
+EnvelopeRouting routing_of(std::string_view envelope_json) {
   rapidjson::Document document;
   // Bounded: an unbounded recursive parse let a delivery of a few hundred thousand '[' overflow
   // the stack before the row could be stored (and quarantined when claimed).
   if (internal::parse_bounded(envelope_json, document).IsError() || !document.IsObject()) return {};
-  auto ss = document.FindMember("ss");
-  if (ss == document.MemberEnd() || !ss->value.IsString()) return {};
-  return internal::parse_uuid(std::string_view(ss->value.GetString(), ss->value.GetStringLength()))
-      .value_or(Uuid());
+  EnvelopeRouting routing;
+  routing.source_service = uuid_member(document, "ss").value_or(Uuid());
+  auto hops = document.FindMember("h");
+  if (hops != document.MemberEnd() && hops->value.IsArray() && !hops->value.Empty() &&
+      hops->value[0].IsObject()) {
+    const rapidjson::Value& first = hops->value[0];
+    routing.stream_id = uuid_member(first, "st");
+    auto metadata = first.FindMember("md");
+    if (!routing.stream_id && metadata != first.MemberEnd() && metadata->value.IsObject()) {
+      routing.stream_id = uuid_member(metadata->value, "AggregateId");
+    }
+  }
+  return routing;
 }
 
 std::string default_handler_name(const TransportMessage& message) {
@@ -68,15 +91,25 @@ absl::StatusOr<std::unique_ptr<TransportSubscription>> InboxWorker::subscribe(
 absl::Status InboxWorker::receive(std::span<const TransportMessage> batch) {
   std::vector<InboxMessage> rows;
   rows.reserve(batch.size());
-  for (const TransportMessage& message : batch) {
+  for (const TransportMessage& delivered : batch) {
+    // Stored under the wire name, however the sender named the type (a .NET service sends its
+    // assembly-qualified name); an unknown name is stored as sent and dead-lettered when handled.
+    std::optional<TransportMessage> renamed;
+    const MessageTypeInfo* info = resolver_(delivered.message_type);
+    if (info != nullptr && info->wire_name != delivered.message_type) {
+      renamed = delivered;
+      renamed->message_type = std::string(info->wire_name);
+    }
+    const TransportMessage& message = renamed ? *renamed : delivered;
     InboxMessage row;
     row.message_id = message.message_id;
     row.handler_name = options_.handler_name(message);
     row.message_type = message.message_type;
     row.envelope_json = message.envelope_json;
-    row.stream_id = message.stream_id;
+    const EnvelopeRouting routing = routing_of(message.envelope_json);
+    row.stream_id = message.stream_id ? message.stream_id : routing.stream_id;
     row.is_event = message.is_event;
-    row.source_service_id = source_service_of(message.envelope_json);
+    row.source_service_id = routing.source_service;
     rows.push_back(std::move(row));
   }
   absl::StatusOr<std::vector<MessageId>> stored =
@@ -112,7 +145,8 @@ absl::StatusOr<InboxCycleResult> InboxWorker::run_once() {
       continue;
     }
     absl::StatusOr<Envelope> envelope = deserialize_envelope(
-        item.envelope_json, [&](std::string_view name) { return resolver_(name); });
+        item.envelope_json, [&](std::string_view name) { return resolver_(name); },
+        item.message_type);
     if (!envelope.ok()) {
       const std::string reason(envelope.status().message());
       store_internal::report_quarantined(options_.logger, "wh_inbox", item.message_id, reason);

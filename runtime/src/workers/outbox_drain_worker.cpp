@@ -209,6 +209,9 @@ void OutboxDrainWorker::prepare(const std::vector<WorkItem>& items, Batch& batch
     }
     TransportMessage message{item.message_id, item.message_type, item.envelope_json, item.stream_id,
                              item.is_event};
+    if (const MessageTypeInfo* info = envelope->payload.info()) {
+      message.dotnet_type = std::string(info->dotnet_type);
+    }
     bool reserialize = false;
     if (envelope->source_service_id.is_nil() && !source_id.is_nil()) {
       envelope->source_service_id = source_id;

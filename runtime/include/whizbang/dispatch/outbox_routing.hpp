@@ -2,7 +2,9 @@
 //
 // The default follows the reference convention so topics stay compatible: a simple name starting
 // with Product/Inventory/Order goes to products/inventory/orders; otherwise the simple name with
-// an "Event" (events) or "Command" (commands) suffix removed, lower-cased. Override it with
+// an "Event" (events) or "Command" (commands) suffix removed, lower-cased. A type shared with
+// .NET ([[whizbang::dotnet_type]]) goes to its lower-cased namespace, as Whizbang .NET routes
+// it ("Shop.Contracts.OrderPlaced" -> "shop.contracts"). Override it with
 // DispatcherOptions::destination.
 #pragma once
 

@@ -10,6 +10,11 @@
 // microseconds since the Unix epoch, empty optionals as null. Decoding never throws or crashes: a
 // wrong JSON type or an out-of-range number is InvalidArgument naming the JSON path (e.g.
 // "$.items[2].qty").
+//
+// A message declared with [[whizbang::dotnet_type(...)]] is encoded in the .NET style instead
+// (JsonStyle::DotNet), as System.Text.Json reads a C# record: members under their C# property
+// names (PascalCase) and time points as .NET's round-trip "O" text. Generated codecs carry both
+// names of every member, so a nested struct serves messages of either style.
 #pragma once
 
 #include <rapidjson/document.h>
@@ -48,6 +53,25 @@ namespace internal {
 
 using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
 using JsonValue = rapidjson::Value;
+
+// How a payload is spelled: as this library writes it (member names as declared, times as
+// integer microseconds) or as a Whizbang .NET service does (PascalCase names, "O" times).
+enum class JsonStyle : std::uint8_t { Native, DotNet };
+
+// A member's name in each style.
+struct MemberName {
+  std::string_view native;
+  std::string_view dotnet;
+  constexpr std::string_view in(JsonStyle style) const {
+    return style == JsonStyle::DotNet ? dotnet : native;
+  }
+};
+
+// .NET's round-trip ("O") text of a time, "2026-03-09T17:30:01.6930000+00:00", at microsecond
+// precision; and back from any ISO-8601 text with 0-7 fraction digits and an optional offset
+// (nullopt when malformed or beyond about +/-292 years of 1970). In message/dotnet_time.cpp.
+void append_dotnet_time(std::string& out, std::int64_t micros_since_epoch);
+std::optional<std::int64_t> parse_dotnet_time(std::string_view text);
 
 inline absl::Status json_type_error(const std::string& path, std::string_view expected) {
   return absl::InvalidArgumentError(path + ": expected " + std::string(expected));
@@ -113,11 +137,11 @@ struct IsTimePoint<std::chrono::time_point<std::chrono::system_clock, D>> : std:
 // ---- write ----------------------------------------------------------------------------------
 
 template <class T>
-void write_value(JsonWriter& writer, const T& value) {
+void write_value(JsonWriter& writer, const T& value, JsonStyle style = JsonStyle::Native) {
   if constexpr (std::is_same_v<T, bool>) {
     writer.Bool(value);
   } else if constexpr (std::is_enum_v<T>) {
-    write_value(writer, static_cast<std::underlying_type_t<T>>(value));
+    write_value(writer, static_cast<std::underlying_type_t<T>>(value), style);
   } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
     writer.Int64(static_cast<std::int64_t>(value));
   } else if constexpr (std::is_integral_v<T>) {
@@ -136,46 +160,61 @@ void write_value(JsonWriter& writer, const T& value) {
     }
     writer.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
   } else if constexpr (IsTimePoint<T>::value) {
-    writer.Int64(static_cast<std::int64_t>(
-        std::chrono::duration_cast<std::chrono::microseconds>(value.time_since_epoch()).count()));
+    const auto micros = static_cast<std::int64_t>(
+        std::chrono::duration_cast<std::chrono::microseconds>(value.time_since_epoch()).count());
+    if (style == JsonStyle::DotNet) {
+      std::string text;
+      append_dotnet_time(text, micros);
+      writer.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+    } else {
+      writer.Int64(micros);
+    }
   } else if constexpr (IsOptional<T>::value) {
     if (value.has_value()) {
-      write_value(writer, *value);
+      write_value(writer, *value, style);
     } else {
       writer.Null();
     }
   } else if constexpr (IsVector<T>::value) {
     writer.StartArray();
-    for (const auto& item : value) write_value(writer, item);
+    for (const auto& item : value) write_value(writer, item, style);
     writer.EndArray();
   } else if constexpr (IsStringMap<T>::value) {
     writer.StartObject();
     for (const auto& [key, item] : value) {
       writer.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()));
-      write_value(writer, item);
+      write_value(writer, item, style);
     }
     writer.EndObject();
   } else {
-    JsonCodec<T>::write(writer, value);
+    JsonCodec<T>::write(writer, value, style);
   }
 }
 
 template <class T>
-void write_member(JsonWriter& writer, std::string_view name, const T& value) {
+void write_member(JsonWriter& writer, std::string_view name, const T& value,
+                  JsonStyle style = JsonStyle::Native) {
   writer.Key(name.data(), static_cast<rapidjson::SizeType>(name.size()));
-  write_value(writer, value);
+  write_value(writer, value, style);
+}
+
+// Generated codecs write one member per line with it.
+template <class T>
+void write_member(JsonWriter& writer, JsonStyle style, MemberName name, const T& value) {
+  write_member(writer, name.in(style), value, style);
 }
 
 // ---- read -----------------------------------------------------------------------------------
 
 template <class T>
-absl::Status read_value(const JsonValue& json, T& out, const std::string& path) {
+absl::Status read_value(const JsonValue& json, T& out, const std::string& path,
+                        JsonStyle style = JsonStyle::Native) {
   if constexpr (std::is_same_v<T, bool>) {
     if (!json.IsBool()) return json_type_error(path, "bool");
     out = json.GetBool();
   } else if constexpr (std::is_enum_v<T>) {
     std::underlying_type_t<T> raw{};
-    absl::Status status = read_value(json, raw, path);
+    absl::Status status = read_value(json, raw, path, style);
     if (!status.ok()) return status;
     out = static_cast<T>(raw);
   } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
@@ -213,8 +252,18 @@ absl::Status read_value(const JsonValue& json, T& out, const std::string& path) 
       out = MessageId::from_trusted(*id);
     }
   } else if constexpr (IsTimePoint<T>::value) {
-    if (!json.IsInt64()) return json_type_error(path, "integer microseconds");
-    const std::int64_t micros = json.GetInt64();
+    std::int64_t micros = 0;
+    if (style == JsonStyle::DotNet) {
+      const std::optional<std::int64_t> parsed =
+          json.IsString()
+              ? parse_dotnet_time(std::string_view(json.GetString(), json.GetStringLength()))
+              : std::nullopt;
+      if (!parsed) return json_type_error(path, "ISO-8601 date and time with offset");
+      micros = *parsed;
+    } else {
+      if (!json.IsInt64()) return json_type_error(path, "integer microseconds");
+      micros = json.GetInt64();
+    }
     if constexpr (std::ratio_less_equal_v<typename T::duration::period, std::micro>) {
       // A finer duration (nanoseconds: about +/-292 years) overflows converting larger values:
       // undefined behaviour, in practice a wrapped time. Reject them instead.
@@ -231,7 +280,7 @@ absl::Status read_value(const JsonValue& json, T& out, const std::string& path) 
       return absl::OkStatus();
     }
     typename T::value_type value{};
-    absl::Status status = read_value(json, value, path);
+    absl::Status status = read_value(json, value, path, style);
     if (!status.ok()) return status;
     out = std::move(value);
   } else if constexpr (IsVector<T>::value) {
@@ -240,7 +289,7 @@ absl::Status read_value(const JsonValue& json, T& out, const std::string& path) 
     out.reserve(json.Size());
     for (rapidjson::SizeType i = 0; i < json.Size(); ++i) {
       typename T::value_type item{};
-      absl::Status status = read_value(json[i], item, path + "[" + std::to_string(i) + "]");
+      absl::Status status = read_value(json[i], item, path + "[" + std::to_string(i) + "]", style);
       if (!status.ok()) return status;
       out.push_back(std::move(item));
     }
@@ -250,13 +299,13 @@ absl::Status read_value(const JsonValue& json, T& out, const std::string& path) 
     for (auto it = json.MemberBegin(); it != json.MemberEnd(); ++it) {
       std::string key(it->name.GetString(), it->name.GetStringLength());
       typename T::mapped_type item{};
-      absl::Status status = read_value(it->value, item, path + "." + key);
+      absl::Status status = read_value(it->value, item, path + "." + key, style);
       if (!status.ok()) return status;
       out.emplace(std::move(key), std::move(item));
     }
   } else {
     if (!json.IsObject()) return json_type_error(path, "object");
-    return JsonCodec<T>::read(json, out, path);
+    return JsonCodec<T>::read(json, out, path, style);
   }
   return absl::OkStatus();
 }
@@ -264,59 +313,62 @@ absl::Status read_value(const JsonValue& json, T& out, const std::string& path) 
 // An absent member keeps `out` as it is (the default); a present one must decode.
 template <class T>
 absl::Status read_member(const JsonValue& object, std::string_view name, T& out,
-                         const std::string& path) {
+                         const std::string& path, JsonStyle style = JsonStyle::Native) {
   auto it = object.FindMember(rapidjson::Value(
       rapidjson::StringRef(name.data(), static_cast<rapidjson::SizeType>(name.size()))));
   if (it == object.MemberEnd()) return absl::OkStatus();
-  return read_value(it->value, out, path + "." + std::string(name));
+  return read_value(it->value, out, path + "." + std::string(name), style);
 }
 
 // Reads the members of one object in turn; after the first failure the rest are skipped and
 // status() reports it. Generated codecs read one member per line with it:
-//   internal::MemberReader reader(json, path);
-//   reader.read("order_id", out.order_id);
+//   internal::MemberReader reader(json, path, style);
+//   reader.read({"order_id", "OrderId"}, out.order_id);
 //   return reader.status();
 class MemberReader {
  public:
-  MemberReader(const JsonValue& object, const std::string& path) : object_(object), path_(path) {}
+  MemberReader(const JsonValue& object, const std::string& path,
+               JsonStyle style = JsonStyle::Native)
+      : object_(object), path_(path), style_(style) {}
 
   template <class T>
-  void read(std::string_view name, T& out) {
-    if (status_.ok()) status_ = read_member(object_, name, out, path_);
+  void read(MemberName name, T& out) {
+    if (status_.ok()) status_ = read_member(object_, name.in(style_), out, path_, style_);
   }
   const absl::Status& status() const { return status_; }
 
  private:
   const JsonValue& object_;
   const std::string& path_;
+  JsonStyle style_;
   absl::Status status_;
 };
 
 // ---- MessageTypeInfo entry points ---------------------------------------------------------
 
-template <class T>
+template <class T, JsonStyle Style = JsonStyle::Native>
 std::string message_to_json(const void* message) {
   rapidjson::StringBuffer buffer;
   JsonWriter writer(buffer);
-  write_value(writer, *static_cast<const T*>(message));
+  write_value(writer, *static_cast<const T*>(message), Style);
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
-template <class T>
+template <class T, JsonStyle Style = JsonStyle::Native>
 void message_write_json(const void* message, void* writer) {
-  write_value(*static_cast<JsonWriter*>(writer), *static_cast<const T*>(message));
+  write_value(*static_cast<JsonWriter*>(writer), *static_cast<const T*>(message), Style);
 }
 
-template <class T>
+template <class T, JsonStyle Style = JsonStyle::Native>
 absl::StatusOr<AnyMessage> message_from_json_value(const void* value) {
   auto message = std::make_shared<T>();
-  absl::Status status = read_value(*static_cast<const JsonValue*>(value), *message, "$");
+  absl::Status status = read_value(*static_cast<const JsonValue*>(value), *message, "$", Style);
   if (!status.ok()) return status;
   return AnyMessage::from_parts(std::shared_ptr<const void>(std::move(message)),
                                 MessageTraits<T>::info());
 }
 
-template <class T>
+template <class T, JsonStyle Style = JsonStyle::Native>
 absl::StatusOr<AnyMessage> message_from_json(std::string_view json) {
   rapidjson::Document document;
   // Bounded nesting: stored models and payloads are untrusted input (see bounded_json.hpp).
@@ -325,7 +377,7 @@ absl::StatusOr<AnyMessage> message_from_json(std::string_view json) {
                                       std::to_string(parsed.Offset()) + ": " +
                                       parse_error_text(parsed));
   }
-  return message_from_json_value<T>(static_cast<const JsonValue*>(&document));
+  return message_from_json_value<T, Style>(static_cast<const JsonValue*>(&document));
 }
 
 // ---- PerspectiveInfo model entry points ----------------------------------------------------
@@ -347,20 +399,37 @@ absl::Status value_from_json(std::string_view json, void* out) {
   return read_value(static_cast<const JsonValue&>(document), *static_cast<T*>(out), "$");
 }
 
+// A type with a .NET identity (`dotnet_type` not empty, "Ns.Type, Assembly") is encoded in the
+// .NET style; any other in the native one.
 template <class T>
 constexpr MessageTypeInfo make_message_type_info(std::string_view wire_name,
                                                  std::string_view cpp_name, MessageKind kind,
                                                  std::optional<DispatchModes> default_routing,
-                                                 SourceLocation source) {
+                                                 SourceLocation source,
+                                                 std::string_view dotnet_type = {}) {
+  if (dotnet_type.empty()) {
+    return MessageTypeInfo{wire_name,
+                           cpp_name,
+                           kind,
+                           default_routing,
+                           source,
+                           &message_to_json<T>,
+                           &message_from_json<T>,
+                           &message_from_json_value<T>,
+                           &message_write_json<T>,
+                           dotnet_type};
+  }
+  constexpr JsonStyle kDotNet = JsonStyle::DotNet;
   return MessageTypeInfo{wire_name,
                          cpp_name,
                          kind,
                          default_routing,
                          source,
-                         &message_to_json<T>,
-                         &message_from_json<T>,
-                         &message_from_json_value<T>,
-                         &message_write_json<T>};
+                         &message_to_json<T, kDotNet>,
+                         &message_from_json<T, kDotNet>,
+                         &message_from_json_value<T, kDotNet>,
+                         &message_write_json<T, kDotNet>,
+                         dotnet_type};
 }
 
 }  // namespace internal

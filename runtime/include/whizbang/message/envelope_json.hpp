@@ -58,8 +58,14 @@ void serialize_envelope(const Envelope& envelope, std::string& out);
 
 // InvalidArgument for malformed JSON or a member of the wrong shape (the message names the
 // offset or member), NotFound for a payload type `resolver` does not know. Never crashes.
+//
+// The payload's type is the body's "t". An envelope from Whizbang .NET has none: its type
+// travels beside it (a transport header, a stored row's type column), given as `message_type`.
+// A payload whose type neither names is InvalidArgument, never dropped; so is a "t" that names
+// another type than `message_type`.
 absl::StatusOr<Envelope> deserialize_envelope(std::string_view json,
-                                              MessageTypeResolverRef resolver);
+                                              MessageTypeResolverRef resolver,
+                                              std::string_view message_type = {});
 
 // The payload wire name ("t") of a serialized envelope without decoding the payload;
 // InvalidArgument when `json` is not an envelope.

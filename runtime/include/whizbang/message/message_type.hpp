@@ -35,6 +35,8 @@ struct SourceLocation {
 // address is the type's identity (`AnyMessage::get_if`, `Registry::index_of`).
 //
 // JSON (RapidJSON): an object with one member per public data member, named as the member.
+// (A type with a .NET identity, see `dotnet_type`, names them as C# properties instead and
+// writes time points as .NET's round-trip text: docs/guide/13-rabbitmq.md.)
 // Arithmetic as numbers, bool, enums as their underlying integer, std::string, std::optional
 // (null or absent when empty), std::vector (array), std::map<std::string, T> (object), nested
 // structs (object), Uuid/MessageId (hyphenated lowercase string),
@@ -60,6 +62,10 @@ struct MessageTypeInfo {
   absl::StatusOr<AnyMessage> (*from_json_value)(const void* rapidjson_value) = nullptr;
   // `rapidjson_writer` is a `rapidjson::Writer<rapidjson::StringBuffer>*`.
   void (*write_json)(const void* message, void* rapidjson_writer) = nullptr;
+
+  // [[whizbang::dotnet_type("Ns.Type, Assembly")]] on the type: the .NET type the payload is
+  // shared with (sent as the EnvelopeType a Whizbang .NET service resolves); empty otherwise.
+  std::string_view dotnet_type;
 };
 
 // Specialized by generated code (whizbang_messages.hpp) for every message type:

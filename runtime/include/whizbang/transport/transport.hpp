@@ -34,11 +34,16 @@ namespace whizbang {
 
 struct TransportMessage {
   MessageId message_id;
-  // The payload's wire name.
+  // The payload's wire name. On receipt, whatever name the sender used: a wire name, or the
+  // .NET assembly-qualified name of a type shared with .NET (the inbox resolves both).
   std::string message_type;
   std::string envelope_json;
   std::optional<Uuid> stream_id;
   bool is_event = false;
+  // The payload's .NET type ("Ns.Type, Assembly") when its type is shared with Whizbang .NET
+  // services ([[whizbang::dotnet_type]]); empty otherwise. A transport that carries messages to
+  // .NET names the envelope by it (the RabbitMQ transport's EnvelopeType header).
+  std::string dotnet_type = {};
 };
 
 struct TransportDestination {

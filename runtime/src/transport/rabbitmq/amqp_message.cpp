@@ -58,7 +58,8 @@ BodyFields body_fields(std::string_view body) {
 OutgoingProperties::OutgoingProperties(const TransportDestination& destination,
                                        const TransportMessage& message)
     : message_id_(message.message_id.to_string()),
-      envelope_type_(rabbitmq_envelope_type(message.message_type)) {
+      envelope_type_(rabbitmq_envelope_type(message.dotnet_type.empty() ? message.message_type
+                                                                        : message.dotnet_type)) {
   header_texts_.emplace_back(kEnvelopeTypeHeader, envelope_type_);
   for (const auto& [key, value] : destination.metadata) header_texts_.emplace_back(key, value);
   if (message.stream_id && !destination.metadata.contains(std::string(kStreamIdHeader))) {

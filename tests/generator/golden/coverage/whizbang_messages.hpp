@@ -8,8 +8,8 @@
 #include <whizbang/registry.hpp>
 #include "coverage.hpp"
 
-static_assert(WHIZBANG_REGISTRY_ABI_VERSION == 2,
-              "whizbang-gen emits registry ABI 2 but whizbang/registry.hpp has another: build the "
+static_assert(WHIZBANG_REGISTRY_ABI_VERSION == 3,
+              "whizbang-gen emits registry ABI 3 but whizbang/registry.hpp has another: build the "
               "generator and the runtime from one Whizbang release");
 
 namespace whizbang {
@@ -19,15 +19,16 @@ namespace whizbang {
 // source: coverage.hpp:26
 template <>
 struct JsonCodec<::cov::Audit> {
-  static void write(internal::JsonWriter& writer, const ::cov::Audit& value) {
+  static void write(internal::JsonWriter& writer, const ::cov::Audit& value,
+                    internal::JsonStyle style) {
     writer.StartObject();
-    internal::write_member(writer, "what", value.what);
+    internal::write_member(writer, style, {"what", "What"}, value.what);
     writer.EndObject();
   }
   static absl::Status read(const internal::JsonValue& json, ::cov::Audit& out,
-                           const std::string& path) {
-    internal::MemberReader reader(json, path);
-    reader.read("what", out.what);
+                           const std::string& path, internal::JsonStyle style) {
+    internal::MemberReader reader(json, path, style);
+    reader.read({"what", "What"}, out.what);
     return reader.status();
   }
 };
@@ -47,15 +48,16 @@ struct MessageTraits<::cov::Audit> {
 // source: coverage.hpp:20
 template <>
 struct JsonCodec<::cov::Ping> {
-  static void write(internal::JsonWriter& writer, const ::cov::Ping& value) {
+  static void write(internal::JsonWriter& writer, const ::cov::Ping& value,
+                    internal::JsonStyle style) {
     writer.StartObject();
-    internal::write_member(writer, "n", value.n);
+    internal::write_member(writer, style, {"n", "N"}, value.n);
     writer.EndObject();
   }
   static absl::Status read(const internal::JsonValue& json, ::cov::Ping& out,
-                           const std::string& path) {
-    internal::MemberReader reader(json, path);
-    reader.read("n", out.n);
+                           const std::string& path, internal::JsonStyle style) {
+    internal::MemberReader reader(json, path, style);
+    reader.read({"n", "N"}, out.n);
     return reader.status();
   }
 };
@@ -75,15 +77,16 @@ struct MessageTraits<::cov::Ping> {
 // source: coverage.hpp:23
 template <>
 struct JsonCodec<::cov::Pong> {
-  static void write(internal::JsonWriter& writer, const ::cov::Pong& value) {
+  static void write(internal::JsonWriter& writer, const ::cov::Pong& value,
+                    internal::JsonStyle style) {
     writer.StartObject();
-    internal::write_member(writer, "n", value.n);
+    internal::write_member(writer, style, {"n", "N"}, value.n);
     writer.EndObject();
   }
   static absl::Status read(const internal::JsonValue& json, ::cov::Pong& out,
-                           const std::string& path) {
-    internal::MemberReader reader(json, path);
-    reader.read("n", out.n);
+                           const std::string& path, internal::JsonStyle style) {
+    internal::MemberReader reader(json, path, style);
+    reader.read({"n", "N"}, out.n);
     return reader.status();
   }
 };
@@ -103,15 +106,16 @@ struct MessageTraits<::cov::Pong> {
 // source: coverage.hpp:30
 template <>
 struct JsonCodec<::cov::Start> {
-  static void write(internal::JsonWriter& writer, const ::cov::Start& value) {
+  static void write(internal::JsonWriter& writer, const ::cov::Start& value,
+                    internal::JsonStyle style) {
     writer.StartObject();
-    internal::write_member(writer, "n", value.n);
+    internal::write_member(writer, style, {"n", "N"}, value.n);
     writer.EndObject();
   }
   static absl::Status read(const internal::JsonValue& json, ::cov::Start& out,
-                           const std::string& path) {
-    internal::MemberReader reader(json, path);
-    reader.read("n", out.n);
+                           const std::string& path, internal::JsonStyle style) {
+    internal::MemberReader reader(json, path, style);
+    reader.read({"n", "N"}, out.n);
     return reader.status();
   }
 };
@@ -131,15 +135,16 @@ struct MessageTraits<::cov::Start> {
 // source: coverage.hpp:133
 template <>
 struct JsonCodec<::cov::Tally> {
-  static void write(internal::JsonWriter& writer, const ::cov::Tally& value) {
+  static void write(internal::JsonWriter& writer, const ::cov::Tally& value,
+                    internal::JsonStyle style) {
     writer.StartObject();
-    internal::write_member(writer, "count", value.count);
+    internal::write_member(writer, style, {"count", "Count"}, value.count);
     writer.EndObject();
   }
   static absl::Status read(const internal::JsonValue& json, ::cov::Tally& out,
-                           const std::string& path) {
-    internal::MemberReader reader(json, path);
-    reader.read("count", out.count);
+                           const std::string& path, internal::JsonStyle style) {
+    internal::MemberReader reader(json, path, style);
+    reader.read({"count", "Count"}, out.count);
     return reader.status();
   }
 };
@@ -151,21 +156,22 @@ struct JsonCodec<::cov::Tally> {
 // source: coverage.hpp:136
 template <>
 struct JsonCodec<::cov::PingStats> {
-  static void write(internal::JsonWriter& writer, const ::cov::PingStats& value) {
+  static void write(internal::JsonWriter& writer, const ::cov::PingStats& value,
+                    internal::JsonStyle style) {
     writer.StartObject();
-    internal::write_member(writer, "pings", value.pings);
-    internal::write_member(writer, "pongs", value.pongs);
-    internal::write_member(writer, "seen", value.seen);
-    internal::write_member(writer, "tally", value.tally);
+    internal::write_member(writer, style, {"pings", "Pings"}, value.pings);
+    internal::write_member(writer, style, {"pongs", "Pongs"}, value.pongs);
+    internal::write_member(writer, style, {"seen", "Seen"}, value.seen);
+    internal::write_member(writer, style, {"tally", "Tally"}, value.tally);
     writer.EndObject();
   }
   static absl::Status read(const internal::JsonValue& json, ::cov::PingStats& out,
-                           const std::string& path) {
-    internal::MemberReader reader(json, path);
-    reader.read("pings", out.pings);
-    reader.read("pongs", out.pongs);
-    reader.read("seen", out.seen);
-    reader.read("tally", out.tally);
+                           const std::string& path, internal::JsonStyle style) {
+    internal::MemberReader reader(json, path, style);
+    reader.read({"pings", "Pings"}, out.pings);
+    reader.read({"pongs", "Pongs"}, out.pongs);
+    reader.read({"seen", "Seen"}, out.seen);
+    reader.read({"tally", "Tally"}, out.tally);
     return reader.status();
   }
 };

@@ -8,8 +8,8 @@
 #include <whizbang/registry.hpp>
 #include "orders.hpp"
 
-static_assert(WHIZBANG_REGISTRY_ABI_VERSION == 2,
-              "whizbang-gen emits registry ABI 2 but whizbang/registry.hpp has another: build the "
+static_assert(WHIZBANG_REGISTRY_ABI_VERSION == 3,
+              "whizbang-gen emits registry ABI 3 but whizbang/registry.hpp has another: build the "
               "generator and the runtime from one Whizbang release");
 
 namespace whizbang {
@@ -19,17 +19,18 @@ namespace whizbang {
 // source: orders.hpp:44
 template <>
 struct JsonCodec<::shop::OrderCreated> {
-  static void write(internal::JsonWriter& writer, const ::shop::OrderCreated& value) {
+  static void write(internal::JsonWriter& writer, const ::shop::OrderCreated& value,
+                    internal::JsonStyle style) {
     writer.StartObject();
-    internal::write_member(writer, "order_id", value.order_id);
-    internal::write_member(writer, "customer_id", value.customer_id);
+    internal::write_member(writer, style, {"order_id", "OrderId"}, value.order_id);
+    internal::write_member(writer, style, {"customer_id", "CustomerId"}, value.customer_id);
     writer.EndObject();
   }
   static absl::Status read(const internal::JsonValue& json, ::shop::OrderCreated& out,
-                           const std::string& path) {
-    internal::MemberReader reader(json, path);
-    reader.read("order_id", out.order_id);
-    reader.read("customer_id", out.customer_id);
+                           const std::string& path, internal::JsonStyle style) {
+    internal::MemberReader reader(json, path, style);
+    reader.read({"order_id", "OrderId"}, out.order_id);
+    reader.read({"customer_id", "CustomerId"}, out.customer_id);
     return reader.status();
   }
 };
@@ -49,17 +50,18 @@ struct MessageTraits<::shop::OrderCreated> {
 // source: orders.hpp:20
 template <>
 struct JsonCodec<::shop::Address> {
-  static void write(internal::JsonWriter& writer, const ::shop::Address& value) {
+  static void write(internal::JsonWriter& writer, const ::shop::Address& value,
+                    internal::JsonStyle style) {
     writer.StartObject();
-    internal::write_member(writer, "street", value.street);
-    internal::write_member(writer, "city", value.city);
+    internal::write_member(writer, style, {"street", "Street"}, value.street);
+    internal::write_member(writer, style, {"city", "City"}, value.city);
     writer.EndObject();
   }
   static absl::Status read(const internal::JsonValue& json, ::shop::Address& out,
-                           const std::string& path) {
-    internal::MemberReader reader(json, path);
-    reader.read("street", out.street);
-    reader.read("city", out.city);
+                           const std::string& path, internal::JsonStyle style) {
+    internal::MemberReader reader(json, path, style);
+    reader.read({"street", "Street"}, out.street);
+    reader.read({"city", "City"}, out.city);
     return reader.status();
   }
 };
@@ -71,19 +73,20 @@ struct JsonCodec<::shop::Address> {
 // source: orders.hpp:25
 template <>
 struct JsonCodec<::shop::Line> {
-  static void write(internal::JsonWriter& writer, const ::shop::Line& value) {
+  static void write(internal::JsonWriter& writer, const ::shop::Line& value,
+                    internal::JsonStyle style) {
     writer.StartObject();
-    internal::write_member(writer, "sku", value.sku);
-    internal::write_member(writer, "quantity", value.quantity);
-    internal::write_member(writer, "ship_to", value.ship_to);
+    internal::write_member(writer, style, {"sku", "Sku"}, value.sku);
+    internal::write_member(writer, style, {"quantity", "Quantity"}, value.quantity);
+    internal::write_member(writer, style, {"ship_to", "ShipTo"}, value.ship_to);
     writer.EndObject();
   }
   static absl::Status read(const internal::JsonValue& json, ::shop::Line& out,
-                           const std::string& path) {
-    internal::MemberReader reader(json, path);
-    reader.read("sku", out.sku);
-    reader.read("quantity", out.quantity);
-    reader.read("ship_to", out.ship_to);
+                           const std::string& path, internal::JsonStyle style) {
+    internal::MemberReader reader(json, path, style);
+    reader.read({"sku", "Sku"}, out.sku);
+    reader.read({"quantity", "Quantity"}, out.quantity);
+    reader.read({"ship_to", "ShipTo"}, out.ship_to);
     return reader.status();
   }
 };
@@ -95,33 +98,34 @@ struct JsonCodec<::shop::Line> {
 // source: orders.hpp:31
 template <>
 struct JsonCodec<::shop::CreateOrder> {
-  static void write(internal::JsonWriter& writer, const ::shop::CreateOrder& value) {
+  static void write(internal::JsonWriter& writer, const ::shop::CreateOrder& value,
+                    internal::JsonStyle style) {
     writer.StartObject();
-    internal::write_member(writer, "order_id", value.order_id);
-    internal::write_member(writer, "customer_id", value.customer_id);
-    internal::write_member(writer, "amount", value.amount);
-    internal::write_member(writer, "currency", value.currency);
-    internal::write_member(writer, "express", value.express);
-    internal::write_member(writer, "lines", value.lines);
-    internal::write_member(writer, "tags", value.tags);
-    internal::write_member(writer, "customer_uuid", value.customer_uuid);
-    internal::write_member(writer, "correlation", value.correlation);
-    internal::write_member(writer, "placed_at", value.placed_at);
+    internal::write_member(writer, style, {"order_id", "OrderId"}, value.order_id);
+    internal::write_member(writer, style, {"customer_id", "CustomerId"}, value.customer_id);
+    internal::write_member(writer, style, {"amount", "Amount"}, value.amount);
+    internal::write_member(writer, style, {"currency", "Currency"}, value.currency);
+    internal::write_member(writer, style, {"express", "Express"}, value.express);
+    internal::write_member(writer, style, {"lines", "Lines"}, value.lines);
+    internal::write_member(writer, style, {"tags", "Tags"}, value.tags);
+    internal::write_member(writer, style, {"customer_uuid", "CustomerUuid"}, value.customer_uuid);
+    internal::write_member(writer, style, {"correlation", "Correlation"}, value.correlation);
+    internal::write_member(writer, style, {"placed_at", "PlacedAt"}, value.placed_at);
     writer.EndObject();
   }
   static absl::Status read(const internal::JsonValue& json, ::shop::CreateOrder& out,
-                           const std::string& path) {
-    internal::MemberReader reader(json, path);
-    reader.read("order_id", out.order_id);
-    reader.read("customer_id", out.customer_id);
-    reader.read("amount", out.amount);
-    reader.read("currency", out.currency);
-    reader.read("express", out.express);
-    reader.read("lines", out.lines);
-    reader.read("tags", out.tags);
-    reader.read("customer_uuid", out.customer_uuid);
-    reader.read("correlation", out.correlation);
-    reader.read("placed_at", out.placed_at);
+                           const std::string& path, internal::JsonStyle style) {
+    internal::MemberReader reader(json, path, style);
+    reader.read({"order_id", "OrderId"}, out.order_id);
+    reader.read({"customer_id", "CustomerId"}, out.customer_id);
+    reader.read({"amount", "Amount"}, out.amount);
+    reader.read({"currency", "Currency"}, out.currency);
+    reader.read({"express", "Express"}, out.express);
+    reader.read({"lines", "Lines"}, out.lines);
+    reader.read({"tags", "Tags"}, out.tags);
+    reader.read({"customer_uuid", "CustomerUuid"}, out.customer_uuid);
+    reader.read({"correlation", "Correlation"}, out.correlation);
+    reader.read({"placed_at", "PlacedAt"}, out.placed_at);
     return reader.status();
   }
 };
@@ -141,15 +145,16 @@ struct MessageTraits<::shop::CreateOrder> {
 // source: orders.hpp:49
 template <>
 struct JsonCodec<::shop::SendInvoice> {
-  static void write(internal::JsonWriter& writer, const ::shop::SendInvoice& value) {
+  static void write(internal::JsonWriter& writer, const ::shop::SendInvoice& value,
+                    internal::JsonStyle style) {
     writer.StartObject();
-    internal::write_member(writer, "order_id", value.order_id);
+    internal::write_member(writer, style, {"order_id", "OrderId"}, value.order_id);
     writer.EndObject();
   }
   static absl::Status read(const internal::JsonValue& json, ::shop::SendInvoice& out,
-                           const std::string& path) {
-    internal::MemberReader reader(json, path);
-    reader.read("order_id", out.order_id);
+                           const std::string& path, internal::JsonStyle style) {
+    internal::MemberReader reader(json, path, style);
+    reader.read({"order_id", "OrderId"}, out.order_id);
     return reader.status();
   }
 };

@@ -8,8 +8,8 @@
 #include <whizbang/registry.hpp>
 #include "perspectives.hpp"
 
-static_assert(WHIZBANG_REGISTRY_ABI_VERSION == 2,
-              "whizbang-gen emits registry ABI 2 but whizbang/registry.hpp has another: build the "
+static_assert(WHIZBANG_REGISTRY_ABI_VERSION == 3,
+              "whizbang-gen emits registry ABI 3 but whizbang/registry.hpp has another: build the "
               "generator and the runtime from one Whizbang release");
 
 namespace whizbang {
@@ -19,17 +19,18 @@ namespace whizbang {
 // source: perspectives.hpp:15
 template <>
 struct JsonCodec<::shop::OrderCreated> {
-  static void write(internal::JsonWriter& writer, const ::shop::OrderCreated& value) {
+  static void write(internal::JsonWriter& writer, const ::shop::OrderCreated& value,
+                    internal::JsonStyle style) {
     writer.StartObject();
-    internal::write_member(writer, "order_id", value.order_id);
-    internal::write_member(writer, "items", value.items);
+    internal::write_member(writer, style, {"order_id", "OrderId"}, value.order_id);
+    internal::write_member(writer, style, {"items", "Items"}, value.items);
     writer.EndObject();
   }
   static absl::Status read(const internal::JsonValue& json, ::shop::OrderCreated& out,
-                           const std::string& path) {
-    internal::MemberReader reader(json, path);
-    reader.read("order_id", out.order_id);
-    reader.read("items", out.items);
+                           const std::string& path, internal::JsonStyle style) {
+    internal::MemberReader reader(json, path, style);
+    reader.read({"order_id", "OrderId"}, out.order_id);
+    reader.read({"items", "Items"}, out.items);
     return reader.status();
   }
 };
@@ -49,15 +50,16 @@ struct MessageTraits<::shop::OrderCreated> {
 // source: perspectives.hpp:20
 template <>
 struct JsonCodec<::shop::OrderShipped> {
-  static void write(internal::JsonWriter& writer, const ::shop::OrderShipped& value) {
+  static void write(internal::JsonWriter& writer, const ::shop::OrderShipped& value,
+                    internal::JsonStyle style) {
     writer.StartObject();
-    internal::write_member(writer, "order_id", value.order_id);
+    internal::write_member(writer, style, {"order_id", "OrderId"}, value.order_id);
     writer.EndObject();
   }
   static absl::Status read(const internal::JsonValue& json, ::shop::OrderShipped& out,
-                           const std::string& path) {
-    internal::MemberReader reader(json, path);
-    reader.read("order_id", out.order_id);
+                           const std::string& path, internal::JsonStyle style) {
+    internal::MemberReader reader(json, path, style);
+    reader.read({"order_id", "OrderId"}, out.order_id);
     return reader.status();
   }
 };
@@ -77,15 +79,16 @@ struct MessageTraits<::shop::OrderShipped> {
 // source: perspectives.hpp:24
 template <>
 struct JsonCodec<::shop::ShipOrder> {
-  static void write(internal::JsonWriter& writer, const ::shop::ShipOrder& value) {
+  static void write(internal::JsonWriter& writer, const ::shop::ShipOrder& value,
+                    internal::JsonStyle style) {
     writer.StartObject();
-    internal::write_member(writer, "order_id", value.order_id);
+    internal::write_member(writer, style, {"order_id", "OrderId"}, value.order_id);
     writer.EndObject();
   }
   static absl::Status read(const internal::JsonValue& json, ::shop::ShipOrder& out,
-                           const std::string& path) {
-    internal::MemberReader reader(json, path);
-    reader.read("order_id", out.order_id);
+                           const std::string& path, internal::JsonStyle style) {
+    internal::MemberReader reader(json, path, style);
+    reader.read({"order_id", "OrderId"}, out.order_id);
     return reader.status();
   }
 };
@@ -105,15 +108,16 @@ struct MessageTraits<::shop::ShipOrder> {
 // source: perspectives.hpp:28
 template <>
 struct JsonCodec<::shop::Money> {
-  static void write(internal::JsonWriter& writer, const ::shop::Money& value) {
+  static void write(internal::JsonWriter& writer, const ::shop::Money& value,
+                    internal::JsonStyle style) {
     writer.StartObject();
-    internal::write_member(writer, "cents", value.cents);
+    internal::write_member(writer, style, {"cents", "Cents"}, value.cents);
     writer.EndObject();
   }
   static absl::Status read(const internal::JsonValue& json, ::shop::Money& out,
-                           const std::string& path) {
-    internal::MemberReader reader(json, path);
-    reader.read("cents", out.cents);
+                           const std::string& path, internal::JsonStyle style) {
+    internal::MemberReader reader(json, path, style);
+    reader.read({"cents", "Cents"}, out.cents);
     return reader.status();
   }
 };
@@ -125,21 +129,22 @@ struct JsonCodec<::shop::Money> {
 // source: perspectives.hpp:32
 template <>
 struct JsonCodec<::shop::OrderSummary> {
-  static void write(internal::JsonWriter& writer, const ::shop::OrderSummary& value) {
+  static void write(internal::JsonWriter& writer, const ::shop::OrderSummary& value,
+                    internal::JsonStyle style) {
     writer.StartObject();
-    internal::write_member(writer, "order_id", value.order_id);
-    internal::write_member(writer, "items", value.items);
-    internal::write_member(writer, "shipped", value.shipped);
-    internal::write_member(writer, "total", value.total);
+    internal::write_member(writer, style, {"order_id", "OrderId"}, value.order_id);
+    internal::write_member(writer, style, {"items", "Items"}, value.items);
+    internal::write_member(writer, style, {"shipped", "Shipped"}, value.shipped);
+    internal::write_member(writer, style, {"total", "Total"}, value.total);
     writer.EndObject();
   }
   static absl::Status read(const internal::JsonValue& json, ::shop::OrderSummary& out,
-                           const std::string& path) {
-    internal::MemberReader reader(json, path);
-    reader.read("order_id", out.order_id);
-    reader.read("items", out.items);
-    reader.read("shipped", out.shipped);
-    reader.read("total", out.total);
+                           const std::string& path, internal::JsonStyle style) {
+    internal::MemberReader reader(json, path, style);
+    reader.read({"order_id", "OrderId"}, out.order_id);
+    reader.read({"items", "Items"}, out.items);
+    reader.read({"shipped", "Shipped"}, out.shipped);
+    reader.read({"total", "Total"}, out.total);
     return reader.status();
   }
 };
@@ -151,17 +156,18 @@ struct JsonCodec<::shop::OrderSummary> {
 // source: perspectives.hpp:39
 template <>
 struct JsonCodec<::shop::OrderCount> {
-  static void write(internal::JsonWriter& writer, const ::shop::OrderCount& value) {
+  static void write(internal::JsonWriter& writer, const ::shop::OrderCount& value,
+                    internal::JsonStyle style) {
     writer.StartObject();
-    internal::write_member(writer, "created", value.created);
-    internal::write_member(writer, "ids", value.ids);
+    internal::write_member(writer, style, {"created", "Created"}, value.created);
+    internal::write_member(writer, style, {"ids", "Ids"}, value.ids);
     writer.EndObject();
   }
   static absl::Status read(const internal::JsonValue& json, ::shop::OrderCount& out,
-                           const std::string& path) {
-    internal::MemberReader reader(json, path);
-    reader.read("created", out.created);
-    reader.read("ids", out.ids);
+                           const std::string& path, internal::JsonStyle style) {
+    internal::MemberReader reader(json, path, style);
+    reader.read({"created", "Created"}, out.created);
+    reader.read({"ids", "Ids"}, out.ids);
     return reader.status();
   }
 };
