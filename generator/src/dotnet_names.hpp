@@ -1,5 +1,5 @@
 // Names a Whizbang .NET service resolves: the type named by [[whizbang::dotnet_type]] and the
-// C# property names of payload members (docs/guide/13-rabbitmq.md, "Sharing messages with .NET").
+// C# property names of payload members (docs/guide/15-dotnet-services.md).
 // Plain string functions, with no Clang types, so they are tested on their own.
 #pragma once
 

@@ -1,6 +1,6 @@
 // Envelopes between this library and Whizbang .NET: one .NET wrote (no type in the body: it
 // travels beside it) decodes whole, a payload with no type anywhere is an error, and what this
-// library writes for a shared type passes .NET's reading rules (docs/guide/13-rabbitmq.md).
+// library writes for a shared type passes .NET's reading rules (docs/guide/15-dotnet-services.md).
 #include <gtest/gtest.h>
 #include <whizbang/message/envelope_json.hpp>
 

@@ -1,6 +1,6 @@
 // A delivery from a Whizbang .NET service, as the inbox stores and hands it on: under the
 // type's wire name (whatever .NET called it), in the stream .NET put in md.AggregateId, and
-// handled with its whole payload (docs/guide/13-rabbitmq.md).
+// handled with its whole payload (docs/guide/15-dotnet-services.md).
 #include <gtest/gtest.h>
 #include <whizbang/store/memory_work_store.hpp>
 #include <whizbang/store/store_reader.hpp>

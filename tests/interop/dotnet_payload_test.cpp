@@ -1,6 +1,7 @@
 // Payloads of messages shared with Whizbang .NET ([[whizbang::dotnet_type]]): C# property names,
 // .NET's round-trip time text, integer enums; what System.Text.Json writes reads back; a struct
-// held by a shared and an unshared message is spelled each one's way (docs/guide/13-rabbitmq.md).
+// held by a shared and an unshared message is spelled each one's way
+// (docs/guide/15-dotnet-services.md).
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 

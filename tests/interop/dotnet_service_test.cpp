@@ -1,13 +1,15 @@
-// A C++ service and a Whizbang .NET service on one broker: the command a .NET service publishes
+// A C++ service and a Whizbang .NET service on one broker: the commands a .NET service publishes
 // (its topology, headers and envelope, written here by hand as its RabbitMQ transport writes
-// them) is handled by the C++ receptor, and the event the receptor cascades reaches a queue
-// bound the way a .NET subscriber binds, named and encoded as .NET reads it
-// (docs/guide/13-rabbitmq.md).
+// them) are handled by the C++ receptor exactly once, duplicates included, and the events the
+// receptor cascades reach a queue bound the way a .NET subscriber binds, named and encoded as
+// .NET reads them (docs/guide/15-dotnet-services.md).
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 #include <whizbang/host/service_host.hpp>
 #include <whizbang/store/memory_work_store.hpp>
 #include <whizbang/transport/rabbitmq/rabbitmq_transport.hpp>
+
+#include <set>
 
 #include "interop_messages.hpp"
 #include "support/dotnet_reader_rules.hpp"
@@ -19,21 +21,41 @@ namespace interop_test {
 namespace {
 
 using namespace std::chrono_literals;
+using std::chrono::system_clock;
 
 constexpr char kOrderId[] = "0195a8f0-0000-7000-8000-000000000001";
+constexpr char kFirstId[] = "0195a8f0-1111-7000-8000-000000000002";
+constexpr char kSecondId[] = "0195a8f0-2222-7000-8000-000000000003";
 
-// ShipOrder as Whizbang .NET puts it in the body: no "t", C# property names, "O" times.
-std::string dotnet_ship_order(const std::string& message_id) {
+// ShipOrder as Whizbang .NET puts it in the body: no "t", C# property names, "O" times, the
+// order's stream in md.AggregateId, the message its own correlation.
+std::string dotnet_ship_order(const std::string& message_id, const std::string& ship_by) {
   return R"({"v":1,"dc":{"m":2,"s":0,"d":false},"id":")" + message_id + R"(","p":{"OrderId":")" +
-         kOrderId +
-         R"(","ShipBy":"2026-03-10T09:00:00.0000000+00:00"},)"
-         R"("h":[{"si":{"sn":"Shop.OrderService","ii":"019cd3a0-3997-776c-b616-20bbc224dcd9",)"
+         kOrderId + R"(","ShipBy":")" + ship_by + R"("},"h":[{"co":")" + message_id +
+         R"(","si":{"sn":"Shop.OrderService","ii":"019cd3a0-3997-776c-b616-20bbc224dcd9",)"
          R"("hn":"web-1","pi":4242},"ts":"2026-03-09T17:30:01.693249+00:00","to":"inbox",)"
          R"("md":{"AggregateId":")" +
          kOrderId + R"("}}]})";
 }
 
-TEST(DotNetServiceTests, CommandFromDotNet_HandledHere_EventBackInDotNetsTerms) {
+// What a .NET OrderService's RabbitMQ transport publishes for ShipOrder.
+bool publish_as_dotnet(whizbang::test::RawAmqp& raw, const std::string& exchange,
+                       const std::string& message_id, const std::string& ship_by) {
+  return raw.publish(exchange, "shop.contracts.shiporder", dotnet_ship_order(message_id, ship_by),
+                     {{"content_type", "application/json"},
+                      {"message_id", message_id},
+                      {"correlation_id", message_id}},
+                     {{"EnvelopeType",
+                       "Whizbang.Core.Observability.MessageEnvelope`1[[Shop.Contracts.ShipOrder, "
+                       "Shop.Contracts, Version=1.0.0.0, Culture=neutral, PublicKeyToken=null]], "
+                       "Whizbang.Core"}});
+}
+
+system_clock::time_point at_micros(std::int64_t micros) {
+  return system_clock::time_point(std::chrono::microseconds(micros));
+}
+
+TEST(DotNetServiceTests, CommandsFromDotNet_HandledOnceEach_EventsBackInDotNetsTerms) {
   whizbang::RabbitMqOptions options = whizbang::test::test_rabbitmq_options();
   options.inbox_exchange = whizbang::test::unique_name("inbox");
   whizbang::RabbitMqTransport transport(options);
@@ -58,41 +80,45 @@ TEST(DotNetServiceTests, CommandFromDotNet_HandledHere_EventBackInDotNetsTerms) 
   ASSERT_TRUE(host.ok()) << host.status();
   ASSERT_TRUE((*host)->start().ok());
 
-  // What a .NET OrderService's RabbitMQ transport publishes for ShipOrder.
-  const std::string command_id = "0195a8f0-1111-7000-8000-000000000002";
-  ASSERT_TRUE(
-      raw.publish(options.inbox_exchange, "shop.contracts.shiporder", dotnet_ship_order(command_id),
-                  {{"content_type", "application/json"},
-                   {"message_id", command_id},
-                   {"correlation_id", command_id}},
-                  {{"EnvelopeType",
-                    "Whizbang.Core.Observability.MessageEnvelope`1[[Shop.Contracts.ShipOrder, "
-                    "Shop.Contracts, Version=1.0.0.0, Culture=neutral, PublicKeyToken=null]], "
-                    "Whizbang.Core"}}));
+  // The first command twice (a .NET publisher retrying), then a second one of the same order's
+  // stream: handled in stream order, so a duplicate that got through would be handled before
+  // the second command.
+  const std::string exchange = options.inbox_exchange;
+  ASSERT_TRUE(publish_as_dotnet(raw, exchange, kFirstId, "2026-03-10T09:00:00.0000000+00:00"));
+  ASSERT_TRUE(publish_as_dotnet(raw, exchange, kFirstId, "2026-03-10T09:00:00.0000000+00:00"));
+  ASSERT_TRUE(publish_as_dotnet(raw, exchange, kSecondId, "2026-03-11T09:00:00.0000000+01:00"));
 
-  ASSERT_TRUE(log.wait_for(1, 30s)) << "the C++ receptor never saw the .NET command";
+  ASSERT_TRUE(log.wait_for(2, 30s)) << "the C++ receptor did not see both .NET commands";
   {
     std::lock_guard lock(log.mutex);
-    EXPECT_EQ(log.handled.at(0).order_id.to_string(), kOrderId);
-    EXPECT_EQ(log.handled.at(0).ship_by,
-              std::chrono::system_clock::time_point(std::chrono::microseconds(1773133200000000)));
+    ASSERT_EQ(log.handled.size(), 2u);
+    EXPECT_EQ(log.handled[0].order_id.to_string(), kOrderId);
+    EXPECT_EQ(log.handled[0].ship_by, at_micros(1773133200000000));
+    EXPECT_EQ(log.handled[1].ship_by, at_micros(1773216000000000)) << "a duplicate was handled";
   }
 
-  std::optional<whizbang::test::RawMessage> shipped = raw.consume_one(dotnet_queue, 30s);
-  ASSERT_TRUE(shipped.has_value()) << "OrderShipped never reached the .NET subscriber's queue";
-  EXPECT_EQ(shipped->routing_key, "shop.contracts.ordershipped");
-  EXPECT_EQ(shipped->headers["EnvelopeType"],
-            "Whizbang.Core.Observability.MessageEnvelope`1[[Shop.Contracts.OrderShipped, "
-            "Shop.Contracts]], Whizbang.Core");
-  EXPECT_EQ(shipped->properties["content_type"], "application/json");
-  const std::vector<std::string> problems =
-      whizbang::test::DotNetReaderRules::problems(shipped->body, {"OrderId", "ShippedAt"});
-  EXPECT_TRUE(problems.empty()) << ::testing::PrintToString(problems) << "\n" << shipped->body;
-  rapidjson::Document body;
-  body.Parse(shipped->body.c_str());
-  ASSERT_TRUE(body.IsObject());
-  EXPECT_STREQ(body["p"]["OrderId"].GetString(), kOrderId);
-  EXPECT_STREQ(body["p"]["ShippedAt"].GetString(), "2026-03-10T09:00:00.0000000+00:00");
+  // Each handled command's OrderShipped, as the .NET subscriber receives it, caused by and
+  // correlated with its command.
+  std::set<std::string> causes;
+  for (int event = 0; event < 2; ++event) {
+    std::optional<whizbang::test::RawMessage> shipped = raw.consume_one(dotnet_queue, 30s);
+    ASSERT_TRUE(shipped.has_value()) << "OrderShipped never reached the .NET subscriber's queue";
+    EXPECT_EQ(shipped->routing_key, "shop.contracts.ordershipped");
+    EXPECT_EQ(shipped->headers["EnvelopeType"],
+              "Whizbang.Core.Observability.MessageEnvelope`1[[Shop.Contracts.OrderShipped, "
+              "Shop.Contracts]], Whizbang.Core");
+    EXPECT_EQ(shipped->properties["content_type"], "application/json");
+    EXPECT_EQ(shipped->properties["correlation_id"], shipped->headers["CausationId"]);
+    causes.insert(shipped->headers["CausationId"]);
+    const std::vector<std::string> problems =
+        whizbang::test::DotNetReaderRules::problems(shipped->body, {"OrderId", "ShippedAt"});
+    EXPECT_TRUE(problems.empty()) << ::testing::PrintToString(problems) << "\n" << shipped->body;
+    rapidjson::Document body;
+    body.Parse(shipped->body.c_str());
+    ASSERT_TRUE(body.IsObject());
+    EXPECT_STREQ(body["p"]["OrderId"].GetString(), kOrderId);
+  }
+  EXPECT_EQ(causes, (std::set<std::string>{kFirstId, kSecondId}));
   (*host)->stop();
 }
 

@@ -1,6 +1,6 @@
 // .NET type names: the registry resolves every form a Whizbang .NET service sends, the RabbitMQ
 // transport names a shared type's envelope as .NET resolves it, and a shared type is routed
-// where .NET publishes and subscribes (docs/guide/13-rabbitmq.md).
+// where .NET publishes and subscribes (docs/guide/15-dotnet-services.md).
 #include <gtest/gtest.h>
 #include <whizbang/dispatch/outbox_routing.hpp>
 #include <whizbang/transport/publish_strategy.hpp>

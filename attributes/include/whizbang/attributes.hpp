@@ -27,7 +27,7 @@
 //   wire_name("...")             message type: stable name on the wire and in derived ids
 //   dotnet_type("Ns.Type, Assembly")  message type: shared with Whizbang .NET services; its
 //                                wire name is the .NET full name and its payload is encoded as
-//                                .NET encodes it (docs/guide/13-rabbitmq.md)
+//                                .NET encodes it (docs/guide/15-dotnet-services.md)
 //   dotnet_name("...")           data member of a shared message (or a struct it holds): its C#
 //                                property name, when PascalCase of the member is not it
 //

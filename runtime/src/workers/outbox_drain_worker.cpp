@@ -212,6 +212,10 @@ void OutboxDrainWorker::prepare(const std::vector<WorkItem>& items, Batch& batch
     if (const MessageTypeInfo* info = envelope->payload.info()) {
       message.dotnet_type = std::string(info->dotnet_type);
     }
+    if (!envelope->hops.empty()) {
+      message.correlation_id = envelope->hops.front().correlation_id;
+      message.causation_id = envelope->hops.front().causation_id;
+    }
     bool reserialize = false;
     if (envelope->source_service_id.is_nil() && !source_id.is_nil()) {
       envelope->source_service_id = source_id;

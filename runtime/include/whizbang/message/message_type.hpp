@@ -36,7 +36,7 @@ struct SourceLocation {
 //
 // JSON (RapidJSON): an object with one member per public data member, named as the member.
 // (A type with a .NET identity, see `dotnet_type`, names them as C# properties instead and
-// writes time points as .NET's round-trip text: docs/guide/13-rabbitmq.md.)
+// writes time points as .NET's round-trip text: docs/guide/15-dotnet-services.md.)
 // Arithmetic as numbers, bool, enums as their underlying integer, std::string, std::optional
 // (null or absent when empty), std::vector (array), std::map<std::string, T> (object), nested
 // structs (object), Uuid/MessageId (hyphenated lowercase string),

@@ -44,6 +44,11 @@ struct TransportMessage {
   // services ([[whizbang::dotnet_type]]); empty otherwise. A transport that carries messages to
   // .NET names the envelope by it (the RabbitMQ transport's EnvelopeType header).
   std::string dotnet_type = {};
+  // The envelope's correlation and causation ids (its first hop's), for transports that carry
+  // them beside the body as Whizbang .NET does (RabbitMQ: the correlation_id property and the
+  // CausationId header). Informational: receivers read the envelope.
+  std::optional<MessageId> correlation_id = {};
+  std::optional<MessageId> causation_id = {};
 };
 
 struct TransportDestination {

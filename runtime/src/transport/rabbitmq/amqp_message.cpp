@@ -12,6 +12,7 @@ namespace whizbang::rabbitmq {
 namespace {
 
 constexpr std::string_view kEnvelopeTypeHeader = "EnvelopeType";
+constexpr std::string_view kCausationIdHeader = "CausationId";
 constexpr std::string_view kStreamIdHeader = "StreamId";
 
 std::optional<std::string_view> header(const amqp_basic_properties_t& properties,
@@ -61,6 +62,9 @@ OutgoingProperties::OutgoingProperties(const TransportDestination& destination,
       envelope_type_(rabbitmq_envelope_type(message.dotnet_type.empty() ? message.message_type
                                                                         : message.dotnet_type)) {
   header_texts_.emplace_back(kEnvelopeTypeHeader, envelope_type_);
+  if (message.causation_id) {
+    header_texts_.emplace_back(kCausationIdHeader, message.causation_id->to_string());
+  }
   for (const auto& [key, value] : destination.metadata) header_texts_.emplace_back(key, value);
   if (message.stream_id && !destination.metadata.contains(std::string(kStreamIdHeader))) {
     header_texts_.emplace_back(kStreamIdHeader, message.stream_id->to_string());
@@ -80,6 +84,11 @@ OutgoingProperties::OutgoingProperties(const TransportDestination& destination,
   properties_.delivery_mode = AMQP_DELIVERY_PERSISTENT;
   properties_.message_id = bytes_of(message_id_);
   properties_.type = bytes_of(message.message_type);
+  if (message.correlation_id) {
+    correlation_id_ = message.correlation_id->to_string();
+    properties_._flags |= AMQP_BASIC_CORRELATION_ID_FLAG;
+    properties_.correlation_id = bytes_of(correlation_id_);
+  }
   properties_.headers.num_entries = static_cast<int>(headers_.size());
   properties_.headers.entries = headers_.data();
 }

@@ -24,6 +24,7 @@ class OutgoingProperties {
 
  private:
   std::string message_id_;
+  std::string correlation_id_;
   std::string envelope_type_;
   std::vector<std::pair<std::string, std::string>> header_texts_;
   std::vector<amqp_table_entry_t> headers_;

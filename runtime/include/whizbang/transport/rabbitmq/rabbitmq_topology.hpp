@@ -6,9 +6,10 @@
 // - A service's subscription to an exchange is one durable queue "{service}-{exchange}", declared
 //   when the service subscribes, so a command sent while the service is down waits in it.
 // - Each queue dead-letters through the fanout exchange "{exchange}.dlx" into "{queue}.dlq".
-// - The body is the JSON envelope; the message carries message_id, type, content_type
-//   "application/json", delivery_mode 2 (persistent) and the headers EnvelopeType (the .NET
-//   envelope type name) and StreamId.
+// - The body is the JSON envelope; the message carries message_id, correlation_id (when the
+//   envelope has one), type, content_type "application/json", delivery_mode 2 (persistent) and
+//   the headers EnvelopeType (the .NET envelope type name), CausationId (when the envelope has
+//   one) and StreamId.
 #pragma once
 
 #include <string>
