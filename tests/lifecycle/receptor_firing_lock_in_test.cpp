@@ -175,5 +175,12 @@ TEST(GuardrailConfigurationTests, BadValues_AreClearErrors) {
   EXPECT_FALSE(whizbang::guardrail_options_from_json("{not json").ok());
 }
 
+TEST(GuardrailConfigurationTests, DeeplyNestedConfiguration_IsAnErrorNotACrash) {
+  const std::string nested = std::string(200'000, '[') + std::string(200'000, ']');
+  auto options = whizbang::guardrail_options_from_json(nested);
+  ASSERT_FALSE(options.ok());
+  EXPECT_EQ(options.status().code(), absl::StatusCode::kInvalidArgument);
+}
+
 }  // namespace
 }  // namespace lifecycle_test

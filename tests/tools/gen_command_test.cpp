@@ -113,6 +113,10 @@ TEST_F(GenExplainBadInputTests, PrintsOneLineAndExits2) {
   const fs::path broken = dir_ / "broken";
   fs::create_directories(broken);
   std::ofstream(broken / "whizbang_tables.json") << "{\"format\": 1, \"receptors\": [";
+  const fs::path nested = dir_ / "nested";
+  fs::create_directories(nested);
+  std::ofstream(nested / "whizbang_tables.json")
+      << std::string(200'000, '[') << std::string(200'000, ']');
   const fs::path wrong_format = dir_ / "wrong_format";
   fs::create_directories(wrong_format);
   std::ofstream(wrong_format / "whizbang_tables.json") << "{\"format\": 99}";
@@ -125,6 +129,7 @@ TEST_F(GenExplainBadInputTests, PrintsOneLineAndExits2) {
       {{"gen", "explain", empty.string()}, "holds no generated files"},
       {{"gen", "explain", old_output.string()}, "no whizbang_tables.json"},
       {{"gen", "explain", broken.string()}, "is not valid JSON"},
+      {{"gen", "explain", nested.string()}, "is not valid JSON"},
       {{"gen", "explain", wrong_format.string(), "--json"}, "is not tables format 1"},
       {{"gen", "explain"}, "gen explain: TARGET_DIR is required"},
       {{"gen", "explain", empty.string(), "--recent", "1"},

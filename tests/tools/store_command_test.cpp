@@ -160,6 +160,52 @@ TEST_F(StoreCommandTests, Stream_ListsEventsInVersionOrder) {
   EXPECT_TRUE(identity(path_) == before);
 }
 
+TEST_F(StoreCommandTests, Stream_DeeplyNestedEventData_PrintedAsTextNotACrash) {
+  // A corrupt or hostile row: event_data nested far deeper than any payload. Parsed without a
+  // depth bound, it overflowed the CLI's stack (SIGSEGV).
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+  const std::string nested = std::string(200'000, '[') + std::string(200'000, ']');
+  sqlite3_stmt* update = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db, "UPDATE wh_event_store SET event_data = ?1 WHERE version = 2",
+                               -1, &update, nullptr),
+            SQLITE_OK);
+  sqlite3_bind_text(update, 1, nested.data(), static_cast<int>(nested.size()), SQLITE_STATIC);
+  EXPECT_EQ(sqlite3_step(update), SQLITE_DONE);
+  sqlite3_finalize(update);
+  EXPECT_EQ(sqlite3_changes(db), 1);
+  sqlite3_close(db);
+
+  const CliRun r = run({"store", "stream", path_, kStream, "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const rapidjson::Document json = parse_json(r.out);
+  ASSERT_EQ(json["events"].Size(), 3u);
+  ASSERT_TRUE(json["events"][1]["payload"].IsString());
+  EXPECT_EQ(json["events"][1]["payload"].GetStringLength(), nested.size());
+  EXPECT_TRUE(json["events"][2]["payload"].IsObject()) << "the rows after it are still decoded";
+}
+
+TEST_F(StoreCommandTests, Stream_Text_ControlCharactersInStoredTextAreEscaped) {
+  // A stored type name carrying terminal escape sequences (clear screen, red).
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db,
+                         "UPDATE wh_event_store SET event_type = 'evil' || char(27) || '[2J' || "
+                         "char(27) || '[31m' || char(10) || 'forged line' WHERE version = 1",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+
+  const CliRun r = run({"store", "stream", path_, kStream});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("evil\\x1b[2J\\x1b[31m\\x0aforged line"), std::string::npos) << r.out;
+  // JSON output escapes them as JSON does.
+  const CliRun json = run({"store", "stream", path_, kStream, "--json"});
+  ASSERT_EQ(json.code, 0) << json.err;
+  EXPECT_EQ(json.out.find('\x1b'), std::string::npos);
+}
+
 TEST_F(StoreCommandTests, Stream_UnknownStream_IsEmpty) {
   const CliRun r = run({"store", "stream", path_, "0190f3c4-1a2b-7c3d-8e4f-000000000001"});
   ASSERT_EQ(r.code, 0) << r.err;

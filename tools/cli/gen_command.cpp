@@ -11,7 +11,7 @@
 #include "cli/text_table.hpp"
 #include "fmt/format.h"
 #include "rapidjson/document.h"
-#include "rapidjson/error/en.h"
+#include "whizbang/internal/bounded_json.hpp"
 
 namespace whizbang::cli {
 namespace {
@@ -184,11 +184,11 @@ int gen_explain(const ExplainOptions& options, const Io& io) {
   if (!content.ok()) return status_error(io, content.status());
   const std::string path = (fs::path(dir) / kTablesFile).string();
   rapidjson::Document tables;
-  tables.Parse(content->data(), content->size());
-  if (tables.HasParseError()) {
+  // Bounded: a damaged or hand-edited file must not overflow the stack.
+  if (const rapidjson::ParseResult parsed = internal::parse_bounded(*content, tables);
+      parsed.IsError()) {
     return usage_error(io, fmt::format("'{}' is not valid JSON: {} (at offset {})", path,
-                                       rapidjson::GetParseError_En(tables.GetParseError()),
-                                       tables.GetErrorOffset()));
+                                       internal::parse_error_text(parsed), parsed.Offset()));
   }
   if (absl::Status valid = validate(tables, path); !valid.ok()) return status_error(io, valid);
   if (options.json) {

@@ -3,6 +3,7 @@
 #include <type_traits>
 
 #include "rapidjson/document.h"
+#include "whizbang/internal/bounded_json.hpp"
 
 namespace whizbang::cli {
 
@@ -49,8 +50,8 @@ void BasicJsonOutput<Writer>::optional_uuid(const std::optional<Uuid>& id) {
 template <class Writer>
 void BasicJsonOutput<Writer>::json_or_string(std::string_view text) {
   rapidjson::Document document;
-  document.Parse(text.data(), text.size());
-  if (document.HasParseError()) {
+  // Bounded: stored text is untrusted; a few hundred thousand '[' overflowed the stack.
+  if (internal::parse_bounded(text, document).IsError()) {
     string(text);
   } else {
     document.Accept(writer_);

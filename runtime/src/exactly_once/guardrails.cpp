@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "fmt/format.h"
+#include "whizbang/internal/bounded_json.hpp"
 
 namespace whizbang {
 namespace {
@@ -31,10 +32,12 @@ absl::Status read_enum(const rapidjson::Value& section, const char* name,
 
 absl::StatusOr<GuardrailOptions> guardrail_options_from_json(std::string_view config_json) {
   rapidjson::Document document;
-  document.Parse(config_json.data(), config_json.size());
-  if (document.HasParseError()) {
-    return absl::InvalidArgumentError(fmt::format(
-        "guardrail configuration is not valid JSON (offset {})", document.GetErrorOffset()));
+  // Bounded, like every JSON this library reads: a configuration file is input too.
+  if (const rapidjson::ParseResult parsed = internal::parse_bounded(config_json, document);
+      parsed.IsError()) {
+    return absl::InvalidArgumentError(
+        fmt::format("guardrail configuration is not valid JSON (offset {}: {})", parsed.Offset(),
+                    internal::parse_error_text(parsed)));
   }
   GuardrailOptions options;
   if (!document.IsObject() || !document.HasMember("Whizbang")) return options;

@@ -173,6 +173,7 @@ void ServiceHost::build_workers() {
   inbox_options.lease_renewal_interval = o.lease_renewal_interval;
   inbox_options.atomic_completion = o.atomic_inbox_completion;
   inbox_options.before_completion = o.before_inbox_completion;
+  inbox_options.envelope_limits = o.envelope_limits;
   inbox_options.logger = o.logger;
   inbox_ = std::make_unique<InboxWorker>(
       *o.store, resolver,

@@ -453,7 +453,12 @@ std::string serialize_envelope(const Envelope& envelope) {
 
 absl::StatusOr<Envelope> deserialize_envelope(std::string_view json,
                                               MessageTypeResolverRef resolver,
-                                              std::string_view message_type) {
+                                              std::string_view message_type,
+                                              const EnvelopeLimits& limits) {
+  if (json.size() > limits.max_bytes) {
+    return absl::InvalidArgumentError(fmt::format("envelope of {} bytes: over the limit of {}",
+                                                  json.size(), limits.max_bytes));
+  }
   rapidjson::Document document;
   WHIZBANG_RETURN_IF_ERROR(parse_document(json, document));
   Envelope envelope;
@@ -501,6 +506,11 @@ absl::StatusOr<Envelope> deserialize_envelope(std::string_view json,
 
   if (const Value* hops = member(document, "h"); hops != nullptr && !hops->IsNull()) {
     if (!hops->IsArray()) return shape_error("$.h", "an array");
+    if (hops->Size() > limits.max_hops) {
+      return absl::InvalidArgumentError(fmt::format("envelope {}: {} hops, over the limit of {}",
+                                                    message_id->to_string(), hops->Size(),
+                                                    limits.max_hops));
+    }
     envelope.hops.resize(hops->Size());
     for (rapidjson::SizeType i = 0; i < hops->Size(); ++i) {
       WHIZBANG_RETURN_IF_ERROR(read_hop((*hops)[i], envelope.hops[i], fmt::format("$.h[{}]", i)));
@@ -529,6 +539,11 @@ absl::StatusOr<Envelope> deserialize_envelope(std::string_view json,
 
   if (const Value* ri = member(document, "ri"); ri != nullptr && !ri->IsNull()) {
     if (!ri->IsArray()) return shape_error("$.ri", "an array");
+    if (ri->Size() > limits.max_receptor_invocations) {
+      return absl::InvalidArgumentError(
+          fmt::format("envelope {}: {} receptor invocation records, over the limit of {}",
+                      message_id->to_string(), ri->Size(), limits.max_receptor_invocations));
+    }
     envelope.receptor_invocations.resize(ri->Size());
     for (rapidjson::SizeType i = 0; i < ri->Size(); ++i) {
       WHIZBANG_RETURN_IF_ERROR(

@@ -149,8 +149,10 @@ std::string scope_json(const SecurityScope& scope) {
 
 std::optional<SecurityScope> parse_scope_json(std::string_view json) {
   rapidjson::Document document;
-  document.Parse(json.data(), json.size());
-  if (document.HasParseError() || !document.IsObject()) return std::nullopt;
+  // Bounded: the scope column is stored text, as untrusted as an envelope.
+  if (internal::parse_bounded(json, document).IsError() || !document.IsObject()) {
+    return std::nullopt;
+  }
   SecurityScope scope;
   if (auto u = document.FindMember("u"); u != document.MemberEnd() && u->value.IsString()) {
     scope.user_id.assign(u->value.GetString(), u->value.GetStringLength());

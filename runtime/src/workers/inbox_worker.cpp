@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 
+#include "fmt/format.h"
 #include "store/store_support.hpp"
 #include "whizbang/failure.hpp"
 #include "whizbang/internal/bounded_json.hpp"
@@ -146,7 +147,14 @@ absl::StatusOr<InboxCycleResult> InboxWorker::run_once() {
     }
     absl::StatusOr<Envelope> envelope = deserialize_envelope(
         item.envelope_json, [&](std::string_view name) { return resolver_(name); },
-        item.message_type);
+        item.message_type, options_.envelope_limits);
+    if (envelope.ok() && envelope->message_id != item.message_id) {
+      // The row's id (the transport's message id: what deduplicates it) must be the envelope's,
+      // or one message could pass the inbox's deduplication under another's id.
+      envelope = absl::InvalidArgumentError(fmt::format("envelope {} was delivered as message {}",
+                                                        envelope->message_id.to_string(),
+                                                        item.message_id.to_string()));
+    }
     if (!envelope.ok()) {
       const std::string reason(envelope.status().message());
       store_internal::report_quarantined(options_.logger, "wh_inbox", item.message_id, reason);

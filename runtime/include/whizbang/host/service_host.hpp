@@ -89,6 +89,8 @@ struct HostOptions {
   bool atomic_inbox_completion = true;
   // Fault injection: called before an inbox completion commits; non-OK acts as a crash there.
   std::function<absl::Status(const WorkItem&)> before_inbox_completion;
+  // What a received envelope may hold (size, hops, records); one beyond is dead-lettered.
+  EnvelopeLimits envelope_limits;
   std::shared_ptr<spdlog::logger> logger;
 };
 

@@ -36,6 +36,7 @@
 //       json, [&](std::string_view name) { return registry.find_message(name); });
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -52,6 +53,22 @@ using MessageTypeResolverRef = absl::FunctionRef<const MessageTypeInfo*(std::str
 // The owning form, for components that keep a resolver (workers).
 using MessageTypeResolver = std::function<const MessageTypeInfo*(std::string_view)>;
 
+// The most a received envelope may hold (InboxWorkerOptions / HostOptions::envelope_limits).
+// The defaults are far above what the runtime writes (a few hops and records, payloads of
+// kilobytes); an envelope beyond them is refused before it is decoded (InvalidArgument), so the
+// inbox dead-letters it instead of spending memory and time on it. What a service wrote itself
+// (its outbox, its event store) is read without limits.
+struct EnvelopeLimits {
+  std::size_t max_bytes = std::size_t{1} << 20;  // 1 MiB of JSON
+  std::size_t max_hops = 64;
+  std::size_t max_receptor_invocations = 256;
+
+  static constexpr EnvelopeLimits none() {
+    constexpr std::size_t kAny = static_cast<std::size_t>(-1);
+    return {kAny, kAny, kAny};
+  }
+};
+
 std::string serialize_envelope(const Envelope& envelope);
 // Appends to `out` (reuses its capacity on hot paths).
 void serialize_envelope(const Envelope& envelope, std::string& out);
@@ -65,7 +82,8 @@ void serialize_envelope(const Envelope& envelope, std::string& out);
 // another type than `message_type`.
 absl::StatusOr<Envelope> deserialize_envelope(std::string_view json,
                                               MessageTypeResolverRef resolver,
-                                              std::string_view message_type = {});
+                                              std::string_view message_type = {},
+                                              const EnvelopeLimits& limits = EnvelopeLimits::none());
 
 // The payload wire name ("t") of a serialized envelope without decoding the payload;
 // InvalidArgument when `json` is not an envelope.

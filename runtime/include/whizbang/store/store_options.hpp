@@ -42,6 +42,10 @@ struct StoreOptions {
   // forever.
   int max_attempts = 10;
   Durability durability = Durability::Full;
+  // SQLite: the permissions of a store file it creates, whatever the umask (its -wal and -shm
+  // files get the same). Owner only by default: a store holds payloads and user ids. 0640 lets
+  // a group read it (operators' inspection tools).
+  unsigned file_mode = 0600;
   std::shared_ptr<Metrics> metrics;
   std::shared_ptr<spdlog::logger> logger;
 };

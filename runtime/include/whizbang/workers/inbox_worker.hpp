@@ -69,6 +69,8 @@ struct InboxWorkerOptions {
   // Fault injection for tests: runs just before the completion commits; a non-OK status acts as
   // a crash at that point (nothing more is recorded; the lease lapses and the row is re-offered).
   std::function<absl::Status(const WorkItem&)> before_completion;
+  // What a received envelope may hold; one beyond is dead-lettered, never handled.
+  EnvelopeLimits envelope_limits;
   std::shared_ptr<spdlog::logger> logger;
 };
 

@@ -1,9 +1,41 @@
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
 #include "fmt/format.h"
 #include "store/sqlite/statement.hpp"
 
 namespace whizbang::sqlite {
+namespace {
 
-absl::StatusOr<std::unique_ptr<Connection>> Connection::open(const std::string& path) {
+// Creates `path` with exactly `mode` unless it exists: SQLite would create it with 0644 & ~umask,
+// readable by every local user, and a store holds payloads and user ids.
+absl::Status create_private(const std::string& path, unsigned mode) {
+  if (path.empty() || path.front() == ':' || path.rfind("file:", 0) == 0) return absl::OkStatus();
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode & 0777);
+  if (fd < 0) {
+    if (errno == EEXIST) return absl::OkStatus();
+    return absl::UnavailableError(
+        fmt::format("cannot create SQLite store '{}': {}", path, std::strerror(errno)));
+  }
+  const int changed = ::fchmod(fd, static_cast<mode_t>(mode & 0777));  // past the umask
+  const int saved_errno = errno;
+  ::close(fd);
+  if (changed != 0) {
+    return absl::UnavailableError(fmt::format("cannot set the mode of SQLite store '{}': {}", path,
+                                              std::strerror(saved_errno)));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<Connection>> Connection::open(const std::string& path,
+                                                             unsigned file_mode) {
+  if (absl::Status created = create_private(path, file_mode); !created.ok()) return created;
   sqlite3* db = nullptr;
   const int code = sqlite3_open_v2(
       path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);

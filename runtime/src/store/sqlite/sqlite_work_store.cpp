@@ -198,7 +198,7 @@ absl::StatusOr<int> prepare_file(sqlite::Connection& connection) {
 absl::StatusOr<std::unique_ptr<SqliteWorkStore>> SqliteWorkStore::open(const std::string& path,
                                                                        StoreOptions options) {
   WB_ASSIGN_OR_RETURN(std::unique_ptr<sqlite::Connection> connection,
-                      sqlite::Connection::open(path));
+                      sqlite::Connection::open(path, options.file_mode));
   sqlite3_busy_timeout(connection->db(), kBusyTimeoutMillis);
   WB_ASSIGN_OR_RETURN(int version, prepare_file(*connection));
   // FULL: a commit is on disk when it returns, so what the inbox acknowledged survives a power

@@ -44,8 +44,10 @@ class Statement {
 // for the life of the connection).
 class Connection {
  public:
-  // Opens or creates `path`; ":memory:" for a private in-memory database.
-  static absl::StatusOr<std::unique_ptr<Connection>> open(const std::string& path);
+  // Opens or creates `path`; ":memory:" for a private in-memory database. A file it creates
+  // gets `file_mode` whatever the umask (SQLite gives the -wal and -shm files the same).
+  static absl::StatusOr<std::unique_ptr<Connection>> open(const std::string& path,
+                                                          unsigned file_mode = 0600);
   // Opens an existing `path` read-only: never creates or writes the file. `immutable` also
   // skips locking and the -wal/-shm side files (which a read-only open of a WAL database
   // otherwise creates and leaves behind): only for a file no connection is writing.
