@@ -107,6 +107,15 @@ test_build_generator() {
   echo "-DWHIZBANG_GENERATOR_EXECUTABLE=$PWD/build/generator/whizbang-gen"
 }
 
+# ThreadSanitizer builds and runs the suites whose code has threads (workers, executors, the
+# store's lock, transports, the host, the process harness, the sample); the generator, CLI, fuzz
+# and guide suites run on one thread and are covered by ./dev.sh sanitize.
+TSAN_TARGETS=(
+  whizbang_runtime_tests whizbang_dispatch_tests whizbang_lifecycle_tests
+  whizbang_perspective_tests whizbang_store_tests whizbang_fault_tests
+  crash_restart_test ecommerce_sample shop_service whizbang_transport_tests whizbang_host_tests
+)
+
 without_aslr() {
   if setarch "$(uname -m)" -R true 2>/dev/null; then
     setarch "$(uname -m)" -R "$@"

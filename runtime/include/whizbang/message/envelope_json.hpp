@@ -80,10 +80,9 @@ void serialize_envelope(const Envelope& envelope, std::string& out);
 // travels beside it (a transport header, a stored row's type column), given as `message_type`.
 // A payload whose type neither names is InvalidArgument, never dropped; so is a "t" that names
 // another type than `message_type`.
-absl::StatusOr<Envelope> deserialize_envelope(std::string_view json,
-                                              MessageTypeResolverRef resolver,
-                                              std::string_view message_type = {},
-                                              const EnvelopeLimits& limits = EnvelopeLimits::none());
+absl::StatusOr<Envelope> deserialize_envelope(
+    std::string_view json, MessageTypeResolverRef resolver, std::string_view message_type = {},
+    const EnvelopeLimits& limits = EnvelopeLimits::none());
 
 // The payload wire name ("t") of a serialized envelope without decoding the payload;
 // InvalidArgument when `json` is not an envelope.
