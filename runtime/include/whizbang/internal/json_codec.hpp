@@ -399,6 +399,25 @@ absl::Status value_from_json(std::string_view json, void* out) {
   return read_value(static_cast<const JsonValue&>(document), *static_cast<T*>(out), "$");
 }
 
+// MessageTypeInfo with the codec entry points of one style.
+template <class T, JsonStyle Style>
+constexpr MessageTypeInfo message_type_info_in_style(std::string_view wire_name,
+                                                     std::string_view cpp_name, MessageKind kind,
+                                                     std::optional<DispatchModes> default_routing,
+                                                     SourceLocation source,
+                                                     std::string_view dotnet_type) {
+  return MessageTypeInfo{wire_name,
+                         cpp_name,
+                         kind,
+                         default_routing,
+                         source,
+                         &message_to_json<T, Style>,
+                         &message_from_json<T, Style>,
+                         &message_from_json_value<T, Style>,
+                         &message_write_json<T, Style>,
+                         dotnet_type};
+}
+
 // A type with a .NET identity (`dotnet_type` not empty, "Ns.Type, Assembly") is encoded in the
 // .NET style; any other in the native one.
 template <class T>
@@ -407,29 +426,10 @@ constexpr MessageTypeInfo make_message_type_info(std::string_view wire_name,
                                                  std::optional<DispatchModes> default_routing,
                                                  SourceLocation source,
                                                  std::string_view dotnet_type = {}) {
-  if (dotnet_type.empty()) {
-    return MessageTypeInfo{wire_name,
-                           cpp_name,
-                           kind,
-                           default_routing,
-                           source,
-                           &message_to_json<T>,
-                           &message_from_json<T>,
-                           &message_from_json_value<T>,
-                           &message_write_json<T>,
-                           dotnet_type};
-  }
-  constexpr JsonStyle kDotNet = JsonStyle::DotNet;
-  return MessageTypeInfo{wire_name,
-                         cpp_name,
-                         kind,
-                         default_routing,
-                         source,
-                         &message_to_json<T, kDotNet>,
-                         &message_from_json<T, kDotNet>,
-                         &message_from_json_value<T, kDotNet>,
-                         &message_write_json<T, kDotNet>,
-                         dotnet_type};
+  return dotnet_type.empty() ? message_type_info_in_style<T, JsonStyle::Native>(
+                                   wire_name, cpp_name, kind, default_routing, source, dotnet_type)
+                             : message_type_info_in_style<T, JsonStyle::DotNet>(
+                                   wire_name, cpp_name, kind, default_routing, source, dotnet_type);
 }
 
 }  // namespace internal
