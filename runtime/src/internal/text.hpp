@@ -15,4 +15,11 @@ inline bool equals_ignoring_case(std::string_view a, std::string_view b) {
          });
 }
 
+// `text` without leading and trailing spaces (the parts of a .NET assembly-qualified name).
+inline std::string_view trim_spaces(std::string_view text) {
+  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+  return text;
+}
+
 }  // namespace whizbang::internal

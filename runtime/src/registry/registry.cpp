@@ -5,17 +5,9 @@
 #include <utility>
 #include <vector>
 
+#include "internal/text.hpp"
+
 namespace whizbang {
-
-namespace {
-
-std::string_view trimmed(std::string_view text) {
-  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
-  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
-  return text;
-}
-
-}  // namespace
 
 const MessageTypeInfo* Registry::find_message(std::string_view name) const {
   if (const MessageEntry* entry = find_entry(name)) return entry->info;
@@ -23,9 +15,9 @@ const MessageTypeInfo* Registry::find_message(std::string_view name) const {
   // the full name as its wire name and the first two parts as its dotnet_type.
   const std::size_t comma = name.find(',');
   if (comma == std::string_view::npos) return nullptr;
-  const std::string_view full_name = trimmed(name.substr(0, comma));
+  const std::string_view full_name = internal::trim_spaces(name.substr(0, comma));
   std::string_view assembly = name.substr(comma + 1);
-  assembly = trimmed(assembly.substr(0, assembly.find(',')));
+  assembly = internal::trim_spaces(assembly.substr(0, assembly.find(',')));
   const MessageEntry* entry = find_entry(full_name);
   if (entry == nullptr) return nullptr;
   const std::string_view declared = entry->info->dotnet_type;

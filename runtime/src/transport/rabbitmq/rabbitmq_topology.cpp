@@ -2,17 +2,13 @@
 
 #include <vector>
 
+#include "internal/text.hpp"
+
 namespace whizbang {
 namespace {
 
 constexpr std::string_view kEnvelopePrefix = "Whizbang.Core.Observability.MessageEnvelope`1[[";
 constexpr std::string_view kEnvelopeSuffix = "]], Whizbang.Core";
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
-  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
-  return text;
-}
 
 bool starts_with(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
@@ -60,7 +56,7 @@ std::string message_type_from_envelope_type(std::string_view envelope_type) {
   std::string result;
   while (!inner.empty()) {
     const std::size_t comma = inner.find(',');
-    const std::string_view part = trim(inner.substr(0, comma));
+    const std::string_view part = internal::trim_spaces(inner.substr(0, comma));
     inner = comma == std::string_view::npos ? std::string_view() : inner.substr(comma + 1);
     if (starts_with(part, "Version=") || starts_with(part, "Culture=") ||
         starts_with(part, "PublicKeyToken=")) {
