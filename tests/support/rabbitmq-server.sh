@@ -12,7 +12,9 @@
 #   rabbitmq-server.sh start <dir> <port>   start again on the data it kept
 # The node's distribution port is <port>+1 and its epmd's <port>+2. Processes are stopped by the
 # pids recorded in <dir>, never by name. WHIZBANG_RMQ_EXTRA_CONF, if set at `up`, is appended to
-# the broker's rabbitmq.conf (e.g. a TLS listener).
+# the broker's rabbitmq.conf (e.g. a TLS listener); WHIZBANG_RMQ_WAIT_PORTS (space-separated),
+# if set at `up` or `start`, are the extra listeners' ports, waited for like the AMQP port (a
+# TLS listener can open a moment after it).
 set -euo pipefail
 
 usage="usage: rabbitmq-server.sh up|down|stop|crash|start <dir> <port> [address]"
@@ -71,12 +73,20 @@ start() {
   "$bin/rabbitmq-server" </dev/null >>"$dir/log/stdout.log" 2>&1 &
   local server=$!
   echo "$server" >"$dir/server.pid"
-  for _ in $(seq 1200); do # the AMQP listener opens at the end of the boot
-    (exec 3<>"/dev/tcp/$address/$port") 2>/dev/null && return 0
-    alive "$server" || { tail -30 "$dir/log/stdout.log" >&2; exit 1; }
+  local listener
+  for listener in "$port" ${WHIZBANG_RMQ_WAIT_PORTS:-}; do
+    await_listener "$server" "$listener"
+  done
+}
+
+# await_listener <server pid> <port>: the listeners open at the end of the boot.
+await_listener() {
+  for _ in $(seq 1200); do
+    (exec 3<>"/dev/tcp/$address/$2") 2>/dev/null && return 0
+    alive "$1" || { tail -30 "$dir/log/stdout.log" >&2; exit 1; }
     sleep 0.05
   done
-  echo "rabbitmq-server.sh: the broker in $dir did not open port $port" >&2
+  echo "rabbitmq-server.sh: the broker in $dir did not open port $2" >&2
   exit 1
 }
 

@@ -1,17 +1,12 @@
 // RabbitMqTransport over TLS (amqps): a broker of its own with a TLS listener and a certificate
 // from a throwaway CA made for the suite. The peer's certificate and host name are verified by
 // default; a connection the client cannot verify is refused, never used.
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 #include <whizbang/transport/rabbitmq/rabbitmq_transport.hpp>
 
-#include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <thread>
 
 #include "received.hpp"
 #include "support/rabbitmq_broker.hpp"
@@ -27,26 +22,6 @@ const std::filesystem::path kCerts = kDir.string() + "-certs";
 
 bool run(const std::string& command) {
   return std::system((command + " >/dev/null 2>&1").c_str()) == 0;
-}
-
-// True once 127.0.0.1:`port` accepts a TCP connection. The broker script's `up` waits for the
-// AMQP listener only, and the TLS listener can open a moment after it: a test that connected in
-// between saw a broker that refused it for no reason of its own.
-bool wait_for_listener(int port, std::chrono::seconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_port = htons(static_cast<std::uint16_t>(port));
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    const bool open =
-        fd >= 0 && ::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0;
-    if (fd >= 0) ::close(fd);
-    if (open) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));  // no signal to wait on
-  }
-  return false;
 }
 
 // A CA, and a server certificate it signed for DNS name "localhost" only.
@@ -76,12 +51,13 @@ class RabbitMqTlsTests : public ::testing::Test {
         "/server.pem" + "\nssl_options.keyfile = " + certs + "/server.key" +
         "\nssl_options.verify = verify_none" + "\nssl_options.fail_if_no_peer_cert = false";
     setenv("WHIZBANG_RMQ_EXTRA_CONF", conf.c_str(), 1);
+    // The TLS listener can open a moment after the AMQP one: `up` waits for both.
+    setenv("WHIZBANG_RMQ_WAIT_PORTS", std::to_string(kTlsPort).c_str(), 1);
     const bool up = run(std::string(WHIZBANG_RMQ_SERVER_SCRIPT) + " up " + kDir.string() + " " +
                         std::to_string(kPort));
     unsetenv("WHIZBANG_RMQ_EXTRA_CONF");
+    unsetenv("WHIZBANG_RMQ_WAIT_PORTS");
     ASSERT_TRUE(up) << "the TLS broker did not start";
-    ASSERT_TRUE(wait_for_listener(kTlsPort, std::chrono::seconds(30)))
-        << "the TLS listener did not open";
   }
   static void TearDownTestSuite() {
     run(std::string(WHIZBANG_RMQ_SERVER_SCRIPT) + " down " + kDir.string() + " " +
