@@ -122,6 +122,9 @@ class ServeProcesses {
       expect_all_running();
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
+    // A successor spawned by the last chaos event may not have blocked SIGTERM yet (the default
+    // action would kill it): each process is told to stop only once it is ready.
+    for (std::size_t i = 0; i < pids_.size(); ++i) await_ready(i);
     for (const pid_t pid : pids_) kill(pid, SIGTERM);
     for (std::size_t i = 0; i < pids_.size(); ++i) {
       EXPECT_EQ(wait_for(pids_[i]), 0) << roles_[i] << " did not stop cleanly on SIGTERM";
