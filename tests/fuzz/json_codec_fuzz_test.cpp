@@ -32,6 +32,25 @@ TEST(JsonCodecFuzzTests, OutOfRangeTimePoint_IsRejectedNotWrapped) {
             max_micros);
 }
 
+// Found by the envelope decoder's libFuzzer target: an unset MessageId member (the nil id) was
+// written, then refused when read ("expected version 7 message id"), so every receiver
+// dead-lettered a message with such a member.
+TEST(JsonCodecFuzzTests, NilMessageIdMember_RoundTrips) {
+  rapidjson::Document document;
+  document.Parse(R"("00000000-0000-0000-0000-000000000000")");
+  whizbang::MessageId id = whizbang::MessageId::mint();
+  ASSERT_TRUE(whizbang::internal::read_value(
+                  static_cast<const whizbang::internal::JsonValue&>(document), id, "$")
+                  .ok());
+  EXPECT_TRUE(id.is_nil());
+  // Other versions stay refused: a message id is a version 7 uuid.
+  document.Parse(R"("6ba7b810-9dad-41d1-80b4-00c04fd430c8")");
+  EXPECT_EQ(whizbang::internal::read_value(
+                static_cast<const whizbang::internal::JsonValue&>(document), id, "$")
+                .code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
 TEST(JsonCodecFuzzTests, DeeplyNestedModel_FailsCleanlyWithoutExhaustingTheStack) {
   std::vector<std::int32_t> model;
   const absl::Status status = whizbang::internal::value_from_json<std::vector<std::int32_t>>(

@@ -1,6 +1,7 @@
 // ServiceRunner (docs/guide/14-running-services.md): its configuration, its HTTP endpoints over
 // the run's broker, and a service process that stops cleanly on SIGTERM.
 #include <gtest/gtest.h>
+
 #include <httplib.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 #include <whizbang/host/service_runner.hpp>
 #include <whizbang/observability/prometheus.hpp>
+#include "absl/strings/escaping.h"
 
 #include <chrono>
 #include <cstdlib>
@@ -81,6 +83,35 @@ TEST(ServiceRunnerConfigTests, Mistakes_AreClearErrors) {
   EXPECT_NE(parse({"--service", "x", "--stroe", "y"}).status().message().find("unknown option"),
             std::string_view::npos);
   EXPECT_NE(parse({"--service"}).status().message().find("needs a value"), std::string_view::npos);
+}
+
+TEST(ServiceRunnerConfigTests, Signing_ModeFromFlagKeysFromTheEnvironmentOnly) {
+  const std::string secret(32, 's');
+  ScopedEnv keys("WHIZBANG_SIGNING_KEYS", ("k1:" + absl::Base64Escape(secret)).c_str());
+  auto config = parse({"--service", "orders", "--signing", "require", "--trusted-scope-services",
+                       "orders, billing"});
+  ASSERT_TRUE(config.ok()) << config.status();
+  absl::StatusOr<whizbang::EnvelopeSigning> signing = whizbang::signing_from_config(*config);
+  ASSERT_TRUE(signing.ok()) << signing.status();
+  EXPECT_EQ(signing->mode, whizbang::EnvelopeSigningMode::Require);
+  ASSERT_NE(signing->keys.signing_key(), nullptr);
+  EXPECT_EQ(signing->keys.signing_key()->secret, secret);
+  EXPECT_EQ(whizbang::scope_trusted_services_from_config(*config),
+            (std::vector<std::string>{"orders", "billing"}));
+  config->scope_trusted_services = "*";
+  EXPECT_FALSE(whizbang::scope_trusted_services_from_config(*config).has_value());
+}
+
+TEST(ServiceRunnerConfigTests, SigningMistakes_AreClearErrors) {
+  EXPECT_NE(parse({"--service", "x", "--signing", "yes"}).status().message().find("is not off"),
+            std::string_view::npos);
+  // Require without keys cannot start: it would refuse everything it receives.
+  EXPECT_NE(parse({"--service", "x", "--signing", "require"}).status().message().find("empty"),
+            std::string_view::npos);
+  ScopedEnv keys("WHIZBANG_SIGNING_KEYS", "k1:c2hvcnQ=");
+  const absl::Status short_key = parse({"--service", "x", "--signing", "sign"}).status();
+  EXPECT_NE(short_key.message().find("WHIZBANG_SIGNING_KEYS"), std::string_view::npos);
+  EXPECT_EQ(short_key.message().find("c2hvcnQ="), std::string_view::npos);
 }
 
 TEST(PrometheusTests, CountersAndGauges_InTheTextFormat) {

@@ -185,10 +185,10 @@ int gen_explain(const ExplainOptions& options, const Io& io) {
   const std::string path = (fs::path(dir) / kTablesFile).string();
   rapidjson::Document tables;
   // Bounded: a damaged or hand-edited file must not overflow the stack.
-  if (const rapidjson::ParseResult parsed = internal::parse_bounded(*content, tables);
+  if (const internal::BoundedParseResult parsed = internal::parse_bounded(*content, tables);
       parsed.IsError()) {
-    return usage_error(io, fmt::format("'{}' is not valid JSON: {} (at offset {})", path,
-                                       internal::parse_error_text(parsed), parsed.Offset()));
+    return usage_error(io, fmt::format("'{}' is not valid JSON: {}", path,
+                                       internal::describe_parse_error(parsed)));
   }
   if (absl::Status valid = validate(tables, path); !valid.ok()) return status_error(io, valid);
   if (options.json) {

@@ -31,6 +31,10 @@
 //   dotnet_name("...")           data member of a shared message (or a struct it holds): its C#
 //                                property name, when PascalCase of the member is not it
 //
+// Threads: one receptor instance serves every worker thread of its service (the inbox worker,
+// the executors of detached stages, perspective workers), so a receptor's members need their own
+// locking, and per-message state belongs in locals (docs/guide/16-security.md).
+//
 // Perspectives (read models): a class deriving from `Perspective<Model>` with one
 // `void apply(Model&, const E&)` (or `absl::Status apply(...)`) per event type E it projects.
 // The model is a plain struct (JSON-encoded like a message's nested struct) stored per stream.

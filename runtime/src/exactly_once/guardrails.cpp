@@ -33,11 +33,10 @@ absl::Status read_enum(const rapidjson::Value& section, const char* name,
 absl::StatusOr<GuardrailOptions> guardrail_options_from_json(std::string_view config_json) {
   rapidjson::Document document;
   // Bounded, like every JSON this library reads: a configuration file is input too.
-  if (const rapidjson::ParseResult parsed = internal::parse_bounded(config_json, document);
+  if (const internal::BoundedParseResult parsed = internal::parse_bounded(config_json, document);
       parsed.IsError()) {
-    return absl::InvalidArgumentError(
-        fmt::format("guardrail configuration is not valid JSON (offset {}: {})", parsed.Offset(),
-                    internal::parse_error_text(parsed)));
+    return absl::InvalidArgumentError(fmt::format("guardrail configuration is not valid JSON ({})",
+                                                  internal::describe_parse_error(parsed)));
   }
   GuardrailOptions options;
   if (!document.IsObject() || !document.HasMember("Whizbang")) return options;

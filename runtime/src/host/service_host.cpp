@@ -44,6 +44,7 @@ absl::StatusOr<std::unique_ptr<ServiceHost>> ServiceHost::create(const Registry&
   if (options.service_name.empty()) {
     return absl::InvalidArgumentError("ServiceHost needs a service name");
   }
+  if (absl::Status signing = options.signing.validate(); !signing.ok()) return signing;
   if (options.service_id.is_nil()) options.service_id = service_id_for(options.service_name);
   if (!options.dedup_store) {
     if (options.guardrails.persist == PersistInvocations::Database) {
@@ -158,6 +159,7 @@ void ServiceHost::build_workers() {
                                                                    Stage stage) {
     return lifecycle->run_stage(envelope, stage);
   };
+  outbox_options.signing = o.signing;
   outbox_options.logger = o.logger;
   // Without a transport the worker stores this service's events and publishes nothing.
   outbox_ =
@@ -174,6 +176,8 @@ void ServiceHost::build_workers() {
   inbox_options.atomic_completion = o.atomic_inbox_completion;
   inbox_options.before_completion = o.before_inbox_completion;
   inbox_options.envelope_limits = o.envelope_limits;
+  inbox_options.signing = o.signing;
+  inbox_options.scope_trusted_services = o.scope_trusted_services;
   inbox_options.logger = o.logger;
   inbox_ = std::make_unique<InboxWorker>(
       *o.store, resolver,

@@ -122,6 +122,10 @@ absl::StatusOr<std::unique_ptr<ServiceRunner>> ServiceRunner::start(const Regist
   options.store = runner->store_.get();
   options.transport = runner->transport_.get();
   options.logger = logger;
+  absl::StatusOr<EnvelopeSigning> signing = signing_from_config(runner->config_);
+  if (!signing.ok()) return signing.status();
+  options.signing = *std::move(signing);
+  options.scope_trusted_services = scope_trusted_services_from_config(runner->config_);
   if (hooks.host) hooks.host(options);
   absl::StatusOr<std::unique_ptr<ServiceHost>> host =
       ServiceHost::create(registry, services, std::move(options));

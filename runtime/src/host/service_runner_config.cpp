@@ -1,7 +1,9 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
 #include "whizbang/host/service_runner.hpp"
 
 namespace whizbang {
@@ -35,6 +37,9 @@ absl::StatusOr<ServiceRunnerConfig> parse_service_runner_config(int argc,
       {"--store", "WHIZBANG_STORE", &ServiceRunnerConfig::store},
       {"--transport", "WHIZBANG_TRANSPORT", &ServiceRunnerConfig::transport},
       {"--http-address", "WHIZBANG_HTTP_ADDRESS", &ServiceRunnerConfig::http_address},
+      {"--signing", "WHIZBANG_SIGNING", &ServiceRunnerConfig::signing},
+      {"--trusted-scope-services", "WHIZBANG_TRUSTED_SCOPE_SERVICES",
+       &ServiceRunnerConfig::scope_trusted_services},
   };
   ServiceRunnerConfig config;
   // The environment first; flags override it.
@@ -75,13 +80,47 @@ absl::StatusOr<ServiceRunnerConfig> parse_service_runner_config(int argc,
     if (!known) {
       return absl::InvalidArgumentError(
           "unknown option '" + std::string(argument) +
-          "' (known: --service, --store, --transport, --http-port, --http-address)");
+          "' (known: --service, --store, --transport, --http-port, --http-address, --signing, "
+          "--trusted-scope-services)");
     }
   }
   if (config.service_name.empty()) {
     return absl::InvalidArgumentError("no service name: give --service NAME or WHIZBANG_SERVICE");
   }
+  if (absl::StatusOr<EnvelopeSigning> signing = signing_from_config(config); !signing.ok()) {
+    return signing.status();
+  }
   return config;
+}
+
+absl::StatusOr<EnvelopeSigning> signing_from_config(const ServiceRunnerConfig& config) {
+  EnvelopeSigning signing;
+  if (config.signing == "off") {
+    signing.mode = EnvelopeSigningMode::Off;
+  } else if (config.signing == "sign") {
+    signing.mode = EnvelopeSigningMode::Sign;
+  } else if (config.signing == "require") {
+    signing.mode = EnvelopeSigningMode::Require;
+  } else {
+    return absl::InvalidArgumentError("--signing: '" + config.signing +
+                                      "' is not off, sign or require");
+  }
+  absl::StatusOr<SigningKeyRing> keys = SigningKeyRing::from_environment();
+  if (!keys.ok()) return keys.status();
+  signing.keys = *std::move(keys);
+  if (absl::Status valid = signing.validate(); !valid.ok()) return valid;
+  return signing;
+}
+
+std::optional<std::vector<std::string>> scope_trusted_services_from_config(
+    const ServiceRunnerConfig& config) {
+  if (config.scope_trusted_services == "*") return std::nullopt;
+  std::vector<std::string> services;
+  for (absl::string_view name : absl::StrSplit(config.scope_trusted_services, ',')) {
+    name = absl::StripAsciiWhitespace(name);
+    if (!name.empty()) services.emplace_back(name.data(), name.size());
+  }
+  return services;
 }
 
 }  // namespace whizbang

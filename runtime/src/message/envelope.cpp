@@ -1,6 +1,16 @@
 #include "whizbang/message/envelope.hpp"
 
+#include <algorithm>
+
 namespace whizbang {
+
+bool SecurityScope::has_role(std::string_view role) const {
+  return std::find(roles.begin(), roles.end(), role) != roles.end();
+}
+
+bool SecurityScope::has_permission(std::string_view permission) const {
+  return std::find(permissions.begin(), permissions.end(), permission) != permissions.end();
+}
 
 Envelope Envelope::create(AnyMessage payload, const ServiceInstance& self) {
   Envelope envelope;
@@ -40,15 +50,16 @@ std::string_view Envelope::topic() const {
   return {};
 }
 
-std::optional<SecurityScope> Envelope::current_scope() const {
-  std::optional<SecurityScope> folded;
-  for (const MessageHop& hop : hops) {
-    if (hop.type != HopType::Current || !hop.scope) continue;
-    if (!folded) folded.emplace();
-    if (!hop.scope->user_id.empty()) folded->user_id = hop.scope->user_id;
-    if (!hop.scope->tenant_id.empty()) folded->tenant_id = hop.scope->tenant_id;
+const MessageHop* Envelope::current_scope_hop() const {
+  for (auto it = hops.rbegin(); it != hops.rend(); ++it) {
+    if (it->type == HopType::Current && it->scope) return &*it;
   }
-  return folded;
+  return nullptr;
+}
+
+std::optional<SecurityScope> Envelope::current_scope() const {
+  const MessageHop* hop = current_scope_hop();
+  return hop != nullptr ? hop->scope : std::nullopt;
 }
 
 std::string_view Envelope::source_service_name() const {

@@ -5,6 +5,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cstdint>
@@ -44,6 +45,74 @@ void uuid(Writer& writer, const Uuid& id) {
   text.reserve(36);
   internal::append_uuid(text, id);
   string(writer, text);
+}
+
+// A hop's scope as a .NET ScopeDelta (docs/guide/16-security.md): values under "v" (the tenant
+// and user as "Sc", the principals as "Ac"/"Ef", the kind as "Ty"), collections under "c" as
+// full replacements ("s"), claims as additions ("a"). Defaults are left out, so a plain
+// user-and-tenant scope is {"v":{"Sc":{"t":…,"u":…}}}, exactly what .NET writes for one.
+void write_string_array(Writer& writer, const std::vector<std::string>& values) {
+  writer.StartArray();
+  for (const std::string& value : values) string(writer, value);
+  writer.EndArray();
+}
+
+void write_scope(Writer& writer, const SecurityScope& scope) {
+  key(writer, "sc");
+  writer.StartObject();
+  key(writer, "v");
+  writer.StartObject();
+  key(writer, "Sc");
+  writer.StartObject();
+  if (!scope.tenant_id.empty()) {
+    key(writer, "t");
+    string(writer, scope.tenant_id);
+  }
+  if (!scope.user_id.empty()) {
+    key(writer, "u");
+    string(writer, scope.user_id);
+  }
+  writer.EndObject();
+  if (!scope.actual_principal.empty()) {
+    key(writer, "Ac");
+    string(writer, scope.actual_principal);
+  }
+  if (!scope.effective_principal.empty()) {
+    key(writer, "Ef");
+    string(writer, scope.effective_principal);
+  }
+  if (scope.type != SecurityContextType::User) {
+    key(writer, "Ty");
+    writer.Int(static_cast<int>(scope.type));
+  }
+  writer.EndObject();
+  if (!scope.roles.empty() || !scope.permissions.empty() || !scope.claims.empty()) {
+    key(writer, "c");
+    writer.StartObject();
+    for (const auto& [name, values] :
+         {std::pair{"Ro", &scope.roles}, std::pair{"Pe", &scope.permissions}}) {
+      if (values->empty()) continue;
+      key(writer, name);
+      writer.StartObject();
+      key(writer, "s");
+      write_string_array(writer, *values);
+      writer.EndObject();
+    }
+    if (!scope.claims.empty()) {
+      key(writer, "Cl");
+      writer.StartObject();
+      key(writer, "a");
+      writer.StartObject();
+      for (const auto& [claim, value] : scope.claims) {
+        key(writer, claim);
+        string(writer, value);
+      }
+      writer.EndObject();
+      writer.EndObject();
+    }
+    writer.EndObject();
+  }
+  writer.EndObject();
 }
 
 void write_hop(Writer& writer, const MessageHop& hop) {
@@ -87,26 +156,7 @@ void write_hop(Writer& writer, const MessageHop& hop) {
     key(writer, "st");
     uuid(writer, *hop.stream_id);
   }
-  if (hop.scope) {
-    // A ScopeDelta setting the scope's tenant and user: {"v":{"Sc":{"t":…,"u":…}}}.
-    key(writer, "sc");
-    writer.StartObject();
-    key(writer, "v");
-    writer.StartObject();
-    key(writer, "Sc");
-    writer.StartObject();
-    if (!hop.scope->tenant_id.empty()) {
-      key(writer, "t");
-      string(writer, hop.scope->tenant_id);
-    }
-    if (!hop.scope->user_id.empty()) {
-      key(writer, "u");
-      string(writer, hop.scope->user_id);
-    }
-    writer.EndObject();
-    writer.EndObject();
-    writer.EndObject();
-  }
+  if (hop.scope) write_scope(writer, *hop.scope);
   // The stream id also travels as metadata "AggregateId", where .NET receivers look for it
   // (unless the metadata holds an "AggregateId" of its own, read from an envelope whose two
   // disagreed: kept as it was).
@@ -263,31 +313,216 @@ absl::Status read_text(const Value& object, std::string_view name, std::string_v
   return absl::OkStatus();
 }
 
-// The security scope of a hop: a .NET ScopeDelta, {"v":{"Sc":{"t":…,"u":…}}} (also "Scope" or
-// any case of either for the key), or the flat {"u":…,"t":…} of earlier envelopes of this
-// runtime. Only tenant and user are kept (docs/guide/10-limits.md).
-absl::Status read_scope(const Value& sc, MessageHop& hop, const std::string& path) {
-  if (!sc.IsObject()) return shape_error(path, "an object");
-  const Value* scope = &sc;
-  std::string scope_path = path;
-  if (const Value* values = member(sc, "v"); values != nullptr) {
-    if (!values->IsObject()) return shape_error(path + ".v", "an object");
-    scope = nullptr;
-    for (auto it = values->MemberBegin(); it != values->MemberEnd(); ++it) {
-      std::string name(it->name.GetString(), it->name.GetStringLength());
-      for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      if (name == "sc" || name == "scope") {
-        scope = &it->value;
-        scope_path = path + ".v." + std::string(it->name.GetString(), it->name.GetStringLength());
+std::string lower(const Value& name) {
+  std::string text(name.GetString(), name.GetStringLength());
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+absl::Status read_string_array(const Value& json, std::vector<std::string>& out,
+                               const std::string& path) {
+  if (!json.IsArray()) return shape_error(path, "an array of strings");
+  for (const Value& item : json.GetArray()) {
+    if (!item.IsString()) return shape_error(path, "an array of strings");
+    out.emplace_back(item.GetString(), item.GetStringLength());
+  }
+  return absl::OkStatus();
+}
+
+// One ScopeDelta collection change, applied to what is set so far: "s" replaces, "a" adds,
+// "r" removes.
+absl::Status apply_collection(const Value& change, std::vector<std::string>& values,
+                              const std::string& path) {
+  if (!change.IsObject()) return shape_error(path, "an object");
+  if (const Value* set = member(change, "s"); set != nullptr && !set->IsNull()) {
+    values.clear();
+    WHIZBANG_RETURN_IF_ERROR(read_string_array(*set, values, path + ".s"));
+  }
+  if (const Value* add = member(change, "a"); add != nullptr && !add->IsNull()) {
+    std::vector<std::string> added;
+    WHIZBANG_RETURN_IF_ERROR(read_string_array(*add, added, path + ".a"));
+    for (std::string& value : added) {
+      if (std::find(values.begin(), values.end(), value) == values.end()) {
+        values.push_back(std::move(value));
       }
     }
-    if (scope == nullptr || scope->IsNull()) return absl::OkStatus();  // a delta without a scope
-    if (!scope->IsObject()) return shape_error(scope_path, "an object");
   }
+  if (const Value* remove = member(change, "r"); remove != nullptr && !remove->IsNull()) {
+    std::vector<std::string> removed;
+    WHIZBANG_RETURN_IF_ERROR(read_string_array(*remove, removed, path + ".r"));
+    std::erase_if(values, [&](const std::string& value) {
+      return std::find(removed.begin(), removed.end(), value) != removed.end();
+    });
+  }
+  return absl::OkStatus();
+}
+
+absl::Status apply_claims(const Value& change, std::map<std::string, std::string>& claims,
+                          const std::string& path) {
+  if (!change.IsObject()) return shape_error(path, "an object");
+  for (const char* name : {"s", "a"}) {
+    const Value* set = member(change, name);
+    if (set == nullptr || set->IsNull()) continue;
+    if (!set->IsObject()) return shape_error(path + "." + name, "an object of strings");
+    if (std::string_view(name) == "s") claims.clear();
+    for (auto it = set->MemberBegin(); it != set->MemberEnd(); ++it) {
+      if (!it->value.IsString()) return shape_error(path + "." + name, "an object of strings");
+      claims[std::string(it->name.GetString(), it->name.GetStringLength())] =
+          std::string(it->value.GetString(), it->value.GetStringLength());
+    }
+  }
+  if (const Value* remove = member(change, "r"); remove != nullptr && !remove->IsNull()) {
+    std::vector<std::string> removed;
+    WHIZBANG_RETURN_IF_ERROR(read_string_array(*remove, removed, path + ".r"));
+    for (const std::string& claim : removed) claims.erase(claim);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status read_optional_text(const Value& value, std::string& out, const std::string& path) {
+  if (value.IsNull()) return absl::OkStatus();
+  if (!value.IsString()) return shape_error(path, "a string");
+  out.assign(value.GetString(), value.GetStringLength());
+  return absl::OkStatus();
+}
+
+// The properties a ScopeDelta names, by their short ("Sc") or enum ("Scope") names in any case,
+// as .NET reads them.
+enum class ScopeProp : std::uint8_t {
+  Unknown,
+  Scope,
+  Actual,
+  Effective,
+  Type,
+  Roles,
+  Perms,
+  Principals,
+  Claims,
+};
+
+ScopeProp scope_prop(const Value& name) {
+  static constexpr std::pair<std::string_view, ScopeProp> kNames[] = {
+      {"sc", ScopeProp::Scope},      {"scope", ScopeProp::Scope},
+      {"ac", ScopeProp::Actual},     {"actual", ScopeProp::Actual},
+      {"ef", ScopeProp::Effective},  {"effective", ScopeProp::Effective},
+      {"ty", ScopeProp::Type},       {"type", ScopeProp::Type},
+      {"ro", ScopeProp::Roles},      {"roles", ScopeProp::Roles},
+      {"pe", ScopeProp::Perms},      {"perms", ScopeProp::Perms},
+      {"pr", ScopeProp::Principals}, {"principals", ScopeProp::Principals},
+      {"cl", ScopeProp::Claims},     {"claims", ScopeProp::Claims},
+  };
+  const std::string lowered = lower(name);
+  for (const auto& [text, prop] : kNames) {
+    if (lowered == text) return prop;
+  }
+  return ScopeProp::Unknown;
+}
+
+struct ScopeMember {
+  ScopeProp prop;
+  std::string path;
+  const Value* value;
+};
+
+// The members of a ScopeDelta's "v" or "c" that name a property, each once: "Sc" and "Scope" in
+// one delta would be read differently by readers that keep the first and the last.
+absl::StatusOr<std::vector<ScopeMember>> scope_members(const Value& object,
+                                                       const std::string& path) {
+  if (!object.IsObject()) return shape_error(path, "an object");
+  std::vector<ScopeMember> members;
+  for (auto it = object.MemberBegin(); it != object.MemberEnd(); ++it) {
+    const ScopeProp prop = scope_prop(it->name);
+    if (prop == ScopeProp::Unknown || it->value.IsNull()) continue;
+    std::string member_path = path + "." + std::string(it->name.GetString());
+    for (const ScopeMember& seen : members) {
+      if (seen.prop == prop) {
+        return shape_error(member_path, "named once (it is there under two names)");
+      }
+    }
+    members.push_back({prop, std::move(member_path), &it->value});
+  }
+  return members;
+}
+
+// A ScopeDelta's "v": the scope (tenant and user), the principals and the kind. `found` tells
+// whether it set any of them.
+absl::Status apply_scope_values(const Value& values, SecurityScope& scope, bool& found,
+                                const std::string& path) {
+  absl::StatusOr<std::vector<ScopeMember>> members = scope_members(values, path);
+  if (!members.ok()) return members.status();
+  for (const auto& [prop, at, value] : *members) {
+    switch (prop) {
+      case ScopeProp::Scope:
+        if (!value->IsObject()) return shape_error(at, "an object");
+        WHIZBANG_RETURN_IF_ERROR(read_string(*value, "u", scope.user_id, at));
+        WHIZBANG_RETURN_IF_ERROR(read_string(*value, "t", scope.tenant_id, at));
+        break;
+      case ScopeProp::Actual:
+        WHIZBANG_RETURN_IF_ERROR(read_optional_text(*value, scope.actual_principal, at));
+        break;
+      case ScopeProp::Effective:
+        WHIZBANG_RETURN_IF_ERROR(read_optional_text(*value, scope.effective_principal, at));
+        break;
+      case ScopeProp::Type:
+        if (!value->IsInt64() || value->GetInt64() < 0 || value->GetInt64() > 3) {
+          return shape_error(at, "a security context type (0 to 3)");
+        }
+        scope.type = static_cast<SecurityContextType>(value->GetInt64());
+        break;
+      default:
+        continue;  // a collection is changed under "c", not set here
+    }
+    found = true;
+  }
+  return absl::OkStatus();
+}
+
+// A ScopeDelta's "c": changes to the roles, permissions and claims. `found` as above.
+absl::Status apply_scope_changes(const Value& changes, SecurityScope& scope, bool& found,
+                                 const std::string& path) {
+  absl::StatusOr<std::vector<ScopeMember>> members = scope_members(changes, path);
+  if (!members.ok()) return members.status();
+  for (const auto& [prop, at, value] : *members) {
+    switch (prop) {
+      case ScopeProp::Roles:
+        WHIZBANG_RETURN_IF_ERROR(apply_collection(*value, scope.roles, at));
+        break;
+      case ScopeProp::Perms:
+        WHIZBANG_RETURN_IF_ERROR(apply_collection(*value, scope.permissions, at));
+        break;
+      case ScopeProp::Claims:
+        WHIZBANG_RETURN_IF_ERROR(apply_claims(*value, scope.claims, at));
+        break;
+      default:
+        // "Pr" (security principals) is not modelled (docs/guide/16-security.md).
+        continue;
+    }
+    found = true;
+  }
+  return absl::OkStatus();
+}
+
+// The security scope of a hop: a .NET ScopeDelta {"v":{…},"c":{…}}, or the flat {"u":…,"t":…} of
+// earlier envelopes of this runtime. The delta applies to an empty scope: only the latest hop's
+// scope counts (docs/guide/16-security.md).
+absl::Status read_scope(const Value& sc, MessageHop& hop, const std::string& path) {
+  if (!sc.IsObject()) return shape_error(path, "an object");
   SecurityScope result;
-  WHIZBANG_RETURN_IF_ERROR(read_string(*scope, "u", result.user_id, scope_path));
-  WHIZBANG_RETURN_IF_ERROR(read_string(*scope, "t", result.tenant_id, scope_path));
-  hop.scope = std::move(result);
+  const Value* values = member(sc, "v");
+  const Value* changes = member(sc, "c");
+  bool found = values == nullptr && changes == nullptr;
+  if (found) {
+    WHIZBANG_RETURN_IF_ERROR(read_string(sc, "u", result.user_id, path));
+    WHIZBANG_RETURN_IF_ERROR(read_string(sc, "t", result.tenant_id, path));
+  } else {
+    if (values != nullptr && !values->IsNull()) {
+      WHIZBANG_RETURN_IF_ERROR(apply_scope_values(*values, result, found, path + ".v"));
+    }
+    if (changes != nullptr && !changes->IsNull()) {
+      WHIZBANG_RETURN_IF_ERROR(apply_scope_changes(*changes, result, found, path + ".c"));
+    }
+  }
+  if (found) hop.scope = std::move(result);
   return absl::OkStatus();
 }
 
@@ -389,11 +624,10 @@ absl::Status read_record(const Value& json, ReceptorInvocationRecord& record,
 absl::Status parse_document(std::string_view json, rapidjson::Document& document) {
   // Bounded: an unbounded recursive parse let a corrupt envelope of a few hundred thousand '['
   // overflow the stack (a crash, not an error status).
-  const rapidjson::ParseResult parsed = internal::parse_bounded(json, document);
+  const internal::BoundedParseResult parsed = internal::parse_bounded(json, document);
   if (parsed.IsError()) {
-    return absl::InvalidArgumentError(fmt::format("malformed envelope JSON at offset {}: {}",
-                                                  parsed.Offset(),
-                                                  internal::parse_error_text(parsed)));
+    return absl::InvalidArgumentError(
+        fmt::format("malformed envelope JSON {}", internal::describe_parse_error(parsed)));
   }
   if (!document.IsObject()) return shape_error("$", "an object");
   return absl::OkStatus();
@@ -456,8 +690,8 @@ absl::StatusOr<Envelope> deserialize_envelope(std::string_view json,
                                               std::string_view message_type,
                                               const EnvelopeLimits& limits) {
   if (json.size() > limits.max_bytes) {
-    return absl::InvalidArgumentError(fmt::format("envelope of {} bytes: over the limit of {}",
-                                                  json.size(), limits.max_bytes));
+    return absl::InvalidArgumentError(
+        fmt::format("envelope of {} bytes: over the limit of {}", json.size(), limits.max_bytes));
   }
   rapidjson::Document document;
   WHIZBANG_RETURN_IF_ERROR(parse_document(json, document));

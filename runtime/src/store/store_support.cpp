@@ -100,10 +100,13 @@ absl::StatusOr<EventParts> event_parts(std::string_view envelope_json) {
   rapidjson::Document document;
   // Bounded: an unbounded recursive parse (and the Accept() calls below, and the perspective
   // worker's on what is stored here) let a corrupt row of 100000 nested '[' overflow the stack.
-  const rapidjson::ParseResult parsed = internal::parse_bounded(envelope_json, document);
-  if (parsed.IsError() || !document.IsObject()) {
+  const internal::BoundedParseResult parsed = internal::parse_bounded(envelope_json, document);
+  if (parsed.IsError()) {
     return absl::InvalidArgumentError(
-        fmt::format("envelope JSON is malformed (offset {})", parsed.Offset()));
+        fmt::format("envelope JSON is malformed ({})", internal::describe_parse_error(parsed)));
+  }
+  if (!document.IsObject()) {
+    return absl::InvalidArgumentError("envelope JSON is malformed (not an object)");
   }
   auto id = document.FindMember("id");
   auto payload = document.FindMember("p");

@@ -2,6 +2,7 @@
 
 #include <rapidjson/document.h>
 
+#include <algorithm>
 #include <optional>
 #include <set>
 
@@ -102,14 +103,25 @@ absl::Status InboxWorker::receive(std::span<const TransportMessage> batch) {
       renamed->message_type = std::string(info->wire_name);
     }
     const TransportMessage& message = renamed ? *renamed : delivered;
+    const absl::Status admitted = admit_envelope(message.envelope_json, options_.signing);
     InboxMessage row;
-    row.message_id = message.message_id;
+    // A refused delivery is kept under a fresh id: it must not take the inbox's deduplication
+    // slot of the message it claims to be (the genuine one may still come). Claiming checks it
+    // again and dead-letters it with the reason.
+    row.message_id = admitted.ok() ? message.message_id : MessageId::mint();
     row.handler_name = options_.handler_name(message);
     row.message_type = message.message_type;
     row.envelope_json = message.envelope_json;
+    row.is_event = message.is_event;
+    if (!admitted.ok()) {
+      log(options_.logger, spdlog::level::warn, log_events::kEnvelopeRefused,
+          "delivery {} ({}) refused, kept as dead letter {}: {}", message.message_id,
+          message.message_type, row.message_id, admitted.message());
+      rows.push_back(std::move(row));
+      continue;
+    }
     const EnvelopeRouting routing = routing_of(message.envelope_json);
     row.stream_id = message.stream_id ? message.stream_id : routing.stream_id;
-    row.is_event = message.is_event;
     row.source_service_id = routing.source_service;
     rows.push_back(std::move(row));
   }
@@ -145,6 +157,23 @@ absl::StatusOr<InboxCycleResult> InboxWorker::run_once() {
       if (item.stream_id) failed_streams.insert(*item.stream_id);
       continue;
     }
+    if (absl::Status admitted = admit_envelope(item.envelope_json, options_.signing);
+        !admitted.ok()) {
+      log(options_.logger, spdlog::level::warn, log_events::kEnvelopeRefused,
+          "inbox row {} ({}) dead-lettered, never handled: {}", item.message_id, item.message_type,
+          admitted.message());
+      const WorkFailure failure{WorkSource::Inbox,
+                                item.message_id,
+                                MessageStatus::None,
+                                std::string(admitted.message()),
+                                FailureReason::ValidationError,
+                                /*dead_letter=*/true};
+      if (absl::Status status = store_.complete_work({}, {&failure, 1}); !status.ok()) {
+        return status;
+      }
+      ++result.quarantined;
+      continue;
+    }
     absl::StatusOr<Envelope> envelope = deserialize_envelope(
         item.envelope_json, [&](std::string_view name) { return resolver_(name); },
         item.message_type, options_.envelope_limits);
@@ -172,6 +201,7 @@ absl::StatusOr<InboxCycleResult> InboxWorker::run_once() {
     }
     envelope->dispatch_context.handler_name = item.handler_name;
     envelope->dispatch_context.source = MessageSource::Inbox;
+    drop_untrusted_scope(*envelope, item);
     absl::StatusOr<bool> completed = handle(item, *envelope, result);
     if (!completed.ok()) return completed.status();
     if (!*completed && item.stream_id) failed_streams.insert(*item.stream_id);
@@ -180,6 +210,20 @@ absl::StatusOr<InboxCycleResult> InboxWorker::run_once() {
     if (absl::Status status = store_.complete_work(released, {}); !status.ok()) return status;
   }
   return result;
+}
+
+void InboxWorker::drop_untrusted_scope(Envelope& envelope, const WorkItem& item) const {
+  if (!options_.scope_trusted_services) return;
+  const MessageHop* hop = envelope.current_scope_hop();
+  if (hop == nullptr) return;
+  const std::vector<std::string>& trusted = *options_.scope_trusted_services;
+  const std::string& setter = hop->service_instance.service_name;
+  if (std::find(trusted.begin(), trusted.end(), setter) != trusted.end()) return;
+  log(options_.logger, spdlog::level::warn, log_events::kUntrustedScopeDropped,
+      "inbox row {} ({}): its security scope was set by service '{}', which this service does not "
+      "trust to set one; handled with no scope",
+      item.message_id, item.message_type, setter);
+  for (MessageHop& each : envelope.hops) each.scope.reset();
 }
 
 absl::StatusOr<bool> InboxWorker::handle(const WorkItem& item, Envelope& envelope,

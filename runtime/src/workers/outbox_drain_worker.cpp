@@ -235,6 +235,13 @@ void OutboxDrainWorker::prepare(const std::vector<WorkItem>& items, Batch& batch
       reserialize = reserialize || envelope->receptor_invocations.size() != records_before;
     }
     if (reserialize) message.envelope_json = serialize_envelope(*envelope);
+    if (options_.signing.mode != EnvelopeSigningMode::Off) {
+      if (absl::Status signed_ = sign_envelope_json(message.envelope_json, options_.signing.keys);
+          !signed_.ok()) {
+        fail(batch, item, signed_, FailureReason::ValidationError, result);
+        continue;
+      }
+    }
     Group* group = nullptr;
     if (item.stream_id) {
       auto last = batch.last_group_of_stream.find(*item.stream_id);

@@ -91,6 +91,11 @@ struct HostOptions {
   std::function<absl::Status(const WorkItem&)> before_inbox_completion;
   // What a received envelope may hold (size, hops, records); one beyond is dead-lettered.
   EnvelopeLimits envelope_limits;
+  // Signs what this service publishes and checks what it receives (docs/guide/16-security.md):
+  // Off (the transport is the trust boundary), Sign or Require.
+  EnvelopeSigning signing;
+  // The services whose hops may set the scope a handling runs under; nullopt trusts all.
+  std::optional<std::vector<std::string>> scope_trusted_services;
   std::shared_ptr<spdlog::logger> logger;
 };
 

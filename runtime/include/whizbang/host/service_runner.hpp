@@ -19,7 +19,9 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "whizbang/host/service_host.hpp"
@@ -38,12 +40,24 @@ struct ServiceRunnerConfig {
   std::string http_address = "127.0.0.1";
   // -1: no HTTP endpoint; 0: any free port (ServiceRunner::http_port() tells which).
   int http_port = -1;
+  // Envelope signing: "off", "sign" or "require" (docs/guide/16-security.md). The keys come from
+  // WHIZBANG_SIGNING_KEYS only: a command line is visible to every user of the machine.
+  std::string signing = "off";
+  // The services trusted to set the security scope, comma-separated; "*" trusts every sender.
+  std::string scope_trusted_services = "*";
 };
 
-// --service NAME, --store LOCATION, --transport URL, --http-port N, --http-address ADDRESS (also
-// as --flag=value). Each falls back to WHIZBANG_SERVICE, WHIZBANG_STORE, WHIZBANG_TRANSPORT,
-// WHIZBANG_HTTP_PORT, WHIZBANG_HTTP_ADDRESS. A service name is required.
+// --service NAME, --store LOCATION, --transport URL, --http-port N, --http-address ADDRESS,
+// --signing MODE, --trusted-scope-services LIST (also as --flag=value). Each falls back to
+// WHIZBANG_SERVICE, WHIZBANG_STORE, WHIZBANG_TRANSPORT, WHIZBANG_HTTP_PORT,
+// WHIZBANG_HTTP_ADDRESS, WHIZBANG_SIGNING, WHIZBANG_TRUSTED_SCOPE_SERVICES. A service name is
+// required.
 absl::StatusOr<ServiceRunnerConfig> parse_service_runner_config(int argc, const char* const argv[]);
+// The signing a configuration asks for, with the keys from WHIZBANG_SIGNING_KEYS.
+absl::StatusOr<EnvelopeSigning> signing_from_config(const ServiceRunnerConfig& config);
+// The trusted scope setters a configuration lists; nullopt for "*".
+std::optional<std::vector<std::string>> scope_trusted_services_from_config(
+    const ServiceRunnerConfig& config);
 
 // What a service's main() adds to the configuration.
 class ServiceRunner;

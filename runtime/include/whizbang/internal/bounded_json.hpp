@@ -1,4 +1,5 @@
-// Parsing untrusted JSON (envelopes read from stores and transports) with bounded nesting.
+// Parsing untrusted JSON (envelopes read from stores and transports) with bounded nesting, valid
+// UTF-8 and unique keys.
 //
 // rapidjson's default parser recurses once per nesting level, so a corrupt envelope of a few
 // hundred thousand '[' overflowed the stack (SIGSEGV) instead of failing. parse_bounded() is the
@@ -6,9 +7,14 @@
 // keeps later recursive walks of the document (Value::Accept) shallow. rapidjson's iterative
 // parser would avoid the recursion too, but parses a typical envelope about 30% slower.
 //
+// It also refuses what rapidjson accepts by default but a receiver must not: invalid UTF-8 (it
+// would be stored and sent on to others) and an object with one key twice (rapidjson keeps both
+// and lookups take the first, while other readers take the last: two readers of one envelope
+// would disagree on who sent it).
+//
 //   rapidjson::Document document;
-//   rapidjson::ParseResult parsed = whizbang::internal::parse_bounded(json, document);
-//   if (parsed.IsError()) return error(parsed.Offset(), parse_error_text(parsed));
+//   whizbang::internal::BoundedParseResult parsed = whizbang::internal::parse_bounded(json,
+//   document); if (parsed.IsError()) return error(describe_parse_error(parsed));
 #pragma once
 
 #include <rapidjson/document.h>
@@ -17,15 +23,58 @@
 #include <rapidjson/memorystream.h>
 #include <rapidjson/reader.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace whizbang::internal {
 
 // Envelopes nest a handful of levels and payloads rarely more than a few dozen.
 inline constexpr unsigned kMaxJsonDepth = 1000;
 
-// Forwards SAX events to the document being built, refusing to open level kMaxJsonDepth + 1.
+// True when `text` is well-formed UTF-8 with no surrogate code points. rapidjson validates the
+// raw bytes of the input, but decodes a "\uDC00" escape (an unpaired low surrogate) into bytes
+// that are not UTF-8; those must not reach a document either.
+inline bool valid_utf8(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    if (lead < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t length = 0;
+    std::uint32_t code = 0;
+    if (lead >= 0xC2 && lead <= 0xDF) {
+      length = 2;
+      code = lead & 0x1Fu;
+    } else if ((lead & 0xF0) == 0xE0) {
+      length = 3;
+      code = lead & 0x0Fu;
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+      length = 4;
+      code = lead & 0x07u;
+    } else {
+      return false;
+    }
+    if (text.size() - i < length) return false;
+    for (std::size_t k = 1; k < length; ++k) {
+      const auto next = static_cast<unsigned char>(text[i + k]);
+      if ((next & 0xC0) != 0x80) return false;
+      code = (code << 6) | (next & 0x3Fu);
+    }
+    if (length == 3 && (code < 0x800 || (code >= 0xD800 && code <= 0xDFFF))) return false;
+    if (length == 4 && (code < 0x10000 || code > 0x10FFFF)) return false;
+    i += length;
+  }
+  return true;
+}
+
+// Forwards SAX events to the document being built, refusing to open level kMaxJsonDepth + 1 and
+// strings (values and keys) that do not decode to UTF-8.
 class BoundedDocumentHandler {
  public:
   explicit BoundedDocumentHandler(rapidjson::Document& document) : document_(document) {}
@@ -41,48 +90,134 @@ class BoundedDocumentHandler {
     return document_.RawNumber(text, length, copy);
   }
   bool String(const char* text, rapidjson::SizeType length, bool copy) {
-    return document_.String(text, length, copy);
+    return utf8(text, length) && document_.String(text, length, copy);
   }
   bool Key(const char* text, rapidjson::SizeType length, bool copy) {
-    return document_.Key(text, length, copy);
+    return utf8(text, length) && document_.Key(text, length, copy);
   }
-  bool StartObject() { return ++depth_ <= kMaxJsonDepth && document_.StartObject(); }
+  bool StartObject() { return deeper() && document_.StartObject(); }
   bool EndObject(rapidjson::SizeType members) {
     --depth_;
     return document_.EndObject(members);
   }
-  bool StartArray() { return ++depth_ <= kMaxJsonDepth && document_.StartArray(); }
+  bool StartArray() { return deeper() && document_.StartArray(); }
   bool EndArray(rapidjson::SizeType elements) {
     --depth_;
     return document_.EndArray(elements);
   }
 
+  // Why the handler stopped the parse (rapidjson reports it as "terminated").
+  const char* refusal() const { return refusal_; }
+
  private:
+  bool deeper() {
+    if (++depth_ <= kMaxJsonDepth) return true;
+    refusal_ = "nested too deeply";
+    return false;
+  }
+  bool utf8(const char* text, rapidjson::SizeType length) {
+    if (valid_utf8(std::string_view(text, length))) return true;
+    refusal_ = "a string that is not UTF-8 (an unpaired surrogate escape)";
+    return false;
+  }
+
   rapidjson::Document& document_;
   unsigned depth_ = 0;
+  const char* refusal_ = "";
 };
 
+// rapidjson's result, plus the reason when the refusal is this reader's own (nesting too deep, a
+// duplicate key), for which rapidjson only knows "terminated".
+struct BoundedParseResult : rapidjson::ParseResult {
+  std::string refusal;
+};
+
+namespace bounded_json_detail {
+
+inline std::string_view name_of(const rapidjson::Value& name) {
+  return {name.GetString(), name.GetStringLength()};
+}
+
+// The first key that appears twice in one object of `value`, or nullptr. Small objects (all of an
+// envelope's) compare pairwise; large ones sort their keys, so a hostile object of 100000 keys
+// costs n log n, not n².
+inline const rapidjson::Value* duplicate_key(const rapidjson::Value& value) {
+  if (value.IsArray()) {
+    for (const rapidjson::Value& item : value.GetArray()) {
+      if (const rapidjson::Value* found = duplicate_key(item)) return found;
+    }
+    return nullptr;
+  }
+  if (!value.IsObject()) return nullptr;
+  constexpr rapidjson::SizeType kPairwiseLimit = 16;
+  const auto begin = value.MemberBegin();
+  const rapidjson::SizeType count = value.MemberCount();
+  if (count <= kPairwiseLimit) {
+    for (rapidjson::SizeType i = 0; i < count; ++i) {
+      for (rapidjson::SizeType j = i + 1; j < count; ++j) {
+        if (name_of(begin[i].name) == name_of(begin[j].name)) return &begin[j].name;
+      }
+    }
+  } else {
+    std::vector<const rapidjson::Value*> names;
+    names.reserve(count);
+    for (auto it = begin; it != value.MemberEnd(); ++it) names.push_back(&it->name);
+    std::sort(names.begin(), names.end(), [](const rapidjson::Value* a, const rapidjson::Value* b) {
+      return name_of(*a) < name_of(*b);
+    });
+    for (std::size_t i = 1; i < names.size(); ++i) {
+      if (name_of(*names[i - 1]) == name_of(*names[i])) return names[i];
+    }
+  }
+  for (auto it = begin; it != value.MemberEnd(); ++it) {
+    if (const rapidjson::Value* found = duplicate_key(it->value)) return found;
+  }
+  return nullptr;
+}
+
+}  // namespace bounded_json_detail
+
 // Parses `json` into `document` as Document::Parse(data, size) would, nesting at most
-// kMaxJsonDepth levels. On error `document` is left null; the result says where and why.
-inline rapidjson::ParseResult parse_bounded(std::string_view json, rapidjson::Document& document) {
-  rapidjson::ParseResult result;
+// kMaxJsonDepth levels, refusing invalid UTF-8 and duplicate keys. On error `document` is left
+// null; the result says where and why.
+inline BoundedParseResult parse_bounded(std::string_view json, rapidjson::Document& document) {
+  BoundedParseResult result;
   auto generate = [&](rapidjson::Document& target) {
     rapidjson::MemoryStream memory(json.data(), json.size());
     rapidjson::EncodedInputStream<rapidjson::UTF8<>, rapidjson::MemoryStream> input(memory);
     rapidjson::Reader reader;
     BoundedDocumentHandler handler(target);
-    result = reader.Parse(input, handler);
+    static_cast<rapidjson::ParseResult&>(result) =
+        reader.Parse<rapidjson::kParseValidateEncodingFlag>(input, handler);
+    if (result.Code() == rapidjson::kParseErrorTermination) result.refusal = handler.refusal();
     return !result.IsError();
   };
   document.Populate(generate);
+  if (!result.IsError()) {
+    if (const rapidjson::Value* key = bounded_json_detail::duplicate_key(document)) {
+      constexpr std::size_t kShown = 64;  // a key can be as long as the input
+      result.refusal = "duplicate key \"";
+      result.refusal.append(key->GetString(),
+                            std::min<std::size_t>(key->GetStringLength(), kShown));
+      result.refusal += key->GetStringLength() > kShown ? "…\" in one object" : "\" in one object";
+      result.Set(rapidjson::kParseErrorTermination, 0);
+      document.SetNull();
+    }
+  }
   return result;
 }
 
 // Why parse_bounded() failed, in words.
-inline const char* parse_error_text(const rapidjson::ParseResult& result) {
-  // The handler only refuses (terminates) on depth.
-  if (result.Code() == rapidjson::kParseErrorTermination) return "nested too deeply";
+inline std::string parse_error_text(const BoundedParseResult& result) {
+  if (!result.refusal.empty()) return result.refusal;
   return rapidjson::GetParseError_En(result.Code());
+}
+
+// Where and why, for an error message: "at offset 12: Invalid encoding in string." (a duplicate
+// key has no offset: the document is read whole before its keys are compared).
+inline std::string describe_parse_error(const BoundedParseResult& result) {
+  if (result.refusal.starts_with("duplicate key")) return result.refusal;
+  return "at offset " + std::to_string(result.Offset()) + ": " + parse_error_text(result);
 }
 
 }  // namespace whizbang::internal

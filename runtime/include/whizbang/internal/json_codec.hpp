@@ -246,8 +246,9 @@ absl::Status read_value(const JsonValue& json, T& out, const std::string& path,
     if constexpr (std::is_same_v<T, Uuid>) {
       out = *id;
     } else {
-      if (id->version() != 7 || id->variant_bits() != 2) {
-        return json_type_error(path, "version 7 message id");
+      // The nil id is what an unset member holds (and writes): it reads back as unset.
+      if (!id->is_nil() && (id->version() != 7 || id->variant_bits() != 2)) {
+        return json_type_error(path, "version 7 message id (or the nil id)");
       }
       out = MessageId::from_trusted(*id);
     }
@@ -372,10 +373,8 @@ template <class T, JsonStyle Style = JsonStyle::Native>
 absl::StatusOr<AnyMessage> message_from_json(std::string_view json) {
   rapidjson::Document document;
   // Bounded nesting: stored models and payloads are untrusted input (see bounded_json.hpp).
-  if (const rapidjson::ParseResult parsed = parse_bounded(json, document); parsed.IsError()) {
-    return absl::InvalidArgumentError("malformed JSON at offset " +
-                                      std::to_string(parsed.Offset()) + ": " +
-                                      parse_error_text(parsed));
+  if (const BoundedParseResult parsed = parse_bounded(json, document); parsed.IsError()) {
+    return absl::InvalidArgumentError("malformed JSON " + describe_parse_error(parsed));
   }
   return message_from_json_value<T, Style>(static_cast<const JsonValue*>(&document));
 }
@@ -391,10 +390,8 @@ template <class T>
 absl::Status value_from_json(std::string_view json, void* out) {
   rapidjson::Document document;
   // Bounded nesting: stored models and payloads are untrusted input (see bounded_json.hpp).
-  if (const rapidjson::ParseResult parsed = parse_bounded(json, document); parsed.IsError()) {
-    return absl::InvalidArgumentError("malformed JSON at offset " +
-                                      std::to_string(parsed.Offset()) + ": " +
-                                      parse_error_text(parsed));
+  if (const BoundedParseResult parsed = parse_bounded(json, document); parsed.IsError()) {
+    return absl::InvalidArgumentError("malformed JSON " + describe_parse_error(parsed));
   }
   return read_value(static_cast<const JsonValue&>(document), *static_cast<T*>(out), "$");
 }

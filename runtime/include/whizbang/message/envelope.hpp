@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
@@ -44,13 +45,40 @@ struct ServiceInstance {
   friend bool operator==(const ServiceInstance&, const ServiceInstance&) = default;
 };
 
-// The security scope that propagates with a message: who acts, for which tenant. Empty strings
-// mean "not set".
+// Who a dispatch acts as (the reference's SecurityContextType; the integers travel on the wire).
+enum class SecurityContextType : std::uint8_t {
+  User = 0,
+  System = 1,        // as_system()
+  Impersonated = 2,  // run_as()
+  ServiceAccount = 3,
+};
+
+// The security scope that travels with a message on every hop: who acts, for which tenant, in
+// which role (docs/guide/16-security.md). Empty strings and lists mean "not set". A receiver
+// believes the latest hop's scope only, and only from upstream services it trusts to set one.
 struct SecurityScope {
+  SecurityScope() = default;
+  // The common scope: a user acting for a tenant.
+  SecurityScope(std::string user, std::string tenant)
+      : user_id(std::move(user)), tenant_id(std::move(tenant)) {}
+
   std::string user_id;
   std::string tenant_id;
+  SecurityContextType type = SecurityContextType::User;
+  // Who really initiated (the caller of as_system()/run_as()), and who the dispatch acts as.
+  std::string actual_principal;
+  std::string effective_principal;
+  std::vector<std::string> roles;
+  std::vector<std::string> permissions;
+  std::map<std::string, std::string> claims;
 
-  bool empty() const { return user_id.empty() && tenant_id.empty(); }
+  bool empty() const {
+    return user_id.empty() && tenant_id.empty() && type == SecurityContextType::User &&
+           actual_principal.empty() && effective_principal.empty() && roles.empty() &&
+           permissions.empty() && claims.empty();
+  }
+  bool has_role(std::string_view role) const;
+  bool has_permission(std::string_view permission) const;
   friend bool operator==(const SecurityScope&, const SecurityScope&) = default;
 };
 
@@ -147,8 +175,11 @@ class Envelope {
   // From the last Current hop that has one.
   std::optional<Uuid> stream_id() const;
   std::string_view topic() const;
-  // The Current hops' scopes applied in order (later non-empty fields win); nullopt when none.
+  // The scope of the latest Current hop that carries one (earlier hops' scopes are history, not
+  // authority); nullopt when none does.
   std::optional<SecurityScope> current_scope() const;
+  // That hop itself (whose service set the scope), or nullptr.
+  const MessageHop* current_scope_hop() const;
   // The service name of the last hop (the service the message came from); empty when no hops.
   std::string_view source_service_name() const;
 

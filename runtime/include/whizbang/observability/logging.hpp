@@ -9,7 +9,9 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include "spdlog/spdlog.h"
@@ -40,6 +42,41 @@ template <>
 struct fmt::formatter<whizbang::MessageId> : fmt::formatter<std::string_view> {
   auto format(const whizbang::MessageId& id, fmt::format_context& ctx) const {
     return fmt::formatter<std::string_view>::format(id.to_string(), ctx);
+  }
+};
+
+namespace whizbang::internal {
+// Text in a log line, written with control characters (C0, DEL and the UTF-8 C1 controls) as
+// \xNN. Type names, ids and statuses often come from a sender: unescaped, one could forge log
+// lines with a newline or drive an operator's terminal with escape sequences.
+struct LogText {
+  std::string_view text;
+};
+
+}  // namespace whizbang::internal
+
+template <>
+struct fmt::formatter<whizbang::internal::LogText> : fmt::formatter<std::string_view> {
+  auto format(const whizbang::internal::LogText& value, fmt::format_context& ctx) const {
+    std::string escaped;
+    const std::string_view text = value.text;
+    escaped.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      const auto byte = static_cast<unsigned char>(text[i]);
+      const bool c1 = byte == 0xC2 && i + 1 < text.size() &&
+                      static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+                      static_cast<unsigned char>(text[i + 1]) <= 0x9F;
+      if (byte < 0x20 || byte == 0x7F || c1) {
+        const unsigned char shown = c1 ? static_cast<unsigned char>(text[++i]) : byte;
+        constexpr char kHex[] = "0123456789abcdef";
+        escaped += "\\x";
+        escaped += kHex[shown >> 4];
+        escaped += kHex[shown & 0xF];
+      } else {
+        escaped += text[i];
+      }
+    }
+    return fmt::formatter<std::string_view>::format(escaped, ctx);
   }
 };
 
@@ -103,14 +140,40 @@ inline constexpr LogEvent kTransportConnected{151, "TransportConnected"};
 inline constexpr LogEvent kTransportDeliveryRejected{152, "TransportDeliveryRejected"};
 // A subscription's handler failed; its deliveries go back to the queue for redelivery.
 inline constexpr LogEvent kTransportDeliveryRequeued{153, "TransportDeliveryRequeued"};
+// Trust boundary (docs/guide/16-security.md).
+// A received envelope failed the signature check (unsigned under Require, or a signature that
+// does not verify): stored under a fresh id, dead-lettered with the reason, never handled.
+inline constexpr LogEvent kEnvelopeRefused{160, "EnvelopeRefused"};
+// A received envelope's scope was set by a service the receiver does not trust to set one: the
+// message is handled with no scope.
+inline constexpr LogEvent kUntrustedScopeDropped{161, "UntrustedScopeDropped"};
 }  // namespace log_events
 
+namespace internal {
+
+template <class T>
+decltype(auto) loggable(T&& value) {
+  using Plain = std::remove_cvref_t<T>;
+  if constexpr (std::is_convertible_v<const Plain&, std::string_view>) {
+    return LogText{std::string_view(value)};
+  } else if constexpr (std::is_same_v<Plain, absl::string_view>) {
+    return LogText{std::string_view(value.data(), value.size())};
+  } else {
+    return std::forward<T>(value);
+  }
+}
+
+}  // namespace internal
+
+// Every string argument is escaped (internal::LogText); the format string itself is trusted.
 template <class... Args>
 void log(const std::shared_ptr<spdlog::logger>& logger, spdlog::level::level_enum level,
          LogEvent event, fmt::format_string<Args...> format, Args&&... args) {
   if (!logger || !logger->should_log(level)) return;
+  // The format was checked against Args at compile time; the escaped arguments format alike.
   logger->log(level, "[EventId {} {}] {}", event.id, event.name,
-              fmt::format(format, std::forward<Args>(args)...));
+              fmt::format(fmt::runtime(static_cast<fmt::string_view>(format)),
+                          internal::loggable(std::forward<Args>(args))...));
 }
 
 }  // namespace whizbang

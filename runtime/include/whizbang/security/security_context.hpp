@@ -7,10 +7,13 @@
 //
 // Inside a receptor:
 //   const whizbang::MessageContext* context = whizbang::MessageContext::current();
-//   if (context && context->security.user_id == "alice") ...
+//   if (context && context->security.has_role("admin")) ...
 //
 // Around a dispatch (see secured_dispatcher.hpp for as_system()/run_as()):
-//   whizbang::SecurityContext context{.user_id = "u", .tenant_id = "t"};
+//   whizbang::SecurityContext context;
+//   context.user_id = "u";
+//   context.tenant_id = "t";
+//   context.roles = {"admin"};
 //   whizbang::ScopedSecurityContext scope(context);
 #pragma once
 
@@ -22,29 +25,14 @@
 
 namespace whizbang {
 
-enum class SecurityContextType : std::uint8_t {
-  User = 0,
-  System = 1,
-  Impersonated = 2,
-  ServiceAccount = 3,
-};
-
-struct SecurityContext {
-  std::string user_id;
-  std::string tenant_id;
-  SecurityContextType type = SecurityContextType::User;
-  // Who really initiated (the ambient user when as_system()/run_as() was called).
-  std::string actual_principal;
-  // Who the dispatch acts as ("SYSTEM" for as_system(), the identity for run_as()).
-  std::string effective_principal;
-
-  bool empty() const { return user_id.empty() && tenant_id.empty(); }
-  // The part that rides on hops.
-  SecurityScope scope() const { return SecurityScope{user_id, tenant_id}; }
+// The calling thread's security: the whole SecurityScope (user, tenant, kind, principals, roles,
+// permissions, claims), which is also what rides on the hops this thread's dispatches write.
+struct SecurityContext : SecurityScope {
+  // The part that rides on hops: all of it.
+  const SecurityScope& scope() const { return *this; }
   static SecurityContext from_scope(const SecurityScope& scope) {
     SecurityContext context;
-    context.user_id = scope.user_id;
-    context.tenant_id = scope.tenant_id;
+    static_cast<SecurityScope&>(context) = scope;
     return context;
   }
 

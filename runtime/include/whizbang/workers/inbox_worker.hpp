@@ -26,6 +26,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -33,6 +34,7 @@
 #include "absl/status/statusor.h"
 #include "spdlog/logger.h"
 #include "whizbang/message/envelope_json.hpp"
+#include "whizbang/security/envelope_signing.hpp"
 #include "whizbang/store/work_store.hpp"
 #include "whizbang/transport/transport.hpp"
 #include "whizbang/workers/worker_loop.hpp"
@@ -71,6 +73,13 @@ struct InboxWorkerOptions {
   std::function<absl::Status(const WorkItem&)> before_completion;
   // What a received envelope may hold; one beyond is dead-lettered, never handled.
   EnvelopeLimits envelope_limits;
+  // Signature checks on received envelopes (docs/guide/16-security.md). A refused delivery is
+  // stored under a fresh id (so it cannot take the id of the message it pretends to be) and
+  // dead-lettered when claimed, with the reason.
+  EnvelopeSigning signing;
+  // The services whose hops may set the security scope a handling runs under; nullopt trusts
+  // every sender. A scope from any other service is dropped (the message is handled with none).
+  std::optional<std::vector<std::string>> scope_trusted_services;
   std::shared_ptr<spdlog::logger> logger;
 };
 
@@ -106,6 +115,8 @@ class InboxWorker {
  private:
   // Handles one row; false when it did not complete (failed, crashed, lease lost).
   absl::StatusOr<bool> handle(const WorkItem& item, Envelope& envelope, InboxCycleResult& result);
+  // Clears the hops' scopes when the latest one was set by a service not trusted to set it.
+  void drop_untrusted_scope(Envelope& envelope, const WorkItem& item) const;
 
   WorkStore& store_;
   MessageTypeResolver resolver_;

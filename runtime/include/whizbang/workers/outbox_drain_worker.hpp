@@ -46,6 +46,7 @@
 #include "whizbang/dispatch/deferred_outbox_channel.hpp"
 #include "whizbang/message/envelope_json.hpp"
 #include "whizbang/observability/logging.hpp"
+#include "whizbang/security/envelope_signing.hpp"
 #include "whizbang/store/work_store.hpp"
 #include "whizbang/transport/transport.hpp"
 #include "whizbang/workers/worker_loop.hpp"
@@ -69,6 +70,9 @@ struct OutboxDrainWorkerOptions {
   std::function<absl::Status(Envelope& envelope, Stage stage)> lifecycle;
   // How often a batch still being published renews the leases of its remaining rows.
   std::chrono::milliseconds lease_renewal_interval{60'000};
+  // Sign or Require: every published envelope is signed with the ring's first key
+  // (docs/guide/16-security.md).
+  EnvelopeSigning signing;
   std::shared_ptr<spdlog::logger> logger;
 };
 

@@ -65,8 +65,9 @@ std::string file_uri(const std::string& path) {
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<Connection>> Connection::open_read_only(const std::string& path,
-                                                                       bool immutable) {
+absl::StatusOr<std::unique_ptr<Connection>> Connection::open_read_only(
+    const std::string& path, bool immutable, const std::string& shown_as) {
+  const std::string& shown = shown_as.empty() ? path : shown_as;
   sqlite3* db = nullptr;
   const std::string name = file_uri(path) + (immutable ? "?mode=ro&immutable=1" : "?mode=ro");
   const int code = sqlite3_open_v2(
@@ -74,10 +75,10 @@ absl::StatusOr<std::unique_ptr<Connection>> Connection::open_read_only(const std
   if (code != SQLITE_OK) {
     std::string message = db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(code);
     sqlite3_close_v2(db);
-    return absl::UnavailableError(fmt::format("cannot open SQLite store '{}': {}", path, message));
+    return absl::UnavailableError(fmt::format("cannot open SQLite store '{}': {}", shown, message));
   }
   sqlite3_extended_result_codes(db, 1);
-  return std::unique_ptr<Connection>(new Connection(db, path));
+  return std::unique_ptr<Connection>(new Connection(db, shown));
 }
 
 Connection::~Connection() {

@@ -1,5 +1,11 @@
 #include "whizbang/store/sqlite/sqlite_store_inspector.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <set>
 #include <system_error>
@@ -15,6 +21,22 @@ namespace whizbang {
 
 using sqlite::Connection;
 using sqlite::Use;
+
+namespace {
+
+// Closes a descriptor when the scope ends.
+class FileDescriptor {
+ public:
+  explicit FileDescriptor(int fd) : fd_(fd) {}
+  ~FileDescriptor() { ::close(fd_); }
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+
+ private:
+  int fd_;
+};
+
+}  // namespace
 
 struct SqliteStoreInspector::Impl {
   std::unique_ptr<Connection> connection;
@@ -84,30 +106,46 @@ struct SqliteStoreInspector::Impl {
 
 absl::StatusOr<std::unique_ptr<SqliteStoreInspector>> SqliteStoreInspector::open(
     const std::string& path) {
-  // Checked before SQLite sees the path: a read-only open never creates a file, but these give
-  // clearer messages than "unable to open database file".
-  std::error_code error;
-  const std::filesystem::file_status status = std::filesystem::status(path, error);
-  if (status.type() == std::filesystem::file_type::not_found) {
-    return absl::NotFoundError(fmt::format("'{}': no such file", path));
+  // The file is opened here first and the checks look at what was opened, never at the path
+  // again: a path checked and then opened could be swapped in between (for a FIFO that blocks
+  // the reader forever, or for another file). O_NONBLOCK: opening a FIFO must not block.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) {
+    const int error = errno;
+    if (error == ENOENT) return absl::NotFoundError(fmt::format("'{}': no such file", path));
+    return absl::InvalidArgumentError(fmt::format("'{}': {}", path, std::strerror(error)));
   }
-  if (error) {
-    return absl::InvalidArgumentError(fmt::format("'{}': {}", path, error.message()));
+  const FileDescriptor file(fd);
+  struct stat opened{};
+  if (::fstat(fd, &opened) != 0) {
+    return absl::InvalidArgumentError(fmt::format("'{}': {}", path, std::strerror(errno)));
   }
-  if (status.type() == std::filesystem::file_type::directory) {
+  if (S_ISDIR(opened.st_mode)) {
     return absl::InvalidArgumentError(fmt::format("'{}' is a directory, not a store file", path));
   }
-  if (status.type() != std::filesystem::file_type::regular) {
+  if (!S_ISREG(opened.st_mode)) {
     return absl::InvalidArgumentError(fmt::format("'{}' is not a regular file", path));
   }
 
-  // A store with a -wal file may have a live writer: share its locks and -shm. Without one the
-  // file holds everything (a closed store checkpoints and removes its WAL): read it immutable,
-  // so not even -wal/-shm side files appear next to it.
+  // A store with a -wal file may have a live writer: share its locks and -shm, which SQLite
+  // finds by the path, so the path is opened and then proved to be the file checked above.
+  // Without one the file holds everything (a closed store checkpoints and removes its WAL): read
+  // it immutable, through this very descriptor, so not even -wal/-shm side files appear.
+  std::error_code error;
   const bool live = std::filesystem::exists(path + "-wal", error);
-  absl::StatusOr<std::unique_ptr<Connection>> connection =
-      Connection::open_read_only(path, /*immutable=*/!live);
+  const std::string descriptor_path = "/proc/self/fd/" + std::to_string(fd);
+  const bool through_descriptor = !live && ::access(descriptor_path.c_str(), R_OK) == 0;
+  absl::StatusOr<std::unique_ptr<Connection>> connection = Connection::open_read_only(
+      through_descriptor ? descriptor_path : path, /*immutable=*/!live, path);
   if (!connection.ok()) return connection.status();
+  if (!through_descriptor) {
+    struct stat now{};
+    if (::stat(path.c_str(), &now) != 0 || now.st_dev != opened.st_dev ||
+        now.st_ino != opened.st_ino) {
+      return absl::UnavailableError(
+          fmt::format("'{}' was replaced while it was being opened; try again", path));
+    }
+  }
   auto impl = std::make_unique<Impl>();
   impl->connection = *std::move(connection);
 

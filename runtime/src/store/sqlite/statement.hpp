@@ -50,9 +50,10 @@ class Connection {
                                                           unsigned file_mode = 0600);
   // Opens an existing `path` read-only: never creates or writes the file. `immutable` also
   // skips locking and the -wal/-shm side files (which a read-only open of a WAL database
-  // otherwise creates and leaves behind): only for a file no connection is writing.
-  static absl::StatusOr<std::unique_ptr<Connection>> open_read_only(const std::string& path,
-                                                                    bool immutable);
+  // otherwise creates and leaves behind): only for a file no connection is writing. Errors name
+  // `shown_as` when given (the user's path for a /proc/self/fd/N opened in its place).
+  static absl::StatusOr<std::unique_ptr<Connection>> open_read_only(
+      const std::string& path, bool immutable, const std::string& shown_as = {});
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
   ~Connection();

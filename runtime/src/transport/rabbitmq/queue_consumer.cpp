@@ -6,6 +6,7 @@
 #include <map>
 #include <random>
 
+#include "fmt/format.h"
 #include "transport/rabbitmq/amqp_declare.hpp"
 #include "whizbang/failure.hpp"
 #include "whizbang/observability/logging.hpp"
@@ -194,7 +195,12 @@ absl::Status QueueConsumer::consume_one(bool wait) {
 }
 
 void QueueConsumer::accept(const amqp_envelope_t& envelope) {
-  absl::StatusOr<IncomingMessage> incoming = decode_delivery(envelope, options_.inbox_exchange);
+  absl::StatusOr<IncomingMessage> incoming =
+      envelope.message.body.len > options_.max_message_bytes
+          ? absl::InvalidArgumentError(fmt::format("{} bytes, over the limit of {}",
+                                                   envelope.message.body.len,
+                                                   options_.max_message_bytes))
+          : decode_delivery(envelope, options_.inbox_exchange);
   if (!incoming.ok()) {
     log(options_.logger, spdlog::level::warn, log_events::kTransportDeliveryRejected,
         "subscription of '{}' rejected a delivery to the dead letters: {}", service_name_,

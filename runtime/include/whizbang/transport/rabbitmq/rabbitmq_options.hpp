@@ -9,6 +9,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -50,6 +51,10 @@ struct RabbitMqOptions {
   std::chrono::milliseconds reconnect_max_delay{5000};
   // Unacknowledged deliveries a subscription holds at once (basic.qos), and so its largest batch.
   std::uint16_t prefetch = 100;
+  // A delivery larger than this goes to the queue's dead letters without being stored (the
+  // inbox's EnvelopeLimits::max_bytes, 1 MiB, by default). The broker's own max_message_size
+  // (128 MiB by default) is what bounds what the client reads at all.
+  std::size_t max_message_bytes = std::size_t{1} << 20;
   // How often an idle consumer wakes to notice shutdown and to service heartbeats.
   std::chrono::milliseconds consume_poll_interval{200};
 
