@@ -6,9 +6,12 @@
 #   ./dev.sh test   configure, build and run every test through ctest
 #   ./dev.sh sanitize  the same suite built with AddressSanitizer + UBSan (in build-sanitize/)
 #   ./dev.sh tsan      the suites with threads built with ThreadSanitizer (in build-tsan/)
+#   ./dev.sh fuzz [seconds]  libFuzzer over the envelope decoder for 60 s (or the seconds
+#                            given), built by clang-19 with ASan (in build-fuzz/)
 # Each installs missing Debian packages first (only when absent), so a fresh Debian 12 machine
 # needs nothing done by hand. WHIZBANG_BUILD_DIR overrides the build directory, WHIZBANG_JOBS
-# the parallelism (2).
+# the parallelism (2), WHIZBANG_GENERATOR the whizbang-gen of the sanitized and fuzz builds
+# (default: the test build's, built in build/ first).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -16,7 +19,7 @@ BUILD_DIR=${WHIZBANG_BUILD_DIR:-build}
 JOBS=${WHIZBANG_JOBS:-2}
 PACKAGES=(
   cmake ninja-build g++ pkg-config
-  clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev
+  clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev libclang-rt-19-dev
   libabsl-dev libssl-dev libsqlite3-dev libspdlog-dev libfmt-dev rapidjson-dev
   libpq-dev postgresql-15 librabbitmq-dev rabbitmq-server libcpp-httplib-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev
@@ -102,7 +105,12 @@ SANITIZED_FLAGS=(-DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEB
 
 # The sanitized builds run the test build's whizbang-gen (built there first when needed): the
 # generator is never instrumented, so compiling it again would only cost CI minutes.
+# WHIZBANG_GENERATOR names a prebuilt one instead, leaving build/ alone.
 test_build_generator() {
+  if [ -n "${WHIZBANG_GENERATOR:-}" ]; then
+    echo "-DWHIZBANG_GENERATOR_EXECUTABLE=$(realpath "$WHIZBANG_GENERATOR")"
+    return
+  fi
   (BUILD_DIR=build && configure "${RELEASE_FLAGS[@]}" && build --target whizbang-gen) >&2
   echo "-DWHIZBANG_GENERATOR_EXECUTABLE=$PWD/build/generator/whizbang-gen"
 }
@@ -170,8 +178,37 @@ suppressions=$PWD/tests/tsan.supp ${TSAN_OPTIONS:-}" \
       without_aslr ctest --test-dir "$BUILD_DIR" -j "$JOBS" --output-on-failure --timeout 900 \
       -E '_NOT_BUILT|^DocsTests[.]'
     ;;
+  fuzz)
+    # Coverage-guided fuzzing (tests/fuzz/libfuzzer) for a bounded time: clang-19, since
+    # libFuzzer ships with Clang; project code instrumented for coverage (WHIZBANG_FUZZERS) and
+    # with ASan (UBSan would double the build for CI; ./dev.sh sanitize runs the suites under
+    # it); only the fuzzer and what it links are built. It runs on a copy of the
+    # seed corpus kept in the build dir (what it learns carries over to the next run there, never
+    # into the repo's tests/fuzz/corpus). A crash or a broken round trip leaves the input in
+    # $BUILD_DIR/fuzz-artifacts/ and fails the command.
+    ensure_packages
+    BUILD_DIR=${WHIZBANG_BUILD_DIR:-build-fuzz}
+    seconds=${2:-60}
+    generator=$(test_build_generator)
+    CC=clang-19 CXX=clang++-19 configure -DWHIZBANG_FUZZERS=ON \
+      -DWHIZBANG_SANITIZE=address -DWHIZBANG_BUILD_BENCHMARKS=OFF \
+      -DWHIZBANG_BUILD_SAMPLES=OFF "${SANITIZED_FLAGS[@]}" "$generator"
+    build --target envelope_decoder_fuzzer
+    corpus=$BUILD_DIR/fuzz-corpus/envelope
+    artifacts=$BUILD_DIR/fuzz-artifacts/
+    mkdir -p "$corpus" "$artifacts"
+    cp tests/fuzz/corpus/envelope/* "$corpus/"
+    # -max_len: far above any seed, and far below the 1 MiB a received envelope may hold.
+    fuzzer=$BUILD_DIR/tests/fuzz/libfuzzer/envelope_decoder_fuzzer
+    if ! "$fuzzer" -max_total_time="$seconds" -max_len=65536 \
+      -timeout=10 -print_final_stats=1 -dict=tests/fuzz/libfuzzer/envelope.dict \
+      -artifact_prefix="$artifacts" "$corpus"; then
+      echo "dev.sh: the envelope decoder fuzzer failed; its input is in $artifacts" >&2
+      exit 1
+    fi
+    ;;
   *)
-    echo "usage: ./dev.sh run [distributed] | test | sanitize | tsan" >&2
+    echo "usage: ./dev.sh run [distributed] | test | sanitize | tsan | fuzz [seconds]" >&2
     exit 2
     ;;
 esac
