@@ -35,12 +35,20 @@ namespace whizbang::internal {
 // Envelopes nest a handful of levels and payloads rarely more than a few dozen.
 inline constexpr unsigned kMaxJsonDepth = 1000;
 
-// True when `text` is well-formed UTF-8 with no surrogate code points. rapidjson validates the
-// raw bytes of the input, but decodes a "\uDC00" escape (an unpaired low surrogate) into bytes
-// that are not UTF-8; those must not reach a document either.
+// True when `text` is well-formed UTF-8 with no surrogate code points. Checked on every decoded
+// string, so it covers raw bytes and escapes alike (rapidjson decodes a "\uDC00" escape, an
+// unpaired low surrogate, into bytes that are not UTF-8).
 inline bool valid_utf8(std::string_view text) {
   std::size_t i = 0;
   while (i < text.size()) {
+    // ASCII, the usual case, eight bytes at a time.
+    std::uint64_t eight = 0;
+    while (text.size() - i >= sizeof eight) {
+      std::memcpy(&eight, text.data() + i, sizeof eight);
+      if ((eight & 0x8080808080808080ull) != 0) break;
+      i += sizeof eight;
+    }
+    if (i == text.size()) break;
     const auto lead = static_cast<unsigned char>(text[i]);
     if (lead < 0x80) {
       ++i;
@@ -117,7 +125,7 @@ class BoundedDocumentHandler {
   }
   bool utf8(const char* text, rapidjson::SizeType length) {
     if (valid_utf8(std::string_view(text, length))) return true;
-    refusal_ = "a string that is not UTF-8 (an unpaired surrogate escape)";
+    refusal_ = "a string whose encoding is not UTF-8 (or an unpaired surrogate escape)";
     return false;
   }
 
@@ -138,6 +146,15 @@ inline std::string_view name_of(const rapidjson::Value& name) {
   return {name.GetString(), name.GetStringLength()};
 }
 
+// Most keys differ in length or first byte: decided without a memcmp call.
+inline bool same_name(const rapidjson::Value& a, const rapidjson::Value& b) {
+  const rapidjson::SizeType length = a.GetStringLength();
+  if (length != b.GetStringLength()) return false;
+  const char* x = a.GetString();
+  const char* y = b.GetString();
+  return length == 0 || (x[0] == y[0] && std::memcmp(x, y, length) == 0);
+}
+
 // The first key that appears twice in one object of `value`, or nullptr. Small objects (all of an
 // envelope's) compare pairwise; large ones sort their keys, so a hostile object of 100000 keys
 // costs n log n, not n².
@@ -155,7 +172,7 @@ inline const rapidjson::Value* duplicate_key(const rapidjson::Value& value) {
   if (count <= kPairwiseLimit) {
     for (rapidjson::SizeType i = 0; i < count; ++i) {
       for (rapidjson::SizeType j = i + 1; j < count; ++j) {
-        if (name_of(begin[i].name) == name_of(begin[j].name)) return &begin[j].name;
+        if (same_name(begin[i].name, begin[j].name)) return &begin[j].name;
       }
     }
   } else {
@@ -187,8 +204,9 @@ inline BoundedParseResult parse_bounded(std::string_view json, rapidjson::Docume
     rapidjson::EncodedInputStream<rapidjson::UTF8<>, rapidjson::MemoryStream> input(memory);
     rapidjson::Reader reader;
     BoundedDocumentHandler handler(target);
-    static_cast<rapidjson::ParseResult&>(result) =
-        reader.Parse<rapidjson::kParseValidateEncodingFlag>(input, handler);
+    // The handler validates each decoded string (raw bytes and escapes alike): rapidjson's own
+    // kParseValidateEncodingFlag checks per character and cost a third of an envelope's decode.
+    static_cast<rapidjson::ParseResult&>(result) = reader.Parse(input, handler);
     if (result.Code() == rapidjson::kParseErrorTermination) result.refusal = handler.refusal();
     return !result.IsError();
   };
