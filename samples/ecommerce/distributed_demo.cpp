@@ -12,11 +12,14 @@
 #include <whizbang/store/store_inspector.hpp>
 
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <ostream>
+#include <random>
 #include <sstream>
 #include <thread>
 
+#include "absl/strings/escaping.h"
 #include "shop/services.hpp"
 
 namespace shop {
@@ -65,6 +68,14 @@ std::optional<int> ended(pid_t pid) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+// 32 random bytes, base64: the signing key of one run.
+std::string random_key() {
+  std::random_device device;
+  std::string bytes(32, '\0');
+  for (char& byte : bytes) byte = static_cast<char>(device() & 0xFF);
+  return absl::Base64Escape(bytes);
+}
+
 }  // namespace
 
 DistributedDemo::DistributedDemo(std::filesystem::path service_binary, std::string amqp_url,
@@ -102,10 +113,21 @@ bool DistributedDemo::start(Process& process, bool send_demo_order) {
       dup2(fd, STDOUT_FILENO);
       dup2(fd, STDERR_FILENO);
     }
-    std::vector<const char*> args = {
-        service_binary_.c_str(), "--data-dir",  data_dir.c_str(), "--service",
-        process.service.c_str(), "--store",     store.c_str(),    "--transport",
-        amqp_url_.c_str(),       "--http-port", port.c_str()};
+    // Both services sign what they publish and refuse what is not signed with the run's key
+    // (WHIZBANG_SIGNING_KEYS, set by run(); docs/guide/16-security.md).
+    std::vector<const char*> args = {service_binary_.c_str(),
+                                     "--data-dir",
+                                     data_dir.c_str(),
+                                     "--service",
+                                     process.service.c_str(),
+                                     "--store",
+                                     store.c_str(),
+                                     "--transport",
+                                     amqp_url_.c_str(),
+                                     "--http-port",
+                                     port.c_str(),
+                                     "--signing",
+                                     "require"};
     if (send_demo_order) args.push_back("--send-demo-order");
     args.push_back(nullptr);
     execv(service_binary_.c_str(), const_cast<char* const*>(args.data()));
@@ -143,6 +165,15 @@ bool DistributedDemo::stop(Process& process) {
                      WEXITSTATUS(status) == 0;
   process.pid = 0;
   return clean;
+}
+
+bool DistributedDemo::signed_throughout() const {
+  // Both applied --signing require with the run's key, and neither refused an envelope: every
+  // message of the account crossed signed (an unsigned one would have been dead-lettered).
+  return count_in_log("orders", "orders: envelope signing Require, keys demo") == 1 &&
+         count_in_log("notifications", "notifications: envelope signing Require, keys demo") == 2 &&
+         count_in_log("orders", "[EventId 160") + count_in_log("notifications", "[EventId 160") ==
+             0;
 }
 
 int DistributedDemo::count_in_log(const std::string& service, const std::string& text) const {
@@ -204,9 +235,14 @@ int DistributedDemo::run() {
       std::filesystem::remove(data_dir_ / (std::string(file) + suffix), ignored);
     }
   }
+  // A signing key made for this run, passed to both services through the environment (never
+  // on a command line, which every user of the machine can read).
+  const std::string signing_key = random_key();
+  setenv("WHIZBANG_SIGNING_KEYS", ("demo:" + signing_key).c_str(), 1);
   out_ << "Whizbang e-commerce sample, distributed: 'orders' and 'notifications' as two\n"
        << "processes (" << service_binary_.filename().string() << "), SQLite stores in "
-       << data_dir_.string() << ", RabbitMQ between them\n\n";
+       << data_dir_.string() << ", RabbitMQ between them,\n"
+       << "envelopes signed (HMAC-SHA256, a key made for this run) and signatures required\n\n";
   // notifications first: its queues must exist before orders publishes what they bind.
   if (!start(notifications_, false)) {
     out_ << "notifications did not become ready; see " << (data_dir_ / "notifications.log").string()
@@ -272,6 +308,9 @@ int DistributedDemo::run() {
             std::string::npos,
         "emission_deduplicated{message_type=shop::CustomerNotified} = 1 (notifications' /metrics)");
   check(in_orders("MarkCustomerNotified") == 2, "orders heard of both notifications exactly once");
+  check(signed_throughout(),
+        "both services signed and required signatures (key 'demo'); no envelope refused "
+        "(EventId 160)");
 
   whizbang::StoreOptions options;
   options.instance.service_name = "orders";

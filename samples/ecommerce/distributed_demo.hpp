@@ -37,6 +37,8 @@ class DistributedDemo {
   bool stop(Process& process);
   std::string scrape_metrics(const Process& process);
   int count_in_log(const std::string& service, const std::string& text) const;
+  // Both services ran with --signing require and the run's key, and neither refused an envelope.
+  bool signed_throughout() const;
   void check(bool ok, const std::string& what);
 
   std::filesystem::path service_binary_;

@@ -85,6 +85,12 @@ int main(int argc, char** argv) {
   const std::filesystem::path crashed_marker = sample.data_dir / "notifications-crashed";
   hooks.host = [&](whizbang::HostOptions& options) {
     options.poll_interval = std::chrono::milliseconds(200);
+    // What --signing and WHIZBANG_SIGNING_KEYS became (key ids only: never a secret).
+    if (options.signing.mode == whizbang::EnvelopeSigningMode::Require) {
+      std::cout << service << ": envelope signing Require, keys";
+      for (const std::string& id : options.signing.keys.key_ids()) std::cout << " " << id;
+      std::cout << std::endl;
+    }
     if (service != "notifications") return;
     // The reference's shape: emissions and the inbox completion in separate commits, and a
     // real crash between them on the first stock reservation.
