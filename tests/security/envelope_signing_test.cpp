@@ -9,6 +9,7 @@
 
 #include "absl/strings/escaping.h"
 #include "store_test_support.hpp"
+#include "tampering.hpp"
 
 namespace whizbang {
 namespace {
@@ -30,13 +31,7 @@ std::string signed_json(const SigningKeyRing& keys) {
   return json;
 }
 
-// Replaces the first `from` in `text` by `to` (the test's tampering).
-std::string replaced(std::string text, std::string_view from, std::string_view to) {
-  const std::size_t at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  if (at != std::string::npos) text.replace(at, from.size(), to);
-  return text;
-}
+using security_test::replaced;
 
 TEST(SigningKeyRingTests, ParsesIdsAndBase64Secrets_FirstKeySigns) {
   absl::StatusOr<SigningKeyRing> keys =

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "store_test_support.hpp"
+#include "tampering.hpp"
 #include "whizbang/internal/bounded_json.hpp"
 #include "whizbang/message/envelope_json.hpp"
 
@@ -20,12 +21,7 @@ absl::Status decode(std::string_view json) {
   return deserialize_envelope(json, store_test::resolve).status();
 }
 
-std::string replaced(std::string text, std::string_view from, std::string_view to) {
-  const std::size_t at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  if (at != std::string::npos) text.replace(at, from.size(), to);
-  return text;
-}
+using security_test::replaced;
 
 TEST(StrictJsonTests, InvalidUtf8_IsRefusedNotStoredAndSentOn) {
   const std::string json = envelope_json();

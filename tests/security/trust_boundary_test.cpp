@@ -9,6 +9,7 @@
 #include "absl/strings/escaping.h"
 #include "store_test_support.hpp"
 #include "support/log_capture.hpp"
+#include "tampering.hpp"
 #include "whizbang/security/envelope_signing.hpp"
 #include "whizbang/store/memory_work_store.hpp"
 #include "whizbang/transport/in_process_transport.hpp"
@@ -119,9 +120,8 @@ TEST_F(TrustBoundaryTests, SignedEnvelopeChangedInFlight_IsRefused) {
   TransportMessage message = delivery(envelope, nullptr);
   const SigningKeyRing ring = keys();
   ASSERT_TRUE(sign_envelope_json(message.envelope_json, ring).ok());
-  const std::string alice = R"("u":"alice")";
-  message.envelope_json.replace(message.envelope_json.find(alice), alice.size(),
-                                R"("u":"mallory")");
+  message.envelope_json =
+      security_test::replaced(message.envelope_json, R"("u":"alice")", R"("u":"mallory")");
   EXPECT_EQ(deliver(message).quarantined, 1u);
   EXPECT_TRUE(handled_.empty());
   EXPECT_NE(refusal().find("does not match its content"), std::string::npos);
