@@ -186,12 +186,14 @@ TEST_F(StoreCommandTests, Stream_DeeplyNestedEventData_PrintedAsTextNotACrash) {
 }
 
 TEST_F(StoreCommandTests, Stream_Text_ControlCharactersInStoredTextAreEscaped) {
-  // A stored type name carrying terminal escape sequences (clear screen, red).
+  // A stored type name carrying terminal escape sequences (clear screen, red, and a C1 CSI:
+  // U+009B, which some terminals take for ESC [).
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(path_.c_str(), &db), SQLITE_OK);
   ASSERT_EQ(sqlite3_exec(db,
                          "UPDATE wh_event_store SET event_type = 'evil' || char(27) || '[2J' || "
-                         "char(27) || '[31m' || char(10) || 'forged line' WHERE version = 1",
+                         "char(27) || '[31m' || char(10) || 'forged line' || char(155) || '1m' "
+                         "WHERE version = 1",
                          nullptr, nullptr, nullptr),
             SQLITE_OK);
   sqlite3_close(db);
@@ -199,7 +201,9 @@ TEST_F(StoreCommandTests, Stream_Text_ControlCharactersInStoredTextAreEscaped) {
   const CliRun r = run({"store", "stream", path_, kStream});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("evil\\x1b[2J\\x1b[31m\\x0aforged line"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("\xc2\x9b"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("evil\\x1b[2J\\x1b[31m\\x0aforged line\\x9b1m"), std::string::npos)
+      << r.out;
   // JSON output escapes them as JSON does.
   const CliRun json = run({"store", "stream", path_, kStream, "--json"});
   ASSERT_EQ(json.code, 0) << json.err;

@@ -3,33 +3,13 @@
 #include <algorithm>
 #include <ostream>
 
-namespace whizbang::cli {
+#include "whizbang/observability/printable.hpp"
 
-std::string printable(std::string text) {
-  const auto is_control = [](char c) {
-    const auto byte = static_cast<unsigned char>(c);
-    return byte < 0x20 || byte == 0x7f;
-  };
-  if (std::none_of(text.begin(), text.end(), is_control)) return text;
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(text.size() + 8);
-  for (char c : text) {
-    if (!is_control(c)) {
-      out.push_back(c);
-      continue;
-    }
-    const auto byte = static_cast<unsigned char>(c);
-    out += "\\x";
-    out.push_back(kHex[byte >> 4]);
-    out.push_back(kHex[byte & 0x0f]);
-  }
-  return out;
-}
+namespace whizbang::cli {
 
 void TextTable::add(std::vector<std::string> row) {
   row.resize(std::max(row.size(), header_.size()));
-  for (std::string& cell : row) cell = printable(std::move(cell));
+  for (std::string& cell : row) cell = whizbang::printable(cell);
   rows_.push_back(std::move(row));
 }
 

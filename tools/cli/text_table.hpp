@@ -11,16 +11,13 @@
 
 namespace whizbang::cli {
 
-// `text` with each control character (below 0x20, and 0x7f) written as \xNN; the rest as is.
-std::string printable(std::string text);
-
 class TextTable {
  public:
   explicit TextTable(std::vector<std::string> header) : header_(std::move(header)) {}
 
   // A row with fewer cells than the header is padded with empty cells. Control characters in
-  // a cell are shown escaped (printable()): cells hold stored text, which must not move the
-  // operator's cursor or recolour the terminal.
+  // a cell are shown escaped (whizbang::printable()): cells hold stored text, which must not move
+  // the operator's cursor or recolour the terminal.
   void add(std::vector<std::string> row);
   bool empty() const { return rows_.empty(); }
   // Prints the header and the rows, each line prefixed by `indent`; the last column is not

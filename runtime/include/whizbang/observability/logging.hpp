@@ -17,6 +17,7 @@
 #include "spdlog/spdlog.h"
 #include "whizbang/ids/message_id.hpp"
 #include "whizbang/ids/uuid.hpp"
+#include "whizbang/observability/printable.hpp"
 
 #include "absl/strings/string_view.h"
 
@@ -46,9 +47,7 @@ struct fmt::formatter<whizbang::MessageId> : fmt::formatter<std::string_view> {
 };
 
 namespace whizbang::internal {
-// Text in a log line, written with control characters (C0, DEL and the UTF-8 C1 controls) as
-// \xNN. Type names, ids and statuses often come from a sender: unescaped, one could forge log
-// lines with a newline or drive an operator's terminal with escape sequences.
+// Text in a log line, written through printable() (printable.hpp).
 struct LogText {
   std::string_view text;
 };
@@ -58,25 +57,7 @@ struct LogText {
 template <>
 struct fmt::formatter<whizbang::internal::LogText> : fmt::formatter<std::string_view> {
   auto format(const whizbang::internal::LogText& value, fmt::format_context& ctx) const {
-    std::string escaped;
-    const std::string_view text = value.text;
-    escaped.reserve(text.size());
-    for (std::size_t i = 0; i < text.size(); ++i) {
-      const auto byte = static_cast<unsigned char>(text[i]);
-      const bool c1 = byte == 0xC2 && i + 1 < text.size() &&
-                      static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
-                      static_cast<unsigned char>(text[i + 1]) <= 0x9F;
-      if (byte < 0x20 || byte == 0x7F || c1) {
-        const unsigned char shown = c1 ? static_cast<unsigned char>(text[++i]) : byte;
-        constexpr char kHex[] = "0123456789abcdef";
-        escaped += "\\x";
-        escaped += kHex[shown >> 4];
-        escaped += kHex[shown & 0xF];
-      } else {
-        escaped += text[i];
-      }
-    }
-    return fmt::formatter<std::string_view>::format(escaped, ctx);
+    return fmt::formatter<std::string_view>::format(whizbang::printable(value.text), ctx);
   }
 };
 
