@@ -6,13 +6,13 @@
 #include <rapidjson/writer.h>
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <cstdint>
 #include <string>
 #include <tuple>
 
 #include "fmt/format.h"
+#include "internal/text.hpp"
 #include "message/dotnet_time.hpp"
 #include "whizbang/internal/bounded_json.hpp"
 #include "whizbang/internal/json_codec.hpp"
@@ -313,12 +313,6 @@ absl::Status read_text(const Value& object, std::string_view name, std::string_v
   return absl::OkStatus();
 }
 
-std::string lower(const Value& name) {
-  std::string text(name.GetString(), name.GetStringLength());
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
 absl::Status read_string_array(const Value& json, std::vector<std::string>& out,
                                const std::string& path) {
   if (!json.IsArray()) return shape_error(path, "an array of strings");
@@ -411,9 +405,9 @@ ScopeProp scope_prop(const Value& name) {
       {"pr", ScopeProp::Principals}, {"principals", ScopeProp::Principals},
       {"cl", ScopeProp::Claims},     {"claims", ScopeProp::Claims},
   };
-  const std::string lowered = lower(name);
+  const std::string_view given(name.GetString(), name.GetStringLength());
   for (const auto& [text, prop] : kNames) {
-    if (lowered == text) return prop;
+    if (internal::equals_ignoring_case(given, text)) return prop;
   }
   return ScopeProp::Unknown;
 }
