@@ -23,6 +23,7 @@ PACKAGES=(
   libabsl-dev libssl-dev libsqlite3-dev libspdlog-dev libfmt-dev rapidjson-dev
   libpq-dev postgresql-15 librabbitmq-dev rabbitmq-server libcpp-httplib-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev
+  iproute2 openssl # ip and ss (test brokers, network namespaces), the TLS test's certificates
 )
 
 ensure_packages() {
@@ -81,13 +82,12 @@ smaller_crash_harness() {
 }
 
 # The distributed sample: a throwaway broker (tests/support/rabbitmq-server.sh: its own epmd,
-# cookie and HOME, stopped by its pid on exit) on the first free port from 45672, then the
+# cookie and HOME, stopped by its pid on exit) on the first free port from 16672 (below the
+# kernel's ephemeral ports, as the tests' brokers: see tests/support/rabbitmq-server.sh), then the
 # sample, which starts both services as processes.
 run_distributed() {
-  local port=45672
-  while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null ||
-    (exec 3<>"/dev/tcp/127.0.0.1/$((port + 1))") 2>/dev/null ||
-    (exec 3<>"/dev/tcp/127.0.0.1/$((port + 2))") 2>/dev/null; do
+  local port=16672
+  while [ -n "$(ss -Htan "sport >= :$port and sport <= :$((port + 2))")" ]; do
     port=$((port + 3))
   done
   local broker_dir

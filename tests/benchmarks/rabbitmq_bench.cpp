@@ -10,8 +10,8 @@
 //   counters (microseconds).
 //
 // Needs a broker: WHIZBANG_AMQP_URL, e.g.
-//   tests/support/rabbitmq-server.sh up /tmp/wh-rmq-bench 46000
-//   WHIZBANG_AMQP_URL=amqp://guest:guest@127.0.0.1:46000 taskset -c 1
+//   tests/support/rabbitmq-server.sh up /tmp/wh-rmq-bench 16000
+//   WHIZBANG_AMQP_URL=amqp://guest:guest@127.0.0.1:16000 taskset -c 1
 //   build/tests/benchmarks/rabbitmq_bench
 #include <benchmark/benchmark.h>
 #include <sys/time.h>

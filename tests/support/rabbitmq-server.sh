@@ -15,6 +15,9 @@
 # the broker's rabbitmq.conf (e.g. a TLS listener); WHIZBANG_RMQ_WAIT_PORTS (space-separated),
 # if set at `up` or `start`, are the extra listeners' ports, waited for like the AMQP port (a
 # TLS listener can open a moment after it).
+# Listeners are looked for with `ss`, never by connecting: a connect to a port nothing listens on
+# can pick that very port as its own local port (when it lies in the kernel's ephemeral range) and
+# connect to itself; the TIME_WAIT it leaves would then stop the broker from binding the port.
 set -euo pipefail
 
 usage="usage: rabbitmq-server.sh up|down|stop|crash|start <dir> <port> [address]"
@@ -32,6 +35,8 @@ export RABBITMQ_MNESIA_BASE=$dir/mnesia RABBITMQ_LOG_BASE=$dir/log RABBITMQ_LOGS
   RABBITMQ_CONFIG_FILE=$dir/rabbitmq.conf RABBITMQ_ADVANCED_CONFIG_FILE=$dir/advanced.config \
   RABBITMQ_CONF_ENV_FILE=$dir/rabbitmq-env.conf RABBITMQ_ENABLED_PLUGINS_FILE=$dir/enabled_plugins \
   RABBITMQ_PID_FILE=$dir/beam.pid
+
+listening() { ss -Hltn "sport = :$1" | grep -q .; }
 
 alive() { [ -r "/proc/$1/stat" ] && [ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" != "Z" ]; }
 
@@ -65,7 +70,7 @@ start_epmd() {
 start() {
   # Something already answering on the port (a broker an interrupted run left behind) would pass
   # the readiness probe below: refuse instead of testing against it.
-  if (exec 3<>"/dev/tcp/$address/$port") 2>/dev/null; then
+  if listening "$port"; then
     echo "rabbitmq-server.sh: port $port is already in use (a broker left by an interrupted run?)" >&2
     exit 1
   fi
@@ -82,7 +87,7 @@ start() {
 # await_listener <server pid> <port>: the listeners open at the end of the boot.
 await_listener() {
   for _ in $(seq 1200); do
-    (exec 3<>"/dev/tcp/$address/$2") 2>/dev/null && return 0
+    listening "$2" && return 0
     alive "$1" || { tail -30 "$dir/log/stdout.log" >&2; exit 1; }
     sleep 0.05
   done
