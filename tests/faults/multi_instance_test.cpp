@@ -13,11 +13,16 @@ using namespace std::chrono_literals;
 
 class MultiInstanceTests : public ::testing::Test {
  protected:
-  // One more instance of the service "warehouse" on the shared file.
-  ServiceConfig warehouse(std::chrono::milliseconds renewal = std::chrono::hours(1)) {
+  // One more instance of the service "warehouse" on the shared file. `group`: the inbox's
+  // handlings per commit. The takeover tests commit each handling on its own: only then can
+  // another instance commit between two handlings of one batch (a group holds SQLite's write
+  // lock from its first handling to its commit).
+  ServiceConfig warehouse(std::chrono::milliseconds renewal = std::chrono::hours(1),
+                          std::size_t group = 100) {
     ServiceConfig config{Backend::Sqlite, "warehouse", &transport_, &clock_, &log_, &dir_};
-    config.configure = [renewal](whizbang::HostOptions& options) {
+    config.configure = [renewal, group](whizbang::HostOptions& options) {
       options.lease_renewal_interval = renewal;
+      options.inbox_max_group = group;
     };
     return config;
   }
@@ -45,7 +50,8 @@ class MultiInstanceTests : public ::testing::Test {
 
 TEST_F(MultiInstanceTests, RowTakenOverBetweenTwoHandlings_IsNotHandledAgain) {
   HookedStore* hooks = nullptr;
-  ServiceConfig first_config = warehouse(/*renewal=*/0ms);  // renew before every row
+  // Renewed before every row; each handling commits on its own.
+  ServiceConfig first_config = warehouse(/*renewal=*/0ms, /*group=*/1);
   first_config.wrap_store = hooked(hooks);
   Service first(first_config);
   Service second(warehouse());
@@ -68,7 +74,8 @@ TEST_F(MultiInstanceTests, RowTakenOverBetweenTwoHandlings_IsNotHandledAgain) {
 
 TEST_F(MultiInstanceTests, RowTakenOverJustBeforeItsHandling_FiresNoReceptorHere) {
   HookedStore* hooks = nullptr;
-  ServiceConfig first_config = warehouse();  // no renewal within the batch
+  // No renewal within the batch; each handling commits on its own.
+  ServiceConfig first_config = warehouse(std::chrono::hours(1), /*group=*/1);
   first_config.wrap_store = hooked(hooks);
   Service first(first_config);
   Service second(warehouse());

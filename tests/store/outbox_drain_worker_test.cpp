@@ -333,5 +333,63 @@ TEST_F(OutboxDrainWorkerTests, EventWithNoSubscriber_IsPublishedAndDropped) {
   EXPECT_EQ(result->failed, 0u);
 }
 
+// What a subscriber to "orders" received: one entry per transport call.
+struct Delivery {
+  TransportDestination destination;
+  std::vector<MessageId> ids;
+};
+
+TEST_F(OutboxDrainWorkerTests, RowsOfManyStreams_OneTransportCallPerDestination_InClaimOrder) {
+  std::vector<Delivery> deliveries;
+  auto subscription = *transport_.subscribe(
+      "billing", {{"orders", ""}},
+      [&](const TransportDestination& destination, std::span<const TransportMessage> batch) {
+        Delivery delivery{destination, {}};
+        for (const TransportMessage& message : batch) delivery.ids.push_back(message.message_id);
+        deliveries.push_back(std::move(delivery));
+        return absl::OkStatus();
+      });
+  std::vector<MessageId> stored;
+  const Uuid streams[] = {MessageId::mint().uuid(), MessageId::mint().uuid()};
+  for (int i = 0; i < 4; ++i) {
+    const OutboxMessage message = outbox_message(OrderCreated{"o", i}, "orders", streams[i % 2]);
+    ASSERT_TRUE(store_->store_outbox_messages({&message, 1}).ok());
+    stored.push_back(message.message_id);
+  }
+  auto w = worker(nullptr);
+  cycle(*w);
+  ASSERT_EQ(deliveries.size(), 1u) << "one call for the two streams";
+  EXPECT_EQ(deliveries[0].ids, stored);
+  EXPECT_FALSE(deliveries[0].destination.metadata.contains("StreamId"))
+      << "the call holds two streams: its destination names none";
+
+  // One stream alone: the destination still names it.
+  const OutboxMessage alone = outbox_message(OrderCreated{"o", 9}, "orders", streams[0]);
+  ASSERT_TRUE(store_->store_outbox_messages({&alone, 1}).ok());
+  cycle(*w);
+  ASSERT_EQ(deliveries.size(), 2u);
+  EXPECT_EQ(deliveries[1].destination.metadata["StreamId"], streams[0].to_string());
+}
+
+TEST_F(OutboxDrainWorkerTests, StreamWithAlternatingDestinations_LeavesInClaimOrder) {
+  std::vector<MessageId> received;  // by either subscriber, in arrival order
+  auto record = [&](const TransportDestination&, std::span<const TransportMessage> batch) {
+    for (const TransportMessage& message : batch) received.push_back(message.message_id);
+    return absl::OkStatus();
+  };
+  auto orders = *transport_.subscribe("billing", {{"orders", ""}}, record);
+  auto audit = *transport_.subscribe("auditing", {{"audit", ""}}, record);
+  const Uuid stream = MessageId::mint().uuid();
+  std::vector<MessageId> stored;
+  for (const char* destination : {"orders", "audit", "orders"}) {
+    const OutboxMessage message = outbox_message(OrderCreated{"o", 1}, destination, stream);
+    ASSERT_TRUE(store_->store_outbox_messages({&message, 1}).ok());
+    stored.push_back(message.message_id);
+  }
+  auto w = worker(nullptr);
+  cycle(*w);
+  EXPECT_EQ(received, stored) << "the third row may not join the first one's call";
+}
+
 }  // namespace
 }  // namespace store_test

@@ -173,6 +173,8 @@ void ServiceHost::build_workers() {
   inbox_options.bindings = bindings_;
   inbox_options.poll_interval = o.poll_interval;
   inbox_options.lease_renewal_interval = o.lease_renewal_interval;
+  inbox_options.max_group = o.inbox_max_group;
+  inbox_options.max_group_duration = o.inbox_max_group_duration;
   inbox_options.atomic_completion = o.atomic_inbox_completion;
   inbox_options.before_completion = o.before_inbox_completion;
   inbox_options.envelope_limits = o.envelope_limits;

@@ -6,6 +6,11 @@
 // transaction dooms it: the outer commit rolls back and returns Aborted, so a handling never
 // commits half of its writes.
 //
+// Savepoints mark a point inside the calling thread's explicit transaction. Each savepoint has its
+// own doom: a call failing inside it dooms the savepoint only, so rolling back to it leaves the
+// transaction good to commit. This is what group commit (one transaction for a batch of
+// handlings, each in a savepoint) stands on.
+//
 // Commit listeners run after the store lock is released. remove_listener() waits until no
 // thread is still calling the listener (except the calling thread itself, when a listener
 // removes itself), so the listener's captures may be destroyed as soon as it returns.
@@ -41,6 +46,12 @@ class TransactionBackend {
   virtual absl::Status backend_begin_read() { return backend_begin(false); }
   virtual absl::Status backend_commit() = 0;
   virtual void backend_rollback() = 0;
+  // Savepoints, `level` 0 for the outermost. rollback_to undoes what was written since the
+  // savepoint and removes it; release keeps the writes and removes it. The outermost commit or
+  // rollback ends any savepoint still open.
+  virtual absl::Status backend_savepoint(int level) = 0;
+  virtual absl::Status backend_release(int level) = 0;
+  virtual absl::Status backend_rollback_to(int level) = 0;
 };
 
 class TransactionGate {
@@ -54,6 +65,42 @@ class TransactionGate {
   absl::Status rollback() { return leave(/*success=*/false); }
   bool in_transaction() const {
     return owner_.load(std::memory_order_acquire) == std::this_thread::get_id();
+  }
+
+  absl::Status savepoint() {
+    if (!in_transaction()) {
+      return absl::FailedPreconditionError("a savepoint needs a transaction open on this thread");
+    }
+    if (absl::Status status = backend_.backend_savepoint(static_cast<int>(savepoints_.size()));
+        !status.ok()) {
+      doomed_ = true;
+      return status;
+    }
+    savepoints_.push_back({depth_, doomed_});
+    doomed_ = false;
+    return absl::OkStatus();
+  }
+  // keep: release the savepoint (its writes join the transaction), unless a call inside it failed:
+  // then it is rolled back and the answer is Aborted. !keep: roll back to it.
+  absl::Status end_savepoint(bool keep) {
+    if (!in_transaction() || savepoints_.empty() || savepoints_.back().depth != depth_) {
+      return absl::FailedPreconditionError("no savepoint open at this level on this thread");
+    }
+    const Savepoint frame = savepoints_.back();
+    savepoints_.pop_back();
+    const int level = static_cast<int>(savepoints_.size());
+    const bool release = keep && !doomed_;
+    absl::Status status =
+        release ? backend_.backend_release(level) : backend_.backend_rollback_to(level);
+    if (!status.ok()) {
+      doomed_ = true;  // the transaction's state is unknown: it must not commit
+      return status;
+    }
+    doomed_ = frame.doomed_before;
+    if (keep && !release) {
+      return absl::AbortedError("savepoint rolled back: a call inside it failed");
+    }
+    return absl::OkStatus();
   }
 
   // Runs `op` (returning Status or StatusOr) inside the caller's transaction or an implicit one.
@@ -152,6 +199,7 @@ class TransactionGate {
     }
     const CommitInfo committed = pending_;
     pending_ = {};
+    savepoints_.clear();
     owner_.store(std::thread::id(), std::memory_order_release);
     mutex_.unlock();
     if (success && status.ok() && (committed.outbox_written || committed.inbox_written)) {
@@ -194,7 +242,12 @@ class TransactionGate {
   std::recursive_mutex mutex_;
   std::atomic<std::thread::id> owner_{};
   int depth_ = 0;
-  bool doomed_ = false;
+  bool doomed_ = false;  // of the innermost savepoint, or of the transaction when none is open
+  struct Savepoint {
+    int depth;           // the transaction's nesting when it was made
+    bool doomed_before;  // restored when it ends
+  };
+  std::vector<Savepoint> savepoints_;
   CommitInfo pending_;
 
   std::mutex listeners_mutex_;

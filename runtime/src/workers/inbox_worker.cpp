@@ -12,6 +12,7 @@
 #include "whizbang/internal/bounded_json.hpp"
 #include "whizbang/internal/json_codec.hpp"
 #include "whizbang/observability/logging.hpp"
+#include "workers/group_commit.hpp"
 #include "workers/lease_keeper.hpp"
 
 namespace whizbang {
@@ -140,6 +141,10 @@ absl::StatusOr<InboxCycleResult> InboxWorker::run_once() {
   if (!items.ok()) return items.status();
 
   LeaseKeeper leases(store_, options_.lease_renewal_interval);
+  // Atomic completion: the rows' handlings (and what else their rows need written) share group
+  // transactions. Otherwise each handling commits on its own, twice (see the options).
+  const bool grouped = options_.atomic_completion;
+  GroupCommit group(store_, options_.max_group, options_.max_group_duration);
   std::set<Uuid> failed_streams;
   std::vector<WorkCompletion> released;
   for (std::size_t index = 0; index < items->size(); ++index) {
@@ -150,6 +155,7 @@ absl::StatusOr<InboxCycleResult> InboxWorker::run_once() {
       ++result.held_back;
       continue;
     }
+    // Before the row's group opens: a renewal that finds the row taken over needs no group.
     absl::StatusOr<bool> held = leases.still_held(*items, index);
     if (!held.ok()) return held.status();
     if (!*held) {  // another instance has it (and so the stream's turn)
@@ -157,59 +163,77 @@ absl::StatusOr<InboxCycleResult> InboxWorker::run_once() {
       if (item.stream_id) failed_streams.insert(*item.stream_id);
       continue;
     }
-    if (absl::Status admitted = admit_envelope(item.envelope_json, options_.signing);
-        !admitted.ok()) {
-      log(options_.logger, spdlog::level::warn, log_events::kEnvelopeRefused,
-          "inbox row {} ({}) dead-lettered, never handled: {}", item.message_id, item.message_type,
-          admitted.message());
-      const WorkFailure failure{WorkSource::Inbox,
-                                item.message_id,
-                                MessageStatus::None,
-                                std::string(admitted.message()),
-                                FailureReason::ValidationError,
-                                /*dead_letter=*/true};
-      if (absl::Status status = store_.complete_work({}, {&failure, 1}); !status.ok()) {
+    if (grouped) {
+      if (absl::Status status = group.join(); !status.ok()) return status;
+    }
+    absl::StatusOr<Handling> handling = go_through(item, result);
+    if (!handling.ok()) return handling.status();
+    if (*handling == Handling::Crashed) {
+      // As a crash at that point: nothing of the open group commits, nothing more is done.
+      result.crashed += 1 + group.abandon();
+      break;
+    }
+    if (*handling != Handling::Handled && item.stream_id) failed_streams.insert(*item.stream_id);
+    if (*handling == Handling::Handled && !grouped) ++result.handled;
+    if (grouped) {
+      if (absl::Status status = group.row_done(*handling == Handling::Handled); !status.ok()) {
         return status;
       }
-      ++result.quarantined;
-      continue;
     }
-    absl::StatusOr<Envelope> envelope = deserialize_envelope(
-        item.envelope_json, [&](std::string_view name) { return resolver_(name); },
-        item.message_type, options_.envelope_limits);
-    if (envelope.ok() && envelope->message_id != item.message_id) {
-      // The row's id (the transport's message id: what deduplicates it) must be the envelope's,
-      // or one message could pass the inbox's deduplication under another's id.
-      envelope = absl::InvalidArgumentError(fmt::format("envelope {} was delivered as message {}",
-                                                        envelope->message_id.to_string(),
-                                                        item.message_id.to_string()));
-    }
-    if (!envelope.ok()) {
-      const std::string reason(envelope.status().message());
-      store_internal::report_quarantined(options_.logger, "wh_inbox", item.message_id, reason);
-      const WorkFailure failure{WorkSource::Inbox,
-                                item.message_id,
-                                MessageStatus::None,
-                                reason,
-                                FailureReason::SerializationError,
-                                /*dead_letter=*/true};
-      if (absl::Status status = store_.complete_work({}, {&failure, 1}); !status.ok()) {
-        return status;
-      }
-      ++result.quarantined;
-      continue;
-    }
-    envelope->dispatch_context.handler_name = item.handler_name;
-    envelope->dispatch_context.source = MessageSource::Inbox;
-    drop_untrusted_scope(*envelope, item);
-    absl::StatusOr<bool> completed = handle(item, *envelope, result);
-    if (!completed.ok()) return completed.status();
-    if (!*completed && item.stream_id) failed_streams.insert(*item.stream_id);
   }
-  if (!released.empty()) {
+  if (!released.empty() && result.crashed == 0) {
     if (absl::Status status = store_.complete_work(released, {}); !status.ok()) return status;
   }
+  if (absl::Status status = group.commit(); !status.ok()) return status;
+  result.handled += group.committed_handlings();
   return result;
+}
+
+absl::StatusOr<InboxWorker::Handling> InboxWorker::go_through(const WorkItem& item,
+                                                              InboxCycleResult& result) {
+  if (absl::Status admitted = admit_envelope(item.envelope_json, options_.signing);
+      !admitted.ok()) {
+    log(options_.logger, spdlog::level::warn, log_events::kEnvelopeRefused,
+        "inbox row {} ({}) dead-lettered, never handled: {}", item.message_id, item.message_type,
+        admitted.message());
+    const WorkFailure failure{WorkSource::Inbox,
+                              item.message_id,
+                              MessageStatus::None,
+                              std::string(admitted.message()),
+                              FailureReason::ValidationError,
+                              /*dead_letter=*/true};
+    if (absl::Status status = store_.complete_work({}, {&failure, 1}); !status.ok()) return status;
+    ++result.quarantined;
+    return Handling::NotHandled;
+  }
+  absl::StatusOr<Envelope> envelope = deserialize_envelope(
+      item.envelope_json, [&](std::string_view name) { return resolver_(name); }, item.message_type,
+      options_.envelope_limits);
+  if (envelope.ok() && envelope->message_id != item.message_id) {
+    // The row's id (the transport's message id: what deduplicates it) must be the envelope's,
+    // or one message could pass the inbox's deduplication under another's id.
+    envelope = absl::InvalidArgumentError(fmt::format("envelope {} was delivered as message {}",
+                                                      envelope->message_id.to_string(),
+                                                      item.message_id.to_string()));
+  }
+  if (!envelope.ok()) {
+    const std::string reason(envelope.status().message());
+    store_internal::report_quarantined(options_.logger, "wh_inbox", item.message_id, reason);
+    const WorkFailure failure{WorkSource::Inbox,
+                              item.message_id,
+                              MessageStatus::None,
+                              reason,
+                              FailureReason::SerializationError,
+                              /*dead_letter=*/true};
+    if (absl::Status status = store_.complete_work({}, {&failure, 1}); !status.ok()) return status;
+    ++result.quarantined;
+    return Handling::NotHandled;
+  }
+  envelope->dispatch_context.handler_name = item.handler_name;
+  envelope->dispatch_context.source = MessageSource::Inbox;
+  drop_untrusted_scope(*envelope, item);
+  return options_.atomic_completion ? handle_in_savepoint(item, *envelope, result)
+                                    : handle_then_complete(item, *envelope, result);
 }
 
 void InboxWorker::drop_untrusted_scope(Envelope& envelope, const WorkItem& item) const {
@@ -226,59 +250,97 @@ void InboxWorker::drop_untrusted_scope(Envelope& envelope, const WorkItem& item)
   for (MessageHop& each : envelope.hops) each.scope.reset();
 }
 
-absl::StatusOr<bool> InboxWorker::handle(const WorkItem& item, Envelope& envelope,
-                                         InboxCycleResult& result) {
-  const WorkCompletion completion{WorkSource::Inbox, item.message_id, MessageStatus::EventStored};
-  const WorkLease lease{WorkSource::Inbox, item.message_id};
-  Transaction transaction(store_);
-  if (!transaction.status().ok()) return transaction.status();
-  // Inside the handling's transaction, before any receptor runs: a row another instance took over
-  // after this one's lease lapsed is theirs, and its receptors must not fire here as well. The
-  // renewal holds the row (the store's write lock, or a row lock) until this transaction ends.
-  absl::StatusOr<std::vector<MessageId>> held = store_.renew_leases({&lease, 1});
-  if (!held.ok()) return held.status();
-  if (held->empty()) {
-    (void)transaction.rollback();
-    log(options_.logger, spdlog::level::warn, log_events::kLeaseLost,
-        "inbox row {} ({}) was taken over by another instance after this one's lease lapsed; "
-        "not handled here",
-        item.message_id, item.message_type);
-    ++result.lease_lost;
-    return false;
+// Runs the handling inside the group's transaction, in a savepoint of its own: a handling that
+// fails rolls back alone and its failure is recorded in the group.
+absl::StatusOr<InboxWorker::Handling> InboxWorker::handle_in_savepoint(const WorkItem& item,
+                                                                       Envelope& envelope,
+                                                                       InboxCycleResult& result) {
+  Savepoint savepoint(store_);
+  if (!savepoint.status().ok()) return savepoint.status();
+  if (absl::StatusOr<bool> held = lease_held(item, result); !held.ok() || !*held) {
+    if (absl::Status status = savepoint.rollback(); !status.ok()) return status;
+    if (!held.ok()) return held.status();
+    return Handling::LeaseLost;
   }
   InboxHandling handling{item, envelope, store_};
   // Receptors fail by throwing; whatever the handler lets through becomes this row's failure.
   absl::Status handled = status_of_call("inbox handler", [&] { return handler_(handling); });
-  if (handled.ok() && options_.atomic_completion) {
+  if (handled.ok()) {
+    const WorkCompletion completion{WorkSource::Inbox, item.message_id, MessageStatus::EventStored};
     handled = store_.complete_work({&completion, 1}, {});
   }
-  if (!handled.ok()) {
-    (void)transaction.rollback();
-    const WorkFailure failure{WorkSource::Inbox,      item.message_id,
-                              MessageStatus::None,    std::string(handled.message()),
-                              FailureReason::Unknown, is_permanent(handled)};
-    ++result.failed;
-    if (absl::Status status = store_.complete_work({}, {&failure, 1}); !status.ok()) return status;
-    return false;
+  if (handled.ok()) {
+    // Aborted when a store call inside failed though the handler went on: rolled back then.
+    handled = savepoint.release();
+    if (!handled.ok() && !absl::IsAborted(handled)) return handled;
+  } else if (absl::Status status = savepoint.rollback(); !status.ok()) {
+    return status;
   }
-  if (!options_.atomic_completion) {
-    // The reference's shape: the emissions commit on their own, the completion after them.
+  if (!handled.ok()) return record_failure(item, handled, result);
+  if (options_.before_completion) {
+    if (absl::Status crash = options_.before_completion(item); !crash.ok()) {
+      return Handling::Crashed;
+    }
+  }
+  return Handling::Handled;
+}
+
+// The reference's shape (atomic_completion false): the handler's writes commit on their own, the
+// completion in a second transaction after them.
+absl::StatusOr<InboxWorker::Handling> InboxWorker::handle_then_complete(const WorkItem& item,
+                                                                        Envelope& envelope,
+                                                                        InboxCycleResult& result) {
+  {
+    Transaction transaction(store_);
+    if (!transaction.status().ok()) return transaction.status();
+    absl::StatusOr<bool> held = lease_held(item, result);
+    if (!held.ok()) return held.status();
+    if (!*held) return Handling::LeaseLost;  // rolled back
+    InboxHandling handling{item, envelope, store_};
+    absl::Status handled = status_of_call("inbox handler", [&] { return handler_(handling); });
+    if (!handled.ok()) {
+      (void)transaction.rollback();
+      return record_failure(item, handled, result);
+    }
     if (absl::Status status = transaction.commit(); !status.ok()) return status;
   }
   if (options_.before_completion) {
     if (absl::Status crash = options_.before_completion(item); !crash.ok()) {
-      (void)transaction.rollback();  // no-op when already committed
-      ++result.crashed;
-      return false;
+      return Handling::Crashed;
     }
   }
-  if (options_.atomic_completion) {
-    if (absl::Status status = transaction.commit(); !status.ok()) return status;
-  } else if (absl::Status status = store_.complete_work({&completion, 1}, {}); !status.ok()) {
+  const WorkCompletion completion{WorkSource::Inbox, item.message_id, MessageStatus::EventStored};
+  if (absl::Status status = store_.complete_work({&completion, 1}, {}); !status.ok()) {
     return status;
   }
-  ++result.handled;
-  return true;
+  return Handling::Handled;
+}
+
+// Inside the handling's transaction, before any receptor runs: a row another instance took over
+// after this one's lease lapsed is theirs, and its receptors must not fire here as well. The
+// renewal holds the row (the store's write lock, or a row lock) until the transaction ends.
+absl::StatusOr<bool> InboxWorker::lease_held(const WorkItem& item, InboxCycleResult& result) {
+  const WorkLease lease{WorkSource::Inbox, item.message_id};
+  absl::StatusOr<std::vector<MessageId>> held = store_.renew_leases({&lease, 1});
+  if (!held.ok()) return held.status();
+  if (!held->empty()) return true;
+  log(options_.logger, spdlog::level::warn, log_events::kLeaseLost,
+      "inbox row {} ({}) was taken over by another instance after this one's lease lapsed; "
+      "not handled here",
+      item.message_id, item.message_type);
+  ++result.lease_lost;
+  return false;
+}
+
+absl::StatusOr<InboxWorker::Handling> InboxWorker::record_failure(const WorkItem& item,
+                                                                  const absl::Status& handled,
+                                                                  InboxCycleResult& result) {
+  const WorkFailure failure{WorkSource::Inbox,      item.message_id,
+                            MessageStatus::None,    std::string(handled.message()),
+                            FailureReason::Unknown, is_permanent(handled)};
+  ++result.failed;
+  if (absl::Status status = store_.complete_work({}, {&failure, 1}); !status.ok()) return status;
+  return Handling::Failed;
 }
 
 void InboxWorker::start() {

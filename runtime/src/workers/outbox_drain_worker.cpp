@@ -14,13 +14,23 @@
 namespace whizbang {
 namespace {
 
-// Rows published in one transport call: one destination, one stream.
+// Rows published in one transport call: one destination, any number of streams (each message
+// carries its own stream id; the destination's "StreamId" stays only while the group holds rows
+// of one stream).
 struct Group {
   TransportDestination destination;
-  std::optional<Uuid> stream_id;
   std::vector<TransportMessage> messages;
   std::vector<Envelope> envelopes;  // parallel to messages, for the PostOutbox stages
 };
+
+// Rows may share a transport call when their destinations differ at most in their stream.
+std::string group_key(const TransportDestination& destination) {
+  std::string key = destination.address + '\n' + destination.routing_key;
+  for (const auto& [name, value] : destination.metadata) {
+    if (name != "StreamId") key += '\n' + name + '=' + value;
+  }
+  return key;
+}
 
 // The lookup's answer, or the reason it has none.
 struct Lookup {
@@ -47,8 +57,10 @@ struct OutboxDrainWorker::Batch {
   std::vector<WorkFailure> failures;
   // Streams with a row that failed (or waits) in this batch: their later rows wait too.
   std::set<Uuid> stopped_streams;
-  // The stream's newest group: a row of the stream may join only that one, so a stream's rows
-  // leave in claim order even when their destinations alternate.
+  // The newest group of each destination (group_key) and of each stream. A row joins its
+  // destination's newest group unless its stream already has rows in a later group: a stream's
+  // rows leave in claim order even when their destinations alternate.
+  std::map<std::string, std::size_t> last_group_of_destination;
   std::map<Uuid, std::size_t> last_group_of_stream;
 
   bool stopped(const std::optional<Uuid>& stream) const {
@@ -57,6 +69,60 @@ struct OutboxDrainWorker::Batch {
   void release(const MessageId& id, DrainCycleResult& result) {
     completions.push_back({WorkSource::Outbox, id, MessageStatus::None});
     ++result.held_back;
+  }
+
+  // The group a row for `destination` joins (see last_group_of_destination).
+  Group& group_for(TransportDestination destination, const std::optional<Uuid>& stream_id) {
+    const std::string key = group_key(destination);
+    std::optional<std::size_t> index;
+    if (auto last = last_group_of_destination.find(key); last != last_group_of_destination.end()) {
+      auto stream_last =
+          stream_id ? last_group_of_stream.find(*stream_id) : last_group_of_stream.end();
+      if (stream_last == last_group_of_stream.end() || stream_last->second <= last->second) {
+        index = last->second;
+      }
+    }
+    if (!index) {
+      groups.push_back({std::move(destination), {}, {}});
+      index = groups.size() - 1;
+      last_group_of_destination[key] = *index;
+    } else if (auto& joined = groups[*index].destination.metadata;
+               joined.contains("StreamId") &&
+               joined["StreamId"] != destination.metadata["StreamId"]) {
+      joined.erase("StreamId");  // a second stream joined: the destination names none
+    }
+    if (stream_id) last_group_of_stream[*stream_id] = *index;
+    return groups[*index];
+  }
+
+  // Releases every row of `group` (they wait for the next cycle) and stops their streams.
+  void release_group(Group& group, DrainCycleResult& result) {
+    for (const TransportMessage& message : group.messages) {
+      if (message.stream_id) stopped_streams.insert(*message.stream_id);
+      release(message.message_id, result);
+    }
+    group.messages.clear();
+    group.envelopes.clear();
+  }
+
+  // Releases the rows of `group` whose stream stopped after the group was formed.
+  void withhold_stopped_streams(Group& group, DrainCycleResult& result) {
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < group.messages.size(); ++i) {
+      if (stopped(group.messages[i].stream_id)) {
+        release(group.messages[i].message_id, result);
+        continue;
+      }
+      if (kept != i) {
+        group.messages[kept] = std::move(group.messages[i]);
+        group.envelopes[kept] = std::move(group.envelopes[i]);
+      }
+      ++kept;
+    }
+    group.messages.erase(group.messages.begin() + static_cast<std::ptrdiff_t>(kept),
+                         group.messages.end());
+    group.envelopes.erase(group.envelopes.begin() + static_cast<std::ptrdiff_t>(kept),
+                          group.envelopes.end());
   }
 };
 
@@ -242,31 +308,9 @@ void OutboxDrainWorker::prepare(const std::vector<WorkItem>& items, Batch& batch
         continue;
       }
     }
-    Group* group = nullptr;
-    if (item.stream_id) {
-      auto last = batch.last_group_of_stream.find(*item.stream_id);
-      if (last != batch.last_group_of_stream.end()) {
-        Group& candidate = batch.groups[last->second];
-        if (candidate.destination.address == destination->address &&
-            candidate.destination.routing_key == destination->routing_key) {
-          group = &candidate;
-        }
-      }
-    } else {
-      for (Group& candidate : batch.groups) {
-        if (!candidate.stream_id && candidate.destination.address == destination->address &&
-            candidate.destination.routing_key == destination->routing_key) {
-          group = &candidate;
-        }
-      }
-    }
-    if (group == nullptr) {
-      batch.groups.push_back({*std::move(destination), item.stream_id, {}, {}});
-      group = &batch.groups.back();
-      if (item.stream_id) batch.last_group_of_stream[*item.stream_id] = batch.groups.size() - 1;
-    }
-    group->messages.push_back(std::move(message));
-    group->envelopes.push_back(*std::move(envelope));
+    Group& group = batch.group_for(*std::move(destination), item.stream_id);
+    group.messages.push_back(std::move(message));
+    group.envelopes.push_back(*std::move(envelope));
   }
 }
 
@@ -274,14 +318,14 @@ absl::Status OutboxDrainWorker::publish(Batch& batch, DrainCycleResult& result) 
   LeaseKeeper leases(store_, options_.lease_renewal_interval);
   for (std::size_t index = 0; index < batch.groups.size(); ++index) {
     Group& group = batch.groups[index];
-    if (batch.stopped(group.stream_id) || transport_ == nullptr || !transport_->is_ready()) {
-      // Not ready (or an earlier row of the stream failed): the rows wait for the next cycle.
-      if (group.stream_id) batch.stopped_streams.insert(*group.stream_id);
-      for (const TransportMessage& message : group.messages) {
-        batch.release(message.message_id, result);
-      }
+    if (transport_ == nullptr || !transport_->is_ready()) {
+      // Not ready: the rows wait for the next cycle.
+      batch.release_group(group, result);
       continue;
     }
+    // The rows of a stream with an earlier row that failed in this batch wait for its retry.
+    batch.withhold_stopped_streams(group, result);
+    if (group.messages.empty()) continue;
     std::vector<WorkLease> remaining;
     for (std::size_t later = index; later < batch.groups.size(); ++later) {
       for (const TransportMessage& message : batch.groups[later].messages) {
@@ -296,10 +340,7 @@ absl::Status OutboxDrainWorker::publish(Batch& batch, DrainCycleResult& result) 
       // The connection went down under the publish: the transport's failure, not the rows'.
       // They wait for it to be ready again, without an attempt or a backoff (a broker restart
       // must not delay them by minutes, nor bring them closer to the dead letters).
-      if (group.stream_id) batch.stopped_streams.insert(*group.stream_id);
-      for (const TransportMessage& message : group.messages) {
-        batch.release(message.message_id, result);
-      }
+      batch.release_group(group, result);
       continue;
     }
     if (status.ok() && options_.lifecycle) {

@@ -84,6 +84,10 @@ struct HostOptions {
   // What the host's retention worker purges, and how often (0: never; call WorkStore::purge).
   RetentionOptions retention;
   std::chrono::milliseconds purge_interval = std::chrono::hours(1);
+  // Group commit of inbox handlings (InboxWorkerOptions): handlings per transaction (1: one
+  // commit each) and how long a group may hold the store's write lock.
+  std::size_t inbox_max_group = 100;
+  std::chrono::milliseconds inbox_max_group_duration{50};
   // false: the handling's writes and the inbox completion commit separately (the reference's
   // shape; only for demonstrating and testing emission deduplication).
   bool atomic_inbox_completion = true;

@@ -13,6 +13,12 @@
 // nested rollback() dooms it (the outer commit() then rolls back and returns Aborted). Prefer the
 // RAII `Transaction` below.
 //
+// Savepoints: inside an open transaction, savepoint() marks a point; rolling back to it undoes only
+// what was written since, and a call failing after it dooms only the savepoint, so the
+// transaction can still commit. Group commit stands on this: a batch of handlings in one
+// transaction, each in its own savepoint (docs/guide/06-stores-and-workers.md). Prefer the RAII
+// `Savepoint` below.
+//
 //   whizbang::Transaction tx(store);
 //   auto rows = store.store_outbox_messages(emitted);          // joins tx
 //   store.complete_work(completions, {});                      // joins tx
@@ -60,6 +66,12 @@ class WorkStore : public OutboxStore, public PerspectiveStore {
   virtual absl::Status rollback() = 0;
   // True when the calling thread has a transaction open on this store.
   virtual bool in_transaction() const = 0;
+  // Inside the calling thread's transaction. release_savepoint() keeps what was written since
+  // the savepoint (Aborted, and rolled back, when a call after it failed); rollback_to_savepoint()
+  // undoes it. Either ends the innermost savepoint; savepoints nest.
+  virtual absl::Status savepoint() = 0;
+  virtual absl::Status release_savepoint() = 0;
+  virtual absl::Status rollback_to_savepoint() = 0;
 
   // ---- writes -------------------------------------------------------------------------------
 
@@ -171,6 +183,35 @@ class Transaction {
     if (!status_.ok() || done_) return status_;
     done_ = true;
     return store_.rollback();
+  }
+
+ private:
+  WorkStore& store_;
+  absl::Status status_;
+  bool done_ = false;
+};
+
+// RAII savepoint inside an open transaction: rolls back to it on destruction unless released.
+class Savepoint {
+ public:
+  explicit Savepoint(WorkStore& store) : store_(store), status_(store.savepoint()) {}
+  Savepoint(const Savepoint&) = delete;
+  Savepoint& operator=(const Savepoint&) = delete;
+  ~Savepoint() {
+    if (status_.ok() && !done_) (void)store_.rollback_to_savepoint();
+  }
+
+  // The status of savepoint(); when not ok, no savepoint is open.
+  const absl::Status& status() const { return status_; }
+  absl::Status release() {
+    if (!status_.ok()) return status_;
+    done_ = true;
+    return store_.release_savepoint();
+  }
+  absl::Status rollback() {
+    if (!status_.ok() || done_) return status_;
+    done_ = true;
+    return store_.rollback_to_savepoint();
   }
 
  private:

@@ -9,6 +9,11 @@
 // StoreOptions::max_attempts; a permanent failure (whizbang/failure.hpp) is dead-lettered at
 // once; a row whose envelope is corrupt or of an unknown type is quarantined (EventId 111).
 //
+// Group commit: the handlings of a claimed batch share one transaction (up to `max_group` of them,
+// or what `max_group_duration` allows), each in a savepoint of its own, so a batch costs one
+// commit and a handling that fails rolls back alone. A crash loses the open group's handlings
+// together; their rows are re-offered and handled again, with the same derived ids.
+//
 // Rows of one stream are handled in order: when a row fails, the later rows of its stream in the
 // batch are released untouched and wait for its retry. A long batch renews its leases every
 // `lease_renewal_interval`; a handling starts only while this instance still holds the row's
@@ -58,18 +63,23 @@ struct InboxWorkerOptions {
   // What subscribe() binds to.
   std::vector<TransportBinding> bindings;
   std::size_t max_batch = 100;
+  // Group commit: at most this many rows' handlings per transaction (1: one commit per handling),
+  // and no group stays open longer than `max_group_duration` (other writers wait while it is).
+  std::size_t max_group = 100;
+  std::chrono::milliseconds max_group_duration{50};
   std::chrono::milliseconds poll_interval{1000};
   // How often a batch still being handled renews the leases of its remaining rows. Keep it well
   // below StoreOptions::lease_duration (300 s).
   std::chrono::milliseconds lease_renewal_interval{60'000};
   // The handler name of a received message; default: the type's simple name + "Handler".
   std::function<std::string(const TransportMessage&)> handler_name;
-  // true: the handler's writes and the completion commit in one transaction. false: the
-  // handler's writes commit first and the completion in a second transaction (the reference's
-  // shape, kept to exercise emission deduplication).
+  // true: the handler's writes and the completion commit in one transaction (the group's). false:
+  // the handler's writes commit first and the completion in a second transaction (the
+  // reference's shape, kept to exercise emission deduplication), with no group commit.
   bool atomic_completion = true;
   // Fault injection for tests: runs just before the completion commits; a non-OK status acts as
-  // a crash at that point (nothing more is recorded; the lease lapses and the row is re-offered).
+  // a crash at that point (nothing more is recorded, the open group's handlings included; the
+  // leases lapse and the rows are re-offered).
   std::function<absl::Status(const WorkItem&)> before_completion;
   // What a received envelope may hold; one beyond is dead-lettered, never handled.
   EnvelopeLimits envelope_limits;
@@ -87,7 +97,7 @@ struct InboxCycleResult {
   std::size_t handled = 0;
   std::size_t failed = 0;  // retried later, or dead-lettered
   std::size_t quarantined = 0;
-  std::size_t crashed = 0;     // before_completion faults
+  std::size_t crashed = 0;     // handlings lost to a before_completion fault
   std::size_t held_back = 0;   // released: an earlier row of their stream failed in this batch
   std::size_t lease_lost = 0;  // another instance took the row over: this handling rolled back
 };
@@ -113,8 +123,17 @@ class InboxWorker {
   const WorkerLoop& loop() const { return loop_; }
 
  private:
-  // Handles one row; false when it did not complete (failed, crashed, lease lost).
-  absl::StatusOr<bool> handle(const WorkItem& item, Envelope& envelope, InboxCycleResult& result);
+  enum class Handling { Handled, NotHandled, Failed, LeaseLost, Crashed };
+  // Checks, decodes and handles a row this instance holds.
+  absl::StatusOr<Handling> go_through(const WorkItem& item, InboxCycleResult& result);
+  absl::StatusOr<Handling> handle_in_savepoint(const WorkItem& item, Envelope& envelope,
+                                               InboxCycleResult& result);
+  absl::StatusOr<Handling> handle_then_complete(const WorkItem& item, Envelope& envelope,
+                                                InboxCycleResult& result);
+  // Renews the row's lease inside the handling's transaction; false when another instance has it.
+  absl::StatusOr<bool> lease_held(const WorkItem& item, InboxCycleResult& result);
+  absl::StatusOr<Handling> record_failure(const WorkItem& item, const absl::Status& handled,
+                                          InboxCycleResult& result);
   // Clears the hops' scopes when the latest one was set by a service not trusted to set it.
   void drop_untrusted_scope(Envelope& envelope, const WorkItem& item) const;
 

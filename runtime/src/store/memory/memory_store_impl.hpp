@@ -90,11 +90,26 @@ struct MemoryWorkStore::Impl final : store_internal::TransactionBackend {
   }
   absl::Status backend_commit() override {
     snapshot.reset();
+    savepoints.clear();
     return absl::OkStatus();
   }
   void backend_rollback() override {
     if (snapshot) state = std::move(*snapshot);
     snapshot.reset();
+    savepoints.clear();
+  }
+  absl::Status backend_savepoint(int) override {
+    savepoints.push_back(state);
+    return absl::OkStatus();
+  }
+  absl::Status backend_release(int) override {
+    savepoints.pop_back();
+    return absl::OkStatus();
+  }
+  absl::Status backend_rollback_to(int) override {
+    state = std::move(savepoints.back());
+    savepoints.pop_back();
+    return absl::OkStatus();
   }
 
   TimePoint now() const { return options.now(); }
@@ -140,6 +155,7 @@ struct MemoryWorkStore::Impl final : store_internal::TransactionBackend {
   store_internal::TransactionGate gate;
   memory_store::State state;
   std::optional<memory_store::State> snapshot;
+  std::vector<memory_store::State> savepoints;  // a copy of the state at each open savepoint
 };
 
 }  // namespace whizbang

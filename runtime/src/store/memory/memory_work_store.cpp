@@ -25,6 +25,13 @@ absl::Status MemoryWorkStore::begin() { return impl_->gate.begin(); }
 absl::Status MemoryWorkStore::commit() { return impl_->gate.commit(); }
 absl::Status MemoryWorkStore::rollback() { return impl_->gate.rollback(); }
 bool MemoryWorkStore::in_transaction() const { return impl_->gate.in_transaction(); }
+absl::Status MemoryWorkStore::savepoint() { return impl_->gate.savepoint(); }
+absl::Status MemoryWorkStore::release_savepoint() {
+  return impl_->gate.end_savepoint(/*keep=*/true);
+}
+absl::Status MemoryWorkStore::rollback_to_savepoint() {
+  return impl_->gate.end_savepoint(/*keep=*/false);
+}
 
 absl::StatusOr<std::vector<StoredOutboxRow>> MemoryWorkStore::store_outbox_messages(
     std::span<const OutboxMessage> messages) {

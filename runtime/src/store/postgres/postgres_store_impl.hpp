@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "fmt/format.h"
 #include "store/postgres/connection.hpp"
 #include "store/postgres/notification_listener.hpp"
 #include "store/postgres/sql.hpp"
@@ -45,6 +46,16 @@ struct PostgresWorkStore::Impl final : store_internal::TransactionBackend {
     return pipeline.run();
   }
   void backend_rollback() override { (void)connection->finish(false); }
+  absl::Status backend_savepoint(int level) override {
+    return connection->exec(fmt::format("SAVEPOINT whizbang_{}", level));
+  }
+  absl::Status backend_release(int level) override {
+    return connection->exec(fmt::format("RELEASE SAVEPOINT whizbang_{}", level));
+  }
+  absl::Status backend_rollback_to(int level) override {
+    return connection->exec(
+        fmt::format("ROLLBACK TO SAVEPOINT whizbang_{0}; RELEASE SAVEPOINT whizbang_{0}", level));
+  }
 
   std::int64_t now_micros() const { return store_internal::to_micros(options.now()); }
   std::int64_t lease_micros() const {

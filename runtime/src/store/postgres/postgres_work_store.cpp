@@ -214,6 +214,13 @@ absl::Status PostgresWorkStore::begin() { return impl_->gate.begin(); }
 absl::Status PostgresWorkStore::commit() { return impl_->gate.commit(); }
 absl::Status PostgresWorkStore::rollback() { return impl_->gate.rollback(); }
 bool PostgresWorkStore::in_transaction() const { return impl_->gate.in_transaction(); }
+absl::Status PostgresWorkStore::savepoint() { return impl_->gate.savepoint(); }
+absl::Status PostgresWorkStore::release_savepoint() {
+  return impl_->gate.end_savepoint(/*keep=*/true);
+}
+absl::Status PostgresWorkStore::rollback_to_savepoint() {
+  return impl_->gate.end_savepoint(/*keep=*/false);
+}
 
 void PostgresWorkStore::Impl::listen_for_other_processes() {
   std::lock_guard lock(listener_mutex);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "fmt/format.h"
 #include "store/sqlite/statement.hpp"
 #include "store/store_support.hpp"
 #include "store/transaction_gate.hpp"
@@ -26,6 +27,16 @@ struct SqliteWorkStore::Impl final : store_internal::TransactionBackend {
   absl::Status backend_begin_read() override { return connection->exec("BEGIN"); }
   absl::Status backend_commit() override { return connection->exec("COMMIT"); }
   void backend_rollback() override { (void)connection->exec("ROLLBACK"); }
+  absl::Status backend_savepoint(int level) override {
+    return connection->exec(fmt::format("SAVEPOINT whizbang_{}", level));
+  }
+  absl::Status backend_release(int level) override {
+    return connection->exec(fmt::format("RELEASE whizbang_{}", level));
+  }
+  // ROLLBACK TO keeps the savepoint open: released at once.
+  absl::Status backend_rollback_to(int level) override {
+    return connection->exec(fmt::format("ROLLBACK TO whizbang_{0}; RELEASE whizbang_{0}", level));
+  }
 
   std::int64_t now_micros() const { return store_internal::to_micros(options.now()); }
   std::int64_t lease_micros() const {

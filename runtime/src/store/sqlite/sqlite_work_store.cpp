@@ -242,6 +242,13 @@ absl::Status SqliteWorkStore::begin() { return impl_->gate.begin(); }
 absl::Status SqliteWorkStore::commit() { return impl_->gate.commit(); }
 absl::Status SqliteWorkStore::rollback() { return impl_->gate.rollback(); }
 bool SqliteWorkStore::in_transaction() const { return impl_->gate.in_transaction(); }
+absl::Status SqliteWorkStore::savepoint() { return impl_->gate.savepoint(); }
+absl::Status SqliteWorkStore::release_savepoint() {
+  return impl_->gate.end_savepoint(/*keep=*/true);
+}
+absl::Status SqliteWorkStore::rollback_to_savepoint() {
+  return impl_->gate.end_savepoint(/*keep=*/false);
+}
 
 int SqliteWorkStore::add_commit_listener(CommitListener listener) {
   return impl_->gate.add_listener(std::move(listener));

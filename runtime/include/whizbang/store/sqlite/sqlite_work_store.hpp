@@ -54,6 +54,9 @@ class SqliteWorkStore final : public WorkStore, public StoreReader {
   absl::Status commit() override;
   absl::Status rollback() override;
   bool in_transaction() const override;
+  absl::Status savepoint() override;
+  absl::Status release_savepoint() override;
+  absl::Status rollback_to_savepoint() override;
 
   absl::StatusOr<std::vector<StoredOutboxRow>> store_outbox_messages(
       std::span<const OutboxMessage> messages) override;

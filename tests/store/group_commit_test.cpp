@@ -1,0 +1,249 @@
+// Savepoints (the WorkStore contract, on every backend) and the inbox worker's group commit built
+// on them: the handlings of a claimed batch commit together, a failing one rolls back alone, a
+// crash loses the open group and its rows are handled again with the same emitted ids.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <stdexcept>
+
+#include "store_backends.hpp"
+#include "whizbang/ids/derived_identity.hpp"
+#include "whizbang/workers/inbox_worker.hpp"
+
+namespace store_test {
+namespace {
+
+using namespace whizbang;
+using namespace std::chrono_literals;
+
+template <class Backend>
+class GroupCommitTests : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    options_.instance = instance("shipping");
+    options_.now = clock_.fn();
+    options_.metrics = metrics_;
+    store_ = Backend::open(options_, dir_);
+    ASSERT_NE(store_, nullptr);
+    listener_ = store_->add_commit_listener([this](const CommitInfo& info) {
+      if (info.outbox_written) ++commits_that_wrote_outbox_;
+    });
+  }
+  void TearDown() override {
+    if (store_) store_->remove_commit_listener(listener_);
+  }
+
+  bool has_outbox_row(const MessageId& id) {
+    auto row = whizbang::reader_of(*store_)->find_outbox_row(id);
+    EXPECT_TRUE(row.ok()) << row.status();
+    return row.ok() && row->has_value();
+  }
+  bool has_inbox_row(const MessageId& id) {
+    auto row = whizbang::reader_of(*store_)->find_inbox_row(id);
+    EXPECT_TRUE(row.ok()) << row.status();
+    return row.ok() && row->has_value();
+  }
+  OutboxMessage stored(int n) {
+    const OutboxMessage message = outbox_message(OrderCreated{"o-" + std::to_string(n), n}, "x");
+    EXPECT_TRUE(store_->store_outbox_messages({&message, 1}).ok());
+    return message;
+  }
+
+  // `count` commands in the inbox, each of a stream of its own.
+  std::vector<InboxMessage> deliver(int count) {
+    std::vector<InboxMessage> rows;
+    for (int i = 0; i < count; ++i) {
+      rows.push_back(inbox_message(outbox_message(ShipOrderCommand{"o-" + std::to_string(i)},
+                                                  "shipping", MessageId::mint().uuid())));
+    }
+    EXPECT_TRUE(store_->store_inbox_messages(rows, MessageId::mint().uuid()).ok());
+    return rows;
+  }
+
+  // The handler: emits one event whose id derives from the handling (the same on every retry);
+  // throws for the orders in `throwing`.
+  InboxHandler emitting_handler(std::set<std::string> throwing = {}) {
+    return [this, throwing](InboxHandling& handling) -> absl::Status {
+      const std::string& order = handling.envelope.payload.get_if<ShipOrderCommand>()->order_id;
+      ++handlings_[order];
+      absl::StatusOr<MessageId> id = EmissionIdentity::derive(
+          handling.envelope.message_id.uuid(), "shipping",
+          handling.envelope.dispatch_context.handler_name, "store_test::OrderCreated",
+          handling.envelope.emission_sequence().next());
+      if (!id.ok()) return id.status();
+      emitted_[order] = *id;
+      const OutboxMessage event =
+          outbox_message(OrderCreated{order, 1}, "events", std::nullopt, *id);
+      auto rows = handling.store.store_outbox_messages({&event, 1});
+      if (!rows.ok()) return rows.status();
+      if (throwing.contains(order)) throw std::runtime_error("receptor failed for " + order);
+      return absl::OkStatus();
+    };
+  }
+
+  InboxWorkerOptions worker_options(std::size_t max_group = 100) {
+    InboxWorkerOptions options;
+    options.service_name = "shipping";
+    options.service_id = options_.instance.instance_id;
+    options.max_group = max_group;
+    options.max_group_duration = 1h;  // groups end by size here, never by the clock
+    return options;
+  }
+
+  TempDir dir_;
+  ManualClock clock_;
+  std::shared_ptr<InMemoryMetrics> metrics_ = std::make_shared<InMemoryMetrics>();
+  StoreOptions options_;
+  std::unique_ptr<WorkStore> store_;
+  int listener_ = 0;
+  int commits_that_wrote_outbox_ = 0;
+  std::map<std::string, int> handlings_;
+  std::map<std::string, MessageId> emitted_;
+};
+
+TYPED_TEST_SUITE(GroupCommitTests, Backends, BackendNames);
+
+TYPED_TEST(GroupCommitTests, Savepoint_RolledBack_UndoesOnlyWhatCameAfterIt) {
+  Transaction tx(*this->store_);
+  ASSERT_TRUE(tx.status().ok());
+  const OutboxMessage before = this->stored(1);
+  {
+    Savepoint savepoint(*this->store_);
+    ASSERT_TRUE(savepoint.status().ok()) << savepoint.status();
+    const OutboxMessage inside = this->stored(2);
+    EXPECT_TRUE(this->has_outbox_row(inside.message_id)) << "visible inside";
+    ASSERT_TRUE(savepoint.rollback().ok());
+    EXPECT_FALSE(this->has_outbox_row(inside.message_id));
+  }
+  const OutboxMessage after = this->stored(3);
+  ASSERT_TRUE(tx.commit().ok());
+  EXPECT_TRUE(this->has_outbox_row(before.message_id));
+  EXPECT_TRUE(this->has_outbox_row(after.message_id));
+}
+
+TYPED_TEST(GroupCommitTests, Savepoint_Released_ItsWritesLiveAndDieWithTheTransaction) {
+  MessageId committed;
+  {
+    Transaction tx(*this->store_);
+    Savepoint savepoint(*this->store_);
+    committed = this->stored(1).message_id;
+    ASSERT_TRUE(savepoint.release().ok());
+    ASSERT_TRUE(tx.commit().ok());
+  }
+  EXPECT_TRUE(this->has_outbox_row(committed));
+  MessageId rolled_back;
+  {
+    Transaction tx(*this->store_);
+    Savepoint savepoint(*this->store_);
+    rolled_back = this->stored(2).message_id;
+    ASSERT_TRUE(savepoint.release().ok());
+  }  // the transaction rolls back, the released savepoint's writes with it
+  EXPECT_FALSE(this->has_outbox_row(rolled_back));
+}
+
+TYPED_TEST(GroupCommitTests, Savepoints_Nest) {
+  Transaction tx(*this->store_);
+  Savepoint outer(*this->store_);
+  const OutboxMessage kept = this->stored(1);
+  Savepoint inner(*this->store_);
+  ASSERT_TRUE(inner.status().ok()) << inner.status();
+  const OutboxMessage undone = this->stored(2);
+  ASSERT_TRUE(inner.rollback().ok());
+  ASSERT_TRUE(outer.release().ok());
+  ASSERT_TRUE(tx.commit().ok());
+  EXPECT_TRUE(this->has_outbox_row(kept.message_id));
+  EXPECT_FALSE(this->has_outbox_row(undone.message_id));
+}
+
+TYPED_TEST(GroupCommitTests, Savepoint_NestedRollbackInsideIt_DoomsOnlyTheSavepoint) {
+  Transaction tx(*this->store_);
+  const OutboxMessage before = this->stored(1);
+  Savepoint savepoint(*this->store_);
+  const OutboxMessage inside = this->stored(2);
+  ASSERT_TRUE(this->store_->begin().ok());     // a handling's own Transaction joins...
+  ASSERT_TRUE(this->store_->rollback().ok());  // ...and rolls back: the savepoint is doomed
+  EXPECT_EQ(savepoint.release().code(), absl::StatusCode::kAborted) << "rolled back instead";
+  EXPECT_FALSE(this->has_outbox_row(inside.message_id));
+  ASSERT_TRUE(tx.commit().ok()) << "the transaction itself is not doomed";
+  EXPECT_TRUE(this->has_outbox_row(before.message_id));
+}
+
+TYPED_TEST(GroupCommitTests, Savepoint_WithoutATransaction_IsRefused) {
+  EXPECT_EQ(this->store_->savepoint().code(), absl::StatusCode::kFailedPrecondition);
+  Transaction tx(*this->store_);
+  EXPECT_EQ(this->store_->release_savepoint().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(this->store_->rollback_to_savepoint().code(), absl::StatusCode::kFailedPrecondition);
+  ASSERT_TRUE(tx.commit().ok()) << "refusals do not doom the transaction";
+}
+
+TYPED_TEST(GroupCommitTests, InboxBatch_HandledInOneCommit) {
+  const std::vector<InboxMessage> rows = this->deliver(10);
+  InboxWorker worker(*this->store_, resolve, this->emitting_handler(), this->worker_options());
+  absl::StatusOr<InboxCycleResult> result = worker.run_once();
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->handled, 10u);
+  EXPECT_EQ(this->commits_that_wrote_outbox_, 1) << "one commit for the whole batch";
+  for (const InboxMessage& row : rows) EXPECT_FALSE(this->has_inbox_row(row.message_id));
+  for (const auto& [order, id] : this->emitted_) EXPECT_TRUE(this->has_outbox_row(id)) << order;
+}
+
+TYPED_TEST(GroupCommitTests, InboxBatch_MaxGroupSplitsItsCommits) {
+  this->deliver(5);
+  InboxWorker worker(*this->store_, resolve, this->emitting_handler(), this->worker_options(2));
+  absl::StatusOr<InboxCycleResult> result = worker.run_once();
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->handled, 5u);
+  EXPECT_EQ(this->commits_that_wrote_outbox_, 3) << "groups of 2, 2 and 1";
+}
+
+TYPED_TEST(GroupCommitTests, InboxBatch_ThrowingHandlingRollsBackAlone_OthersCommitTogether) {
+  const std::vector<InboxMessage> rows = this->deliver(5);
+  InboxWorker worker(*this->store_, resolve, this->emitting_handler({"o-2"}),
+                     this->worker_options());
+  absl::StatusOr<InboxCycleResult> result = worker.run_once();
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->handled, 4u);
+  EXPECT_EQ(result->failed, 1u);
+  EXPECT_EQ(this->commits_that_wrote_outbox_, 1);
+  for (const auto& [order, id] : this->emitted_) {
+    EXPECT_EQ(this->has_outbox_row(id), order != "o-2") << order;
+  }
+  // The failed row stays, with its attempt recorded, and is retried after its backoff.
+  auto failed = whizbang::reader_of(*this->store_)->find_inbox_row(rows[2].message_id);
+  ASSERT_TRUE(failed.ok() && failed->has_value());
+  EXPECT_EQ((*failed)->state.attempts, 1);
+  EXPECT_FALSE(this->has_inbox_row(rows[1].message_id));
+}
+
+TYPED_TEST(GroupCommitTests, InboxBatch_CrashLosesTheOpenGroup_RetryEmitsTheSameIdsOnce) {
+  const std::vector<InboxMessage> rows = this->deliver(5);
+  InboxWorkerOptions options = this->worker_options();
+  int completions = 0;
+  options.before_completion = [&](const WorkItem&) {
+    return ++completions == 3 ? absl::UnavailableError("killed") : absl::OkStatus();
+  };
+  InboxWorker worker(*this->store_, resolve, this->emitting_handler(), options);
+  absl::StatusOr<InboxCycleResult> crashed = worker.run_once();
+  ASSERT_TRUE(crashed.ok()) << crashed.status();
+  EXPECT_EQ(crashed->handled, 0u);
+  EXPECT_EQ(crashed->crashed, 3u) << "the two handled before it were in its group";
+  EXPECT_EQ(this->commits_that_wrote_outbox_, 0);
+  const std::map<std::string, MessageId> first_ids = this->emitted_;
+  for (const auto& [order, id] : first_ids) EXPECT_FALSE(this->has_outbox_row(id)) << order;
+
+  this->clock_.advance(this->options_.lease_duration + 1s);
+  absl::StatusOr<InboxCycleResult> retried = worker.run_once();
+  ASSERT_TRUE(retried.ok()) << retried.status();
+  EXPECT_EQ(retried->handled, 5u);
+  for (const InboxMessage& row : rows) EXPECT_FALSE(this->has_inbox_row(row.message_id));
+  for (const auto& [order, id] : first_ids) {
+    EXPECT_EQ(this->emitted_[order], id) << "re-derived: " << order;
+    EXPECT_TRUE(this->has_outbox_row(id)) << order;
+  }
+  EXPECT_EQ(this->handlings_["o-0"], 2);
+  EXPECT_EQ(this->handlings_["o-4"], 1) << "never reached before the crash";
+}
+
+}  // namespace
+}  // namespace store_test
