@@ -1,8 +1,11 @@
 // Durable end to end: publish in one service, outbox -> transport -> inbox of a second service
-// (its own store) -> receptor, in batches of 100 publishes (each its own transaction).
-// - In process: stepped through both services' workers; on SQLite (a file per service) and on
-//   PostgreSQL (a schema per service on the server WHIZBANG_PG_CONNINFO names; see
-//   postgres_bench for starting one). The stores' raw insert baselines are store_bench and
+// (its own store) -> receptor.
+// - In process on SQLite (a file per service), stepped through both services' workers: 1000
+//   messages published 1000 per transaction or one per transaction, at FULL and at NORMAL
+//   durability; beside them the raw sqlite3 path of the same row operations (the baseline), and
+//   the latency at a light load (1000 messages/s offered, workers on their threads).
+// - In process on PostgreSQL (a schema per service on the server WHIZBANG_PG_CONNINFO names; see
+//   postgres_bench for starting one): batches of 100 publishes. Its raw insert baseline is
 //   postgres_bench.
 // - Over RabbitMQ (WHIZBANG_AMQP_URL; see rabbitmq_bench for starting a broker): both services
 //   on their worker threads with a RabbitMqTransport each (their own connections), SQLite
@@ -22,10 +25,12 @@
 #include <whizbang/transport/rabbitmq/rabbitmq_transport.hpp>
 
 #include <algorithm>
+#include <thread>
 
 #include "dispatch_bench_messages.hpp"
 #include "e2e_bench_messages.hpp"
 #include "raw_amqp_loop.hpp"
+#include "raw_sqlite_path.hpp"
 #include "whizbang_registry.hpp"
 
 namespace {
@@ -53,9 +58,10 @@ struct Node {
   // `threads`: the host runs its workers (a broker delivers on its own threads); else the
   // benchmark steps them.
   Node(const std::string& location, const std::string& name, whizbang::Transport& transport,
-       bool threads = false) {
+       bool threads = false, whizbang::Durability durability = whizbang::Durability::Full) {
     whizbang::StoreOptions store_options;
     store_options.instance.service_name = name;
+    store_options.durability = durability;
     store = *whizbang::open_work_store(location, store_options);
     services.add<bench::Counter>(counter).add<bench::Tally>(tally);
     whizbang::HostOptions options;
@@ -109,11 +115,125 @@ void durable_end_to_end(benchmark::State& state, Backend backend) {
   }
   std::filesystem::remove_all(dir);
 }
-void BM_DurableEndToEnd_PublishToRemoteReceptor_Sqlite(benchmark::State& state) {
-  durable_end_to_end(state, Backend::Sqlite);
+void set_latency_counters(benchmark::State& state, std::vector<std::int64_t> latencies) {
+  if (latencies.empty()) return;
+  std::sort(latencies.begin(), latencies.end());
+  state.counters["p50_us"] = static_cast<double>(latencies[latencies.size() / 2]) / 1000.0;
+  state.counters["p99_us"] =
+      static_cast<double>(latencies[std::min(latencies.size() - 1, latencies.size() * 99 / 100)]) /
+      1000.0;
 }
-BENCHMARK(BM_DurableEndToEnd_PublishToRemoteReceptor_Sqlite)
-    ->Arg(100)
+
+// The shapes of docs/guide/06-stores-and-workers.md's throughput section, on SQLite, in process,
+// stepped: 1000 Ticks per iteration, published `publish_batch` per transaction (1000: one
+// transaction; 1: each its own), at FULL or NORMAL durability; both services' workers stepped
+// until the consumer's receptor saw them all. Latency: publish -> remote receptor, at saturation.
+constexpr std::int64_t kShapeMessages = 1000;
+
+void BM_DurableEndToEnd_Sqlite(benchmark::State& state) {
+  const std::int64_t publish_batch = state.range(0);
+  const auto durability =
+      state.range(1) != 0 ? whizbang::Durability::Normal : whizbang::Durability::Full;
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("whizbang-e2e-" + whizbang::MessageId::mint().to_string());
+  std::filesystem::create_directories(dir);
+  {
+    whizbang::InProcessTransport transport;
+    Node producer((dir / "producer.db").string(), "producer", transport, false, durability);
+    Node consumer((dir / "consumer.db").string(), "consumer", transport, false, durability);
+    whizbang::WorkStore& store = *producer.store;
+    for (auto _ : state) {
+      const std::int64_t target = consumer.tally.count() + kShapeMessages;
+      for (std::int64_t sent = 0; sent < kShapeMessages;) {
+        whizbang::Transaction transaction(store);
+        for (std::int64_t i = 0; i < publish_batch && sent < kShapeMessages; ++i, ++sent) {
+          bench::Tick tick;
+          tick.sent_at_ns = bench::steady_now_ns();
+          (void)producer.host->dispatcher().publish(whizbang::Route::Outbox(tick));
+        }
+        (void)transaction.commit();
+      }
+      while (consumer.tally.count() < target) {
+        (void)producer.host->run_once();
+        (void)consumer.host->run_once();
+      }
+    }
+    state.SetItemsProcessed(state.iterations() * kShapeMessages);
+    set_latency_counters(state, consumer.tally.take_latencies());
+  }
+  std::filesystem::remove_all(dir);
+}
+BENCHMARK(BM_DurableEndToEnd_Sqlite)
+    ->ArgNames({"publish_batch", "normal"})
+    ->Args({1000, 0})
+    ->Args({1, 0})
+    ->Args({1000, 1})
+    ->Args({1, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// The raw baseline of the same run: the same row operations in the same batch sizes and
+// durability, as hand-written sqlite3 statements (raw_sqlite_path.hpp).
+void BM_RawSqlitePath(benchmark::State& state) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("whizbang-e2e-raw-" + whizbang::MessageId::mint().to_string());
+  std::filesystem::create_directories(dir);
+  {
+    bench::RawSqlitePath path(
+        dir, state.range(1) != 0 ? bench::RawDurability::Normal : bench::RawDurability::Full);
+    for (auto _ : state) {
+      if (!path.move(static_cast<int>(kShapeMessages), static_cast<int>(state.range(0)))) {
+        state.SkipWithError("sqlite3 error");
+        break;
+      }
+    }
+    state.SetItemsProcessed(state.iterations() * kShapeMessages);
+  }
+  std::filesystem::remove_all(dir);
+}
+BENCHMARK(BM_RawSqlitePath)
+    ->ArgNames({"publish_batch", "normal"})
+    ->Args({1000, 0})
+    ->Args({1, 0})
+    ->Args({1000, 1})
+    ->Args({1, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// Latency at a light load: both services on their worker threads (woken by commits), 1000
+// Ticks offered at 1000 per second, each published outside a transaction (the default: queued
+// for the drain worker, which the queueing wakes).
+void BM_DurableEndToEnd_Sqlite_LightLoadLatency(benchmark::State& state) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("whizbang-e2e-light-" + whizbang::MessageId::mint().to_string());
+  std::filesystem::create_directories(dir);
+  {
+    whizbang::InProcessTransport transport;
+    Node consumer((dir / "consumer.db").string(), "consumer", transport, true);
+    Node producer((dir / "producer.db").string(), "producer", transport, true);
+    std::int64_t total = 0;
+    for (auto _ : state) {
+      auto next = std::chrono::steady_clock::now();
+      for (int i = 0; i < 1000; ++i) {
+        std::this_thread::sleep_until(next);
+        next += std::chrono::milliseconds(1);
+        bench::Tick tick;
+        tick.sent_at_ns = bench::steady_now_ns();
+        (void)producer.host->dispatcher().publish(whizbang::Route::Outbox(tick));
+      }
+      total += 1000;
+      if (!consumer.tally.wait_for(total, std::chrono::seconds(60))) {
+        state.SkipWithError("messages did not arrive within 60 s");
+        break;
+      }
+    }
+    state.SetItemsProcessed(state.iterations() * 1000);
+    set_latency_counters(state, consumer.tally.take_latencies());
+  }
+  std::filesystem::remove_all(dir);
+}
+BENCHMARK(BM_DurableEndToEnd_Sqlite_LightLoadLatency)
+    ->Iterations(1)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 void BM_DurableEndToEnd_PublishToRemoteReceptor_Postgres(benchmark::State& state) {
@@ -184,13 +304,7 @@ void BM_DurableEndToEnd_OverRabbitMq_OneMessageLatency(benchmark::State& state) 
       return state.SkipWithError("the message did not arrive within 60 s");
     }
   }
-  std::vector<std::int64_t> latencies = pair.consumer->tally.take_latencies();
-  if (latencies.empty()) return;
-  std::sort(latencies.begin(), latencies.end());
-  state.counters["p50_us"] = static_cast<double>(latencies[latencies.size() / 2]) / 1000.0;
-  state.counters["p99_us"] =
-      static_cast<double>(latencies[std::min(latencies.size() - 1, latencies.size() * 99 / 100)]) /
-      1000.0;
+  set_latency_counters(state, pair.consumer->tally.take_latencies());
 }
 BENCHMARK(BM_DurableEndToEnd_OverRabbitMq_OneMessageLatency)
     ->Unit(benchmark::kMicrosecond)

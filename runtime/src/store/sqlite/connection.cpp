@@ -95,6 +95,16 @@ absl::Status Connection::exec(const std::string& sql) {
   return error(code, fmt::format("{} ({})", sql.substr(0, 120), text));
 }
 
+absl::Status Connection::run(const std::string& sql) {
+  absl::StatusOr<sqlite3_stmt*> stmt = prepare(sql);
+  if (!stmt.ok()) return stmt.status();
+  const int code = sqlite3_step(*stmt);
+  absl::Status status =
+      code == SQLITE_DONE || code == SQLITE_ROW ? absl::OkStatus() : error(code, sql);
+  sqlite3_reset(*stmt);
+  return status;
+}
+
 absl::StatusOr<sqlite3_stmt*> Connection::prepare(const std::string& sql) {
   auto it = cache_.find(sql);
   if (it != cache_.end()) return it->second.get();

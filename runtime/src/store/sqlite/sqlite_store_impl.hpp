@@ -1,6 +1,7 @@
 // SqliteWorkStore's state and the helpers its operations share (split over several .cpp files).
 #pragma once
 
+#include <map>
 #include <memory>
 #include <set>
 #include <span>
@@ -21,21 +22,22 @@ struct SqliteWorkStore::Impl final : store_internal::TransactionBackend {
         options(store_internal::normalize(std::move(store_options))),
         gate(*this, options.metrics) {}
 
-  absl::Status backend_begin(bool) override { return connection->exec("BEGIN IMMEDIATE"); }
+  absl::Status backend_begin(bool) override { return connection->run("BEGIN IMMEDIATE"); }
   // Deferred: a read takes no write lock, so an idle poll never queues behind (or blocks) the
   // writers of other processes.
-  absl::Status backend_begin_read() override { return connection->exec("BEGIN"); }
-  absl::Status backend_commit() override { return connection->exec("COMMIT"); }
-  void backend_rollback() override { (void)connection->exec("ROLLBACK"); }
+  absl::Status backend_begin_read() override { return connection->run("BEGIN"); }
+  absl::Status backend_commit() override { return connection->run("COMMIT"); }
+  void backend_rollback() override { (void)connection->run("ROLLBACK"); }
   absl::Status backend_savepoint(int level) override {
-    return connection->exec(fmt::format("SAVEPOINT whizbang_{}", level));
+    return connection->run(fmt::format("SAVEPOINT whizbang_{}", level));
   }
   absl::Status backend_release(int level) override {
-    return connection->exec(fmt::format("RELEASE whizbang_{}", level));
+    return connection->run(fmt::format("RELEASE whizbang_{}", level));
   }
   // ROLLBACK TO keeps the savepoint open: released at once.
   absl::Status backend_rollback_to(int level) override {
-    return connection->exec(fmt::format("ROLLBACK TO whizbang_{0}; RELEASE whizbang_{0}", level));
+    absl::Status status = connection->run(fmt::format("ROLLBACK TO whizbang_{}", level));
+    return status.ok() ? connection->run(fmt::format("RELEASE whizbang_{}", level)) : status;
   }
 
   std::int64_t now_micros() const { return store_internal::to_micros(options.now()); }
@@ -71,7 +73,9 @@ struct SqliteWorkStore::Impl final : store_internal::TransactionBackend {
                      const std::set<MessageId>& newly_stored, std::vector<WorkItem>& items);
   // Appends `item` to the event store; false (and the row quarantined) when its envelope is
   // unreadable.
-  absl::StatusOr<bool> append_event(WorkItem& item);
+  // The perspectives each event type feeds (wh_message_associations), looked up once per claim.
+  using PerspectiveTargets = std::map<std::string, std::vector<std::string>, std::less<>>;
+  absl::StatusOr<bool> append_event(WorkItem& item, PerspectiveTargets& targets);
 
   std::unique_ptr<sqlite::Connection> connection;
   StoreOptions options;

@@ -145,10 +145,11 @@ absl::Status SqliteWorkStore::Impl::claim(WorkSource source, const WorkBatchRequ
   // Event rows go to the event store in event-id order (the claim order), so a stream's
   // versions follow the order its events were caused in.
   std::vector<WorkItem> kept;
+  PerspectiveTargets targets;
   for (std::size_t i = first; i < items.size(); ++i) {
     WorkItem& item = items[i];
     if (item.is_event && item.stream_id && !has_status(item.status, MessageStatus::EventStored)) {
-      WB_ASSIGN_OR_RETURN(bool stored, append_event(item));
+      WB_ASSIGN_OR_RETURN(bool stored, append_event(item, targets));
       if (!stored) continue;  // quarantined
     }
     kept.push_back(std::move(item));
@@ -158,7 +159,8 @@ absl::Status SqliteWorkStore::Impl::claim(WorkSource source, const WorkBatchRequ
   return absl::OkStatus();
 }
 
-absl::StatusOr<bool> SqliteWorkStore::Impl::append_event(WorkItem& item) {
+absl::StatusOr<bool> SqliteWorkStore::Impl::append_event(WorkItem& item,
+                                                         PerspectiveTargets& targets) {
   const std::int64_t now = now_micros();
   absl::StatusOr<store_internal::EventParts> parts =
       store_internal::event_parts(item.envelope_json);
@@ -198,8 +200,9 @@ absl::StatusOr<bool> SqliteWorkStore::Impl::append_event(WorkItem& item) {
     appended = use.changes() == 1;
   }
   if (appended) {
-    std::vector<std::string> perspectives;
-    {
+    auto known = targets.find(item.message_type);
+    if (known == targets.end()) {
+      std::vector<std::string> perspectives;
       WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, connection->prepare(sqlite::sql::kPerspectivesOf));
       Use use(*connection, stmt);
       use.bind_text(1, std::string_view(item.message_type));
@@ -208,7 +211,9 @@ absl::StatusOr<bool> SqliteWorkStore::Impl::append_event(WorkItem& item) {
         if (!row) break;
         perspectives.push_back(use.text(0));
       }
+      known = targets.emplace(item.message_type, std::move(perspectives)).first;
     }
+    const std::vector<std::string>& perspectives = known->second;
     WB_ASSIGN_OR_RETURN(sqlite3_stmt * insert,
                         connection->prepare(sqlite::sql::kInsertPerspectiveEvent));
     for (const std::string& perspective : perspectives) {

@@ -61,6 +61,10 @@ class Connection {
   sqlite3* db() const { return db_; }
   const std::string& path() const { return path_; }
   absl::Status exec(const std::string& sql);
+  // Runs one statement without parameters through the statement cache: for the transaction
+  // statements every handling runs (BEGIN, COMMIT, SAVEPOINT, ...), which exec() would parse each
+  // time.
+  absl::Status run(const std::string& sql);
   // The cached statement for `sql`, preparing it on first use. `sql` is the cache key.
   absl::StatusOr<sqlite3_stmt*> prepare(const std::string& sql);
   absl::Status error(int code, std::string_view context) const;
