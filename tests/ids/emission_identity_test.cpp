@@ -1,6 +1,7 @@
 // EmissionIdentity and CompositeChildIdentity (the cascade page's "Emission identity").
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 #include "whizbang/ids/derived_identity.hpp"
@@ -60,6 +61,19 @@ TEST(EmissionIdentityTests, Derive_NilSourceOrNegativeOrdinal_IsAnError) {
   EXPECT_FALSE(EmissionIdentity::derive(MessageId::mint().uuid(), "orders", "", "T", -5).ok());
 }
 
+// derive writes short canonical texts on the stack and long ones on the heap; the id must not
+// depend on which, so every type length around the switch agrees with the canonical string.
+TEST(EmissionIdentityTests, Derive_AnyNameLength_HashesTheCanonicalString) {
+  const Uuid source = MessageId::mint().uuid();
+  for (std::size_t length = 0; length <= 400; ++length) {
+    const std::string type(length, 't');
+    const auto id = EmissionIdentity::derive(source, "orders", "H", type, 7);
+    ASSERT_TRUE(id.ok()) << id.status();
+    const std::string canonical = EmissionIdentity::canonical(source, "orders", "H", type, 7);
+    EXPECT_EQ(*id, *DerivedIdentity::from_canonical(source, 7, canonical)) << length;
+  }
+}
+
 MessageId child(const MessageId& composite, std::int64_t ordinal, std::string_view type) {
   auto id = CompositeChildIdentity::derive(composite.uuid(), ordinal, type);
   EXPECT_TRUE(id.ok()) << id.status();
@@ -86,6 +100,17 @@ TEST(CompositeChildIdentityTests, Derive_ChildrenOfConsecutiveComposites_SortInC
   const MessageId last_of_first = child(first, 4095, "A");
   const MessageId first_of_second = child(second, 0, "A");
   EXPECT_LT(last_of_first, first_of_second);
+}
+
+TEST(CompositeChildIdentityTests, Derive_AnyTypeLength_HashesTheCanonicalString) {
+  const Uuid composite = MessageId::mint().uuid();
+  for (std::size_t length = 0; length <= 400; ++length) {
+    const std::string type(length, 't');
+    const auto id = CompositeChildIdentity::derive(composite, 3, type);
+    ASSERT_TRUE(id.ok()) << id.status();
+    const std::string canonical = CompositeChildIdentity::canonical(composite, 3, type);
+    EXPECT_EQ(*id, *DerivedIdentity::from_canonical(composite, 3, canonical)) << length;
+  }
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 #include "whizbang/ids/uuid.hpp"
 
-#include <algorithm>
+#include <cstring>
 
 #include "absl/hash/hash.h"
 #include "absl/status/status.h"
@@ -50,8 +50,11 @@ absl::StatusOr<Uuid> Uuid::parse(std::string_view text) {
   return Uuid(bytes);
 }
 
+// Two 8-byte loads rather than a byte loop: every derived id checks its source.
 bool Uuid::is_nil() const {
-  return std::all_of(bytes_.begin(), bytes_.end(), [](std::uint8_t b) { return b == 0; });
+  std::uint64_t halves[2];
+  std::memcpy(halves, bytes_.data(), sizeof(halves));
+  return (halves[0] | halves[1]) == 0;
 }
 
 void Uuid::append_n_string(std::string& out) const {

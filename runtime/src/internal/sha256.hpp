@@ -1,5 +1,6 @@
 // SHA-256 through OpenSSL, with the EVP_MD fetched once per process and one digest context per
-// thread, so a derivation costs one digest and no allocation.
+// thread, so a derivation costs one digest and no allocation of ours (OpenSSL 3.0's
+// EVP_DigestInit_ex2 still re-creates its provider state on every call).
 #pragma once
 
 #include <array>
