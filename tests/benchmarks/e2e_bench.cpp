@@ -58,7 +58,8 @@ struct Node {
   // `threads`: the host runs its workers (a broker delivers on its own threads); else the
   // benchmark steps them.
   Node(const std::string& location, const std::string& name, whizbang::Transport& transport,
-       bool threads = false, whizbang::Durability durability = whizbang::Durability::Full) {
+       bool threads = false, whizbang::Durability durability = whizbang::Durability::Full,
+       std::size_t inbox_group = 100) {
     whizbang::StoreOptions store_options;
     store_options.instance.service_name = name;
     store_options.durability = durability;
@@ -68,6 +69,7 @@ struct Node {
     options.service_name = name;
     options.store = store.get();
     options.transport = &transport;
+    options.inbox_max_group = inbox_group;
     host = *whizbang::ServiceHost::create(whizbang::generated::e2e_bench::registry(), services,
                                           std::move(options));
     if (threads) {
@@ -134,13 +136,16 @@ void BM_DurableEndToEnd_Sqlite(benchmark::State& state) {
   const std::int64_t publish_batch = state.range(0);
   const auto durability =
       state.range(1) != 0 ? whizbang::Durability::Normal : whizbang::Durability::Full;
+  const auto inbox_group = static_cast<std::size_t>(state.range(2));
   const auto dir = std::filesystem::temp_directory_path() /
                    ("whizbang-e2e-" + whizbang::MessageId::mint().to_string());
   std::filesystem::create_directories(dir);
   {
     whizbang::InProcessTransport transport;
-    Node producer((dir / "producer.db").string(), "producer", transport, false, durability);
-    Node consumer((dir / "consumer.db").string(), "consumer", transport, false, durability);
+    Node producer((dir / "producer.db").string(), "producer", transport, false, durability,
+                  inbox_group);
+    Node consumer((dir / "consumer.db").string(), "consumer", transport, false, durability,
+                  inbox_group);
     whizbang::WorkStore& store = *producer.store;
     for (auto _ : state) {
       const std::int64_t target = consumer.tally.count() + kShapeMessages;
@@ -163,12 +168,15 @@ void BM_DurableEndToEnd_Sqlite(benchmark::State& state) {
   }
   std::filesystem::remove_all(dir);
 }
+// inbox_group: the inbox worker's handlings per commit (group commit); 1 commits each alone.
 BENCHMARK(BM_DurableEndToEnd_Sqlite)
-    ->ArgNames({"publish_batch", "normal"})
-    ->Args({1000, 0})
-    ->Args({1, 0})
-    ->Args({1000, 1})
-    ->Args({1, 1})
+    ->ArgNames({"publish_batch", "normal", "inbox_group"})
+    ->Args({1000, 0, 100})
+    ->Args({1000, 0, 1})
+    ->Args({1, 0, 100})
+    ->Args({1000, 1, 100})
+    ->Args({1000, 1, 1})
+    ->Args({1, 1, 100})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

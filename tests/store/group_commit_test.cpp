@@ -197,6 +197,17 @@ TYPED_TEST(GroupCommitTests, InboxBatch_MaxGroupSplitsItsCommits) {
   EXPECT_EQ(this->commits_that_wrote_outbox_, 3) << "groups of 2, 2 and 1";
 }
 
+TYPED_TEST(GroupCommitTests, InboxBatch_GroupOpenPastItsDuration_CommitsAfterTheHandling) {
+  this->deliver(3);
+  InboxWorkerOptions options = this->worker_options();
+  options.max_group_duration = 0ms;  // every group is old enough after its first handling
+  InboxWorker worker(*this->store_, resolve, this->emitting_handler(), options);
+  absl::StatusOr<InboxCycleResult> result = worker.run_once();
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->handled, 3u);
+  EXPECT_EQ(this->commits_that_wrote_outbox_, 3);
+}
+
 TYPED_TEST(GroupCommitTests, InboxBatch_ThrowingHandlingRollsBackAlone_OthersCommitTogether) {
   const std::vector<InboxMessage> rows = this->deliver(5);
   InboxWorker worker(*this->store_, resolve, this->emitting_handler({"o-2"}),
