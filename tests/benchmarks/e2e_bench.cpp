@@ -25,6 +25,7 @@
 #include <whizbang/transport/rabbitmq/rabbitmq_transport.hpp>
 
 #include <algorithm>
+#include <optional>
 #include <thread>
 
 #include "dispatch_bench_messages.hpp"
@@ -54,11 +55,14 @@ std::string store_location(Backend backend, const std::filesystem::path& dir,
          schema;
 }
 
+// How a node runs: stepped by the benchmark (subscribed to what its receptors handle), stepped
+// and publishing only (never subscribed: a producer that does not take its own Ticks back, as
+// the raw path does not), or on its own worker threads (a broker delivers on its own threads).
+enum class Run { Stepped, PublishOnly, Threads };
+
 struct Node {
-  // `threads`: the host runs its workers (a broker delivers on its own threads); else the
-  // benchmark steps them.
   Node(const std::string& location, const std::string& name, whizbang::Transport& transport,
-       bool threads = false, whizbang::Durability durability = whizbang::Durability::Full,
+       Run run = Run::Stepped, whizbang::Durability durability = whizbang::Durability::Full,
        std::size_t inbox_group = 100) {
     whizbang::StoreOptions store_options;
     store_options.instance.service_name = name;
@@ -72,9 +76,9 @@ struct Node {
     options.inbox_max_group = inbox_group;
     host = *whizbang::ServiceHost::create(whizbang::generated::e2e_bench::registry(), services,
                                           std::move(options));
-    if (threads) {
+    if (run == Run::Threads) {
       (void)host->start();
-    } else {
+    } else if (run == Run::Stepped) {
       (void)host->subscribe();  // no threads: the benchmark steps the workers itself
     }
   }
@@ -97,7 +101,7 @@ void durable_end_to_end(benchmark::State& state, Backend backend) {
   }
   {
     whizbang::InProcessTransport transport;
-    Node producer(producer_store, "producer", transport);
+    Node producer(producer_store, "producer", transport, Run::PublishOnly);
     Node consumer(consumer_store, "consumer", transport);
     const std::int64_t batch = state.range(0);
     bench::Ping ping;
@@ -142,9 +146,9 @@ void BM_DurableEndToEnd_Sqlite(benchmark::State& state) {
   std::filesystem::create_directories(dir);
   {
     whizbang::InProcessTransport transport;
-    Node producer((dir / "producer.db").string(), "producer", transport, false, durability,
-                  inbox_group);
-    Node consumer((dir / "consumer.db").string(), "consumer", transport, false, durability,
+    Node producer((dir / "producer.db").string(), "producer", transport, Run::PublishOnly,
+                  durability, inbox_group);
+    Node consumer((dir / "consumer.db").string(), "consumer", transport, Run::Stepped, durability,
                   inbox_group);
     whizbang::WorkStore& store = *producer.store;
     for (auto _ : state) {
@@ -217,8 +221,8 @@ void BM_DurableEndToEnd_Sqlite_LightLoadLatency(benchmark::State& state) {
   std::filesystem::create_directories(dir);
   {
     whizbang::InProcessTransport transport;
-    Node consumer((dir / "consumer.db").string(), "consumer", transport, true);
-    Node producer((dir / "producer.db").string(), "producer", transport, true);
+    Node consumer((dir / "consumer.db").string(), "consumer", transport, Run::Threads);
+    Node producer((dir / "producer.db").string(), "producer", transport, Run::Threads);
     std::int64_t total = 0;
     for (auto _ : state) {
       auto next = std::chrono::steady_clock::now();
@@ -262,13 +266,13 @@ struct BrokerPair {
   std::unique_ptr<Node> consumer;
   std::unique_ptr<Node> producer;
 
-  bool start() {
+  bool start(whizbang::Durability durability = whizbang::Durability::Full) {
     std::filesystem::create_directories(dir);
     if (!producer_transport.is_ready() || !consumer_transport.is_ready()) return false;
     consumer = std::make_unique<Node>((dir / "consumer.db").string(), "consumer-" + suffix,
-                                      consumer_transport, true);
+                                      consumer_transport, Run::Threads, durability);
     producer = std::make_unique<Node>((dir / "producer.db").string(), "producer-" + suffix,
-                                      producer_transport, true);
+                                      producer_transport, Run::Threads, durability);
     return true;
   }
   void publish_tick() {
@@ -283,13 +287,24 @@ struct BrokerPair {
   }
 };
 
+// `batch` publishes per iteration, each outside any transaction (queued for the drain worker) or
+// all in one transaction (the transactional outbox); FULL or NORMAL durability.
 void BM_DurableEndToEnd_OverRabbitMq_Sqlite(benchmark::State& state) {
   BrokerPair pair;
-  if (!pair.start()) return state.SkipWithError("no broker (WHIZBANG_AMQP_URL)");
+  const bool one_transaction = state.range(2) != 0;
+  if (!pair.start(state.range(1) != 0 ? whizbang::Durability::Normal
+                                      : whizbang::Durability::Full)) {
+    return state.SkipWithError("no broker (WHIZBANG_AMQP_URL)");
+  }
   const std::int64_t batch = state.range(0);
   std::int64_t total = 0;
   for (auto _ : state) {
-    for (std::int64_t i = 0; i < batch; ++i) pair.publish_tick();
+    {
+      std::optional<whizbang::Transaction> transaction;
+      if (one_transaction) transaction.emplace(*pair.producer->store);
+      for (std::int64_t i = 0; i < batch; ++i) pair.publish_tick();
+      if (transaction) (void)transaction->commit();
+    }
     total += batch;
     if (!pair.consumer->tally.wait_for(total, std::chrono::seconds(60))) {
       return state.SkipWithError("messages did not arrive within 60 s");
@@ -298,7 +313,10 @@ void BM_DurableEndToEnd_OverRabbitMq_Sqlite(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * batch);
 }
 BENCHMARK(BM_DurableEndToEnd_OverRabbitMq_Sqlite)
-    ->Arg(100)
+    ->ArgNames({"batch", "normal", "one_transaction"})
+    ->Args({100, 0, 0})
+    ->Args({100, 0, 1})
+    ->Args({100, 1, 1})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
