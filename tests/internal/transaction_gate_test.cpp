@@ -87,6 +87,17 @@ TEST_F(TransactionGateTests, SavepointLeftOpenAcrossANestedBegin_IsRefused) {
   EXPECT_TRUE(gate_.commit().ok());
 }
 
+TEST_F(TransactionGateTests, RollbackRefusedAcrossANestedBegin_DoomsTheTransaction) {
+  ASSERT_TRUE(gate_.begin().ok());
+  ASSERT_TRUE(gate_.savepoint().ok());
+  ASSERT_TRUE(gate_.begin().ok());  // joins; not yet left
+  EXPECT_EQ(gate_.end_savepoint(/*keep=*/false).code(), absl::StatusCode::kFailedPrecondition);
+  ASSERT_TRUE(gate_.commit().ok());  // leaves the nested level
+  EXPECT_EQ(gate_.commit().code(), absl::StatusCode::kAborted)
+      << "the writes the refused rollback would have undone must not commit";
+  EXPECT_EQ(backend_.steps.back(), "ROLLBACK");
+}
+
 TEST_F(TransactionGateTests, RollbackToThatFails_DoomsTheTransaction) {
   ASSERT_TRUE(gate_.begin().ok());
   ASSERT_TRUE(gate_.savepoint().ok());

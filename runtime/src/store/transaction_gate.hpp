@@ -84,6 +84,8 @@ class TransactionGate {
   // then it is rolled back and the answer is Aborted. !keep: roll back to it.
   absl::Status end_savepoint(bool keep) {
     if (!in_transaction() || savepoints_.empty() || savepoints_.back().depth != depth_) {
+      // A rollback that cannot happen must not let what it would have undone commit.
+      if (!keep && in_transaction() && !savepoints_.empty()) doomed_ = true;
       return absl::FailedPreconditionError("no savepoint open at this level on this thread");
     }
     const Savepoint frame = savepoints_.back();
