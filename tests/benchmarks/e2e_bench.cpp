@@ -22,6 +22,7 @@
 #include <whizbang/host/service_host.hpp>
 #include <whizbang/store/open_work_store.hpp>
 #include <whizbang/transport/in_process_transport.hpp>
+#include <whizbang/transport/rabbitmq/rabbitmq_topology.hpp>
 #include <whizbang/transport/rabbitmq/rabbitmq_transport.hpp>
 
 #include <algorithm>
@@ -283,7 +284,23 @@ struct BrokerPair {
   ~BrokerPair() {
     producer.reset();
     consumer.reset();
+    delete_queues();
     std::filesystem::remove_all(dir);
+  }
+  // Both services' durable queues (and their dead-letter queues) go with the run: left behind,
+  // the Ticks nobody consumes any more pile up on the broker and slow every later run down.
+  void delete_queues() {
+    bench::RawConnection raw(bench::bench_amqp_options());
+    if (!raw.ok) return;
+    const std::string exchange =
+        whizbang::default_destination(whizbang::MessageTraits<bench::Tick>::info());
+    for (const std::string& service : {"consumer-" + suffix, "producer-" + suffix}) {
+      const std::string queue = whizbang::rabbitmq_queue_name(service, exchange);
+      for (const std::string& name : {queue, whizbang::rabbitmq_dead_letter_queue(queue)}) {
+        amqp_queue_delete(raw.state, 1, amqp_cstring_bytes(name.c_str()), 0, 0);
+        if (amqp_get_rpc_reply(raw.state).reply_type != AMQP_RESPONSE_NORMAL) return;
+      }
+    }
   }
 };
 
