@@ -154,8 +154,13 @@ case "${1:-}" in
     ensure_packages
     BUILD_DIR=${WHIZBANG_BUILD_DIR:-build-sanitize}
     generator=$(test_build_generator)
-    configure -DWHIZBANG_SANITIZE=address,undefined -DWHIZBANG_BUILD_BENCHMARKS=OFF \
-      "${SANITIZED_FLAGS[@]}" "$generator"
+    # UBSan without its alignment and null checks: g++ puts them on every member access and
+    # reference binding, which more than doubles the compile time of the sanitized build (a
+    # store file: 16 s with them left out, 34 s with them). AddressSanitizer still stops a null
+    # dereference with its stack; x86 tolerates misaligned loads, and the code reads byte
+    # buffers with memcpy.
+    configure -DWHIZBANG_SANITIZE=address,undefined -DWHIZBANG_NO_SANITIZE=alignment,null \
+      -DWHIZBANG_BUILD_BENCHMARKS=OFF "${SANITIZED_FLAGS[@]}" "$generator"
     build
     smaller_crash_harness
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
@@ -190,7 +195,9 @@ suppressions=$PWD/tests/tsan.supp ${TSAN_OPTIONS:-}" \
     BUILD_DIR=${WHIZBANG_BUILD_DIR:-build-fuzz}
     seconds=${2:-60}
     generator=$(test_build_generator)
-    CC=clang-19 CXX=clang++-19 configure -DWHIZBANG_FUZZERS=ON \
+    # Without precompiled headers: this build is where a runtime file that forgets an include
+    # fails (cmake/WhizbangPrecompiledHeaders.cmake).
+    CC=clang-19 CXX=clang++-19 configure -DWHIZBANG_FUZZERS=ON -DWHIZBANG_PRECOMPILED_HEADERS=OFF \
       -DWHIZBANG_SANITIZE=address -DWHIZBANG_BUILD_BENCHMARKS=OFF \
       -DWHIZBANG_BUILD_SAMPLES=OFF "${SANITIZED_FLAGS[@]}" "$generator"
     build --target envelope_decoder_fuzzer

@@ -11,6 +11,8 @@
 option(WHIZBANG_WARNINGS_AS_ERRORS "Treat warnings in project code as errors" OFF)
 set(WHIZBANG_SANITIZE "" CACHE STRING
     "Sanitizers for project code: address,undefined or thread (not both)")
+set(WHIZBANG_NO_SANITIZE "" CACHE STRING
+    "Checks left out of WHIZBANG_SANITIZE (e.g. alignment,null: see dev.sh sanitize)")
 
 if(WHIZBANG_SANITIZE MATCHES "thread" AND WHIZBANG_SANITIZE MATCHES "address|leak|memory")
   message(FATAL_ERROR "WHIZBANG_SANITIZE=${WHIZBANG_SANITIZE}: ThreadSanitizer cannot be "
@@ -31,6 +33,9 @@ function(whizbang_project_warnings target)
     target_compile_options(${target} PRIVATE -fsanitize=${WHIZBANG_SANITIZE}
                                              -fno-sanitize-recover=all -fno-omit-frame-pointer
                                              $<$<CXX_COMPILER_ID:GNU>:-Wno-maybe-uninitialized>)
+    if(WHIZBANG_NO_SANITIZE)
+      target_compile_options(${target} PRIVATE -fno-sanitize=${WHIZBANG_NO_SANITIZE})
+    endif()
     # Whatever links an instrumented target in this build links the sanitizer runtime too;
     # BUILD_INTERFACE keeps the flag out of the installed/exported targets.
     target_link_options(${target} PUBLIC $<BUILD_INTERFACE:-fsanitize=${WHIZBANG_SANITIZE}>)
