@@ -27,6 +27,7 @@ TEST(CrashRestartTests, KilledAtRandomMoments_EveryOrderLandsExactlyOnce) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   const std::filesystem::path journal = dir / "effects.journal";
+  const SqliteStores stores(dir);
 
   ASSERT_EQ(wait_for(spawn_worker({dir.string(), "submit", std::to_string(orders)}, journal)), 0);
 
@@ -54,7 +55,7 @@ TEST(CrashRestartTests, KilledAtRandomMoments_EveryOrderLandsExactlyOnce) {
     const pid_t pid = running = spawn_incarnation();
     ASSERT_GT(pid, 0);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (!finished && steps_done(dir) < target) {
+    while (!finished && steps_done(stores) < target) {
       ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "no progress towards " << target;
       finished = ended_within(pid, std::chrono::milliseconds(1), finished_code);
     }
@@ -74,7 +75,7 @@ TEST(CrashRestartTests, KilledAtRandomMoments_EveryOrderLandsExactlyOnce) {
     ASSERT_EQ(finished_code, -SIGKILL);
     killed.insert(pid);
     std::printf("[ harness  ] kill %2zu at %5lld of %d steps (target %lld)\n", killed.size(),
-                static_cast<long long>(steps_done(dir)), 5 * orders,
+                static_cast<long long>(steps_done(stores)), 5 * orders,
                 static_cast<long long>(target));
   }
   if (!finished) finished_code = wait_for(spawn_incarnation());
@@ -84,7 +85,7 @@ TEST(CrashRestartTests, KilledAtRandomMoments_EveryOrderLandsExactlyOnce) {
   EXPECT_GE(static_cast<int>(killed.size()), max_kills - 1)
       << "the work finished before the kills landed";
 
-  expect_every_order_stored_once(dir, orders);
+  expect_every_order_stored_once(stores, orders);
   expect_every_effect_once(journal, killed, orders);
   if (!::testing::Test::HasFailure()) std::filesystem::remove_all(dir);
 }

@@ -1,8 +1,9 @@
-// What both crash harnesses share: starting and killing worker processes, reading the stores
-// while workers write them, the progress the stores show, and the checks of the end state (every
-// order's rows and every receptor's side effect exactly once).
+// What the crash harnesses share: starting and killing worker processes, reading the stores
+// (SQLite files or PostgreSQL schemas) while workers write them, the progress the stores show, and
+// the checks of the end state (every order's rows and every receptor's side effect exactly once).
 #pragma once
 
+#include <libpq-fe.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
@@ -24,6 +25,9 @@
 #include <thread>
 #include <vector>
 
+#include "chaos_network.hpp"
+#include "support/postgres_schema.hpp"
+
 namespace crash_harness {
 
 inline int env_or(const char* name, int fallback) {
@@ -37,12 +41,18 @@ inline int seed_from_env_or_clock() {
   return env_or("WHIZBANG_CRASH_SEED", static_cast<int>(std::time(nullptr) % 1'000'000'007));
 }
 
-// Starts CRASH_RESTART_WORKER with `args`, its side effects journaled to `journal`.
+// Starts CRASH_RESTART_WORKER with `args`, its side effects journaled to `journal`, its stores
+// where `store_locations` says (Stores::worker_locations; empty: the data directory's files), in
+// the network namespace `network` (empty: this process's).
 inline pid_t spawn_worker(const std::vector<std::string>& args,
-                          const std::filesystem::path& journal) {
+                          const std::filesystem::path& journal,
+                          const std::string& store_locations = {},
+                          const std::string& network = {}) {
   const pid_t pid = fork();
   if (pid == 0) {
+    if (!network.empty() && !enter_network_namespace(network)) _exit(126);
     setenv("WHIZBANG_CRASH_JOURNAL", journal.c_str(), 1);
+    if (!store_locations.empty()) setenv("WHIZBANG_CRASH_STORES", store_locations.c_str(), 1);
     std::vector<char*> argv;
     argv.push_back(const_cast<char*>(CRASH_RESTART_WORKER));
     for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
@@ -122,32 +132,151 @@ class StoreFile {
   sqlite3* db_ = nullptr;
 };
 
+// The stores of the harness's two services ("sales", "fulfilment"), read while workers write
+// them: SQLite files in the data directory, or a PostgreSQL schema per service. The checks below
+// are written once over this, with the few expressions the two SQL dialects spell differently.
+class Stores {
+ public:
+  virtual ~Stores() = default;
+
+  // The first column of the first row `sql` returns from `service`'s store (-1 and a test
+  // failure when the query fails).
+  virtual std::int64_t scalar(const std::string& service, const std::string& sql) const = 0;
+  // Whether both stores have their tables (the `submit` step creates them).
+  virtual bool created() const = 0;
+  // The count of outbox ids published (and remembered to keep re-emissions out).
+  virtual std::string published_ids() const = 0;
+  // A field of the order book's JSON model, as an integer or as text.
+  virtual std::string model_integer(const std::string& field) const = 0;
+  virtual std::string model_text(const std::string& field) const = 0;
+  // What the workers are told (WHIZBANG_CRASH_STORES, crash_restart/store_location.hpp); empty:
+  // their default, <data-dir>/<service>.db.
+  virtual std::string worker_locations() const { return {}; }
+  // Deletes what the stores keep outside the data directory (once a round passed: a failed one
+  // keeps it to look at).
+  virtual void discard() {}
+};
+
+// <dir>/sales.db and <dir>/fulfilment.db, each opened per query: a worker killed mid-write
+// leaves a WAL that the next open recovers.
+class SqliteStores final : public Stores {
+ public:
+  explicit SqliteStores(std::filesystem::path dir) : dir_(std::move(dir)) {}
+  std::int64_t scalar(const std::string& service, const std::string& sql) const override {
+    return StoreFile(dir_ / (service + ".db")).scalar(sql);
+  }
+  bool created() const override { return std::filesystem::exists(dir_ / "fulfilment.db"); }
+  std::string published_ids() const override { return "SELECT count(*) FROM wh_outbox_tombstones"; }
+  std::string model_integer(const std::string& field) const override {
+    return "json_extract(model_data, '$." + field + "')";
+  }
+  std::string model_text(const std::string& field) const override { return model_integer(field); }
+
+ private:
+  std::filesystem::path dir_;
+};
+
+// The schemas <prefix>_sales and <prefix>_fulfilment on the run's PostgreSQL server, created
+// empty by the constructor and dropped by `drop()`. One connection per service, kept open: the
+// harness polls its progress every millisecond.
+class PostgresStores final : public Stores {
+ public:
+  PostgresStores(std::string conninfo, std::string prefix)
+      : conninfo_(std::move(conninfo)), prefix_(std::move(prefix)) {
+    for (const char* service : {"sales", "fulfilment"}) {
+      const std::string schema = prefix_ + "_" + service;
+      admin("DROP SCHEMA IF EXISTS " + schema + " CASCADE; CREATE SCHEMA " + schema);
+    }
+  }
+  ~PostgresStores() override {
+    for (auto& [service, connection] : connections_) PQfinish(connection);
+  }
+  PostgresStores(const PostgresStores&) = delete;
+  PostgresStores& operator=(const PostgresStores&) = delete;
+
+  void discard() override {
+    for (const char* service : {"sales", "fulfilment"}) {
+      admin("DROP SCHEMA IF EXISTS " + prefix_ + "_" + service + " CASCADE");
+    }
+  }
+
+  std::int64_t scalar(const std::string& service, const std::string& sql) const override {
+    PGconn* connection = connect(service);
+    if (connection == nullptr) return -1;
+    PGresult* result = PQexec(connection, sql.c_str());
+    std::int64_t value = -1;
+    if (PQresultStatus(result) == PGRES_TUPLES_OK && PQntuples(result) == 1) {
+      value = PQgetisnull(result, 0, 0) ? 0 : std::atoll(PQgetvalue(result, 0, 0));
+    } else {
+      ADD_FAILURE() << sql << ": " << PQerrorMessage(connection);
+    }
+    PQclear(result);
+    return value;
+  }
+  bool created() const override {
+    return scalar("fulfilment", "SELECT count(*) FROM pg_tables WHERE schemaname = '" + prefix_ +
+                                    "_fulfilment' AND tablename = 'wh_outbox'") == 1;
+  }
+  std::string published_ids() const override {
+    return "SELECT count(*) FROM wh_outbox_ids WHERE published_at IS NOT NULL";
+  }
+  std::string model_integer(const std::string& field) const override {
+    return "(model_data::jsonb->>'" + field + "')::bigint";
+  }
+  std::string model_text(const std::string& field) const override {
+    return "(model_data::jsonb->>'" + field + "')";
+  }
+  std::string worker_locations() const override {
+    return whizbang_test::with_search_path(conninfo_, prefix_ + "_{service}");
+  }
+
+ private:
+  PGconn* connect(const std::string& service) const {
+    PGconn*& connection = connections_[service];
+    if (connection != nullptr && PQstatus(connection) == CONNECTION_OK) return connection;
+    PQfinish(connection);
+    connection =
+        PQconnectdb(whizbang_test::with_search_path(conninfo_, prefix_ + "_" + service).c_str());
+    if (PQstatus(connection) != CONNECTION_OK) {
+      ADD_FAILURE() << "cannot reach the test PostgreSQL server: " << PQerrorMessage(connection);
+      PQfinish(connection);
+      connection = nullptr;
+    }
+    return connection;
+  }
+  void admin(const std::string& sql) const { whizbang_test::postgres_admin(conninfo_, sql); }
+
+  std::string conninfo_;
+  std::string prefix_;
+  mutable std::map<std::string, PGconn*> connections_;
+};
+
 // How far the work got, in steps of 5 per order: sales published OrderPlaced, fulfilment
 // stored it, fulfilment published OrderShipped, sales stored it, sales projected it.
-inline std::int64_t steps_done(const std::filesystem::path& dir) {
-  if (!std::filesystem::exists(dir / "fulfilment.db")) return 0;
-  const StoreFile sales(dir / "sales.db");
-  const StoreFile fulfilment(dir / "fulfilment.db");
-  return sales.scalar("SELECT count(*) FROM wh_outbox_tombstones") +
-         fulfilment.scalar("SELECT count(*) FROM wh_event_store WHERE event_type LIKE '%Placed'") +
-         fulfilment.scalar("SELECT count(*) FROM wh_outbox_tombstones") +
-         sales.scalar("SELECT count(*) FROM wh_event_store WHERE event_type LIKE '%Shipped'") +
-         sales.scalar(
-             "SELECT count(*) FROM wh_perspective_models WHERE "
-             "json_extract(model_data, '$.shipped') >= 1");
+inline std::int64_t steps_done(const Stores& stores) {
+  if (!stores.created()) return 0;
+  return stores.scalar("sales", stores.published_ids()) +
+         stores.scalar("fulfilment",
+                       "SELECT count(*) FROM wh_event_store WHERE event_type LIKE '%Placed'") +
+         stores.scalar("fulfilment", stores.published_ids()) +
+         stores.scalar("sales",
+                       "SELECT count(*) FROM wh_event_store WHERE event_type LIKE '%Shipped'") +
+         stores.scalar("sales", "SELECT count(*) FROM wh_perspective_models WHERE " +
+                                    stores.model_integer("shipped") + " >= 1");
 }
 
 // Rows still owed anywhere: unfinished outbox, inbox, perspective, lifecycle and detached work.
-inline std::int64_t rows_owed(const std::filesystem::path& dir) {
+inline std::int64_t rows_owed(const Stores& stores) {
+  if (!stores.created()) return 0;
   std::int64_t owed = 0;
-  for (const char* name : {"sales.db", "fulfilment.db"}) {
-    if (!std::filesystem::exists(dir / name)) continue;
-    const StoreFile store(dir / name);
-    owed += store.scalar("SELECT count(*) FROM wh_outbox WHERE processed_at IS NULL") +
-            store.scalar("SELECT count(*) FROM wh_inbox WHERE processed_at IS NULL") +
-            store.scalar("SELECT count(*) FROM wh_perspective_events") +
-            store.scalar("SELECT count(*) FROM wh_lifecycle_completions") +
-            store.scalar("SELECT count(*) FROM wh_detached_work");
+  for (const char* service : {"sales", "fulfilment"}) {
+    for (const char* sql : {"SELECT count(*) FROM wh_outbox WHERE processed_at IS NULL",
+                            "SELECT count(*) FROM wh_inbox WHERE processed_at IS NULL",
+                            "SELECT count(*) FROM wh_perspective_events",
+                            "SELECT count(*) FROM wh_lifecycle_completions",
+                            "SELECT count(*) FROM wh_detached_work"}) {
+      owed += stores.scalar(service, sql);
+    }
   }
   return owed;
 }
@@ -155,62 +284,57 @@ inline std::int64_t rows_owed(const std::filesystem::path& dir) {
 // Deliveries each store has yet to receive when every order brings it `per_order` messages:
 // every message that ever reached a store's inbox keeps its id in wh_message_deduplication. Rows
 // owed cannot tell this: a message still in flight on a broker is in no store.
-inline std::int64_t deliveries_owed(const std::filesystem::path& dir, int orders, int per_order) {
+inline std::int64_t deliveries_owed(const Stores& stores, int orders, int per_order) {
+  const std::int64_t expected = std::int64_t{orders} * per_order;
+  if (!stores.created()) return 2 * expected;
   std::int64_t owed = 0;
-  for (const char* name : {"sales.db", "fulfilment.db"}) {
-    const std::int64_t expected = std::int64_t{orders} * per_order;
-    if (!std::filesystem::exists(dir / name)) {
-      owed += expected;
-      continue;
-    }
-    const StoreFile store(dir / name);
+  for (const char* service : {"sales", "fulfilment"}) {
     owed += std::max<std::int64_t>(
-        0, expected - store.scalar("SELECT count(*) FROM wh_message_deduplication"));
+        0, expected - stores.scalar(service, "SELECT count(*) FROM wh_message_deduplication"));
   }
   return owed;
 }
 
 // Every order's rows exactly once in both stores, nothing pending, failed or dead-lettered.
-inline void expect_every_order_stored_once(const std::filesystem::path& dir, int orders) {
-  const StoreFile sales(dir / "sales.db");
-  const StoreFile fulfilment(dir / "fulfilment.db");
-  for (const StoreFile* store : {&sales, &fulfilment}) {
-    EXPECT_EQ(store->scalar("SELECT count(*) FROM wh_outbox WHERE processed_at IS NULL"), 0);
-    EXPECT_EQ(store->scalar("SELECT count(*) FROM wh_inbox WHERE processed_at IS NULL"), 0);
-    EXPECT_EQ(store->scalar("SELECT count(*) FROM wh_outbox WHERE (status & 32768) <> 0"), 0);
-    EXPECT_EQ(store->scalar("SELECT count(*) FROM wh_inbox WHERE (status & 32768) <> 0"), 0);
-    EXPECT_EQ(store->scalar("SELECT count(*) FROM wh_perspective_events"), 0);
-    EXPECT_EQ(store->scalar("SELECT count(*) FROM wh_lifecycle_completions"), 0);
-    EXPECT_EQ(store->scalar("SELECT count(*) FROM wh_detached_work"), 0);
-    // Each service published each of its events once (tombstoned outbox rows).
-    EXPECT_EQ(store->scalar("SELECT count(*) FROM wh_outbox_tombstones"), orders);
-  }
-  for (const StoreFile* store : {&sales, &fulfilment}) {
+inline void expect_every_order_stored_once(const Stores& stores, int orders) {
+  for (const char* service : {"sales", "fulfilment"}) {
+    for (const char* sql : {"SELECT count(*) FROM wh_outbox WHERE processed_at IS NULL",
+                            "SELECT count(*) FROM wh_inbox WHERE processed_at IS NULL",
+                            "SELECT count(*) FROM wh_outbox WHERE (status & 32768) <> 0",
+                            "SELECT count(*) FROM wh_inbox WHERE (status & 32768) <> 0",
+                            "SELECT count(*) FROM wh_perspective_events",
+                            "SELECT count(*) FROM wh_lifecycle_completions",
+                            "SELECT count(*) FROM wh_detached_work"}) {
+      EXPECT_EQ(stores.scalar(service, sql), 0) << service << ": " << sql;
+    }
+    // Each service published each of its events once.
+    EXPECT_EQ(stores.scalar(service, stores.published_ids()), orders) << service;
     for (const char* type : {"OrderPlaced", "OrderShipped"}) {
-      EXPECT_EQ(store->scalar(std::string("SELECT count(*) FROM wh_event_store WHERE event_type "
-                                          "LIKE '%") +
-                              type + "'"),
+      EXPECT_EQ(stores.scalar(service, std::string("SELECT count(*) FROM wh_event_store WHERE "
+                                                   "event_type LIKE '%") +
+                                           type + "'"),
                 orders)
-          << type;
+          << service << ": " << type;
     }
   }
   // Sales stored both events of every order, on the order's stream.
-  EXPECT_EQ(sales.scalar("SELECT count(*) FROM (SELECT stream_id FROM wh_event_store "
-                         "GROUP BY stream_id HAVING count(*) <> 2)"),
+  EXPECT_EQ(stores.scalar("sales",
+                          "SELECT count(*) FROM (SELECT stream_id FROM wh_event_store "
+                          "GROUP BY stream_id HAVING count(*) <> 2) AS streams"),
             0);
   // The order book: one entry per order, each event applied exactly once.
-  EXPECT_EQ(sales.scalar("SELECT count(DISTINCT json_extract(model_data, '$.order_id')) FROM "
-                         "wh_perspective_models"),
+  EXPECT_EQ(stores.scalar("sales", "SELECT count(DISTINCT " + stores.model_text("order_id") +
+                                       ") FROM wh_perspective_models"),
             orders);
-  EXPECT_EQ(sales.scalar("SELECT count(*) FROM wh_perspective_models WHERE "
-                         "json_extract(model_data, '$.placed') = 1 AND "
-                         "json_extract(model_data, '$.shipped') = 1"),
+  EXPECT_EQ(stores.scalar("sales", "SELECT count(*) FROM wh_perspective_models WHERE " +
+                                       stores.model_integer("placed") + " = 1 AND " +
+                                       stores.model_integer("shipped") + " = 1"),
             orders);
   // Quantities 1..5 cycle over the orders: the shipped total is exact only without repeats.
   std::int64_t expected_quantity = 0;
   for (int i = 0; i < orders; ++i) expected_quantity += 1 + i % 5;
-  EXPECT_EQ(sales.scalar("SELECT sum(json_extract(model_data, '$.quantity_shipped')) FROM "
-                         "wh_perspective_models"),
+  EXPECT_EQ(stores.scalar("sales", "SELECT sum(" + stores.model_integer("quantity_shipped") +
+                                       ") FROM wh_perspective_models"),
             expected_quantity);
 }
 

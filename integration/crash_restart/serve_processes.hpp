@@ -7,6 +7,8 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <map>
+#include <memory>
 #include <random>
 #include <set>
 #include <string>
@@ -30,13 +32,15 @@ std::vector<std::int64_t> strike_targets(Random& random, std::size_t count, int 
 
 class ServeProcesses {
  public:
-  // `extra` follows "serve <role>" on every command line (e.g. an AMQP URL).
+  // `extra` follows "serve <role>" on every command line (e.g. an AMQP URL). `stores`: where the
+  // services keep their rows (default: SQLite files in `dir`).
   ServeProcesses(std::filesystem::path dir, std::vector<std::string> roles,
-                 std::vector<std::string> extra = {})
+                 std::vector<std::string> extra = {}, std::unique_ptr<Stores> stores = nullptr)
       : dir_(std::move(dir)),
         journal_(dir_ / "effects.journal"),
         roles_(std::move(roles)),
         extra_(std::move(extra)),
+        stores_(stores ? std::move(stores) : std::make_unique<SqliteStores>(dir_)),
         pids_(roles_.size(), 0) {}
   ServeProcesses(const ServeProcesses&) = delete;
   ServeProcesses& operator=(const ServeProcesses&) = delete;
@@ -51,6 +55,11 @@ class ServeProcesses {
 
   const std::filesystem::path& dir() const { return dir_; }
   const std::filesystem::path& journal() const { return journal_; }
+  const Stores& stores() const { return *stores_; }
+  // Each role's processes start in that network namespace (ChaosNetwork::namespace_of).
+  void run_in_namespaces(std::map<std::string, std::string> namespaces) {
+    namespaces_ = std::move(namespaces);
+  }
   const std::set<pid_t>& killed() const { return killed_; }
   std::size_t size() const { return roles_.size(); }
   const std::string& role(std::size_t index) const { return roles_[index]; }
@@ -59,14 +68,17 @@ class ServeProcesses {
   void submit(int orders) {
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
-    ASSERT_EQ(wait_for(spawn_worker({dir_.string(), "submit", std::to_string(orders)}, journal_)),
+    ASSERT_EQ(wait_for(spawn_worker({dir_.string(), "submit", std::to_string(orders)}, journal_,
+                                    stores_->worker_locations())),
               0);
   }
 
   void spawn(std::size_t index) {
     std::vector<std::string> args = {dir_.string(), "serve", roles_[index]};
     args.insert(args.end(), extra_.begin(), extra_.end());
-    pids_[index] = spawn_worker(args, journal_);
+    const auto network = namespaces_.find(roles_[index]);
+    pids_[index] = spawn_worker(args, journal_, stores_->worker_locations(),
+                                network == namespaces_.end() ? std::string() : network->second);
   }
 
   // Waits until the process has subscribed and started (it creates <dir>/ready-<pid>).
@@ -95,7 +107,7 @@ class ServeProcesses {
   // Waits until the stores show `target` steps done.
   void await_steps(std::int64_t target) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-    while (steps_done(dir_) < target) {
+    while (steps_done(*stores_) < target) {
       ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "no progress towards " << target;
       expect_all_running();
       std::this_thread::sleep_for(std::chrono::milliseconds(1));  // progress, not a sync
@@ -119,12 +131,12 @@ class ServeProcesses {
   void finish_and_check(int orders, std::chrono::steady_clock::time_point started,
                         int deliveries_per_order = 0) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(180);
-    while (steps_done(dir_) < 5 * std::int64_t{orders} || rows_owed(dir_) > 0 ||
-           deliveries_owed(dir_, orders, deliveries_per_order) > 0) {
+    while (steps_done(*stores_) < 5 * std::int64_t{orders} || rows_owed(*stores_) > 0 ||
+           deliveries_owed(*stores_, orders, deliveries_per_order) > 0) {
       ASSERT_LT(std::chrono::steady_clock::now(), deadline)
-          << "stuck at " << steps_done(dir_) << " of " << 5 * orders << " steps, "
-          << rows_owed(dir_) << " rows owed, "
-          << deliveries_owed(dir_, orders, deliveries_per_order) << " deliveries owed";
+          << "stuck at " << steps_done(*stores_) << " of " << 5 * orders << " steps, "
+          << rows_owed(*stores_) << " rows owed, "
+          << deliveries_owed(*stores_, orders, deliveries_per_order) << " deliveries owed";
       expect_all_running();
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
@@ -139,9 +151,12 @@ class ServeProcesses {
     std::printf("[ harness  ] %d orders in %.1f s, %zu processes killed\n", orders,
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
                 killed_.size());
-    expect_every_order_stored_once(dir_, orders);
+    expect_every_order_stored_once(*stores_, orders);
     expect_every_effect_once(journal_, killed_, orders);
-    if (!::testing::Test::HasFailure()) std::filesystem::remove_all(dir_);
+    if (!::testing::Test::HasFailure()) {
+      std::filesystem::remove_all(dir_);
+      stores_->discard();
+    }
   }
 
  private:
@@ -149,6 +164,8 @@ class ServeProcesses {
   std::filesystem::path journal_;
   std::vector<std::string> roles_;
   std::vector<std::string> extra_;
+  std::unique_ptr<Stores> stores_;
+  std::map<std::string, std::string> namespaces_;
   std::vector<pid_t> pids_;
   std::set<pid_t> killed_;
 };

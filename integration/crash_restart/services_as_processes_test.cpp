@@ -27,7 +27,6 @@ void run_round(int seed, int orders, int kills) {
       std::filesystem::path(CRASH_RESTART_DATA_DIR) /
           ("processes-" + std::to_string(static_cast<long>(getpid())) + "-" + std::to_string(seed)),
       {"sales", "sales", "fulfilment", "fulfilment"});
-  const std::filesystem::path& dir = processes.dir();
   processes.submit(orders);
   if (::testing::Test::HasFatalFailure()) return;
   for (std::size_t i = 0; i < processes.size(); ++i) processes.spawn(i);
@@ -45,7 +44,8 @@ void run_round(int seed, int orders, int kills) {
     processes.kill_and_restart(index);
     if (::testing::Test::HasFatalFailure()) return;
     std::printf("[ harness  ] kill %2zu: %-10s at %5lld of %d steps\n", processes.killed().size(),
-                processes.role(index).c_str(), static_cast<long long>(steps_done(dir)), 5 * orders);
+                processes.role(index).c_str(),
+                static_cast<long long>(steps_done(processes.stores())), 5 * orders);
   }
   processes.finish_and_check(orders, started);
 }

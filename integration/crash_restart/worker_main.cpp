@@ -10,6 +10,9 @@
 //                                                          creates <data-dir>/ready-<pid> once
 //                                                          subscribed and started
 //
+// Each service keeps its rows in <data-dir>/<service>.db, or where WHIZBANG_CRASH_STORES says
+// (crash_restart/store_location.hpp).
+//
 // The harness (crash_restart_test) kills `work` and `serve` processes with SIGKILL at random
 // moments and starts the next one, so everything here must survive dying between any two
 // instructions.

@@ -6,7 +6,8 @@
 
 #include "crash_restart/fulfilment.hpp"
 #include "crash_restart/sales.hpp"
-#include "whizbang/store/sqlite/sqlite_work_store.hpp"
+#include "crash_restart/store_location.hpp"
+#include "whizbang/store/open_work_store.hpp"
 #include "whizbang/transport/rabbitmq/rabbitmq_transport.hpp"
 
 namespace crash_restart {
@@ -49,8 +50,8 @@ absl::StatusOr<std::unique_ptr<ServiceProcess>> ServiceProcess::start(
   whizbang::StoreOptions store_options;
   store_options.instance.service_name = service;
   store_options.lease_duration = kLease;
-  auto store = whizbang::SqliteWorkStore::open((data_dir / (service + ".db")).string(),
-                                               std::move(store_options));
+  auto store =
+      whizbang::open_work_store(store_location(data_dir, service), std::move(store_options));
   if (!store.ok()) return store.status();
   process->store_ = *std::move(store);
   process->executor_ = std::make_unique<whizbang::ThreadPoolExecutor>(2);

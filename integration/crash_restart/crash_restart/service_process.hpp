@@ -1,7 +1,8 @@
-// One service of the harness as a process of its own: its SQLite store, a transport to the other
+// One service of the harness as a process of its own: its store (a SQLite file, or where
+// WHIZBANG_CRASH_STORES says: crash_restart/store_location.hpp), a transport to the other
 // service (the store transport, or RabbitMQ when an AMQP URL is given), a thread-pool executor
 // for its Detached stages, and a started host (worker threads, the default publish mode).
-// Several processes of one service share its file.
+// Several processes of one service share its store.
 #pragma once
 
 #include <filesystem>

@@ -4,7 +4,8 @@
 
 #include "crash_restart/fulfilment.hpp"
 #include "crash_restart/sales.hpp"
-#include "whizbang/store/sqlite/sqlite_work_store.hpp"
+#include "crash_restart/store_location.hpp"
+#include "whizbang/store/open_work_store.hpp"
 
 namespace crash_restart {
 namespace {
@@ -55,7 +56,7 @@ absl::Status Services::open_service(Service& service, const std::string& name,
   store_options.instance.service_name = name;
   const auto offset = std::chrono::hours(incarnation);
   store_options.now = [offset] { return whizbang::Clock::now() + offset; };
-  auto store = whizbang::SqliteWorkStore::open((data_dir / (name + ".db")).string(), store_options);
+  auto store = whizbang::open_work_store(store_location(data_dir, name), store_options);
   if (!store.ok()) return store.status();
   service.store = *std::move(store);
 
