@@ -52,14 +52,20 @@ std::string postgres_schema(const std::string& name) {
          schema;
 }
 
+// The consumer's registry: every message and receptor of the benchmark. A producer of Ticks runs
+// on bench::producer_registry(), which has no receptor: it publishes Ticks and never takes them
+// back, as a producer service does and as the raw baselines do.
+const whizbang::Registry& consumer_registry() { return whizbang::generated::e2e_bench::registry(); }
+
 // How a node runs: stepped by the benchmark (subscribed to what its receptors handle), stepped
-// and publishing only (never subscribed: a producer that does not take its own Ticks back, as
-// the raw path does not), or on its own worker threads (a broker delivers on its own threads).
+// and publishing only (never subscribed), or on its own worker threads (a broker delivers on its
+// own threads).
 enum class Run { Stepped, PublishOnly, Threads };
 
 struct Node {
   Node(const std::string& location, const std::string& name, whizbang::Transport& transport,
-       Run run = Run::Stepped, whizbang::Durability durability = whizbang::Durability::Full,
+       const whizbang::Registry& registry, Run run = Run::Stepped,
+       whizbang::Durability durability = whizbang::Durability::Full,
        std::size_t inbox_group = 100) {
     whizbang::StoreOptions store_options;
     store_options.instance.service_name = name;
@@ -71,8 +77,7 @@ struct Node {
     options.store = store.get();
     options.transport = &transport;
     options.inbox_max_group = inbox_group;
-    host = *whizbang::ServiceHost::create(whizbang::generated::e2e_bench::registry(), services,
-                                          std::move(options));
+    host = *whizbang::ServiceHost::create(registry, services, std::move(options));
     if (run == Run::Threads) {
       (void)host->start();
     } else if (run == Run::Stepped) {
@@ -96,8 +101,8 @@ void BM_DurableEndToEnd_PublishToRemoteReceptor_Postgres(benchmark::State& state
   }
   {
     whizbang::InProcessTransport transport;
-    Node producer(producer_store, "producer", transport, Run::PublishOnly);
-    Node consumer(consumer_store, "consumer", transport);
+    Node producer(producer_store, "producer", transport, consumer_registry(), Run::PublishOnly);
+    Node consumer(consumer_store, "consumer", transport, consumer_registry());
     const std::int64_t batch = state.range(0);
     bench::Ping ping;
     ping.n = 1;
@@ -145,10 +150,10 @@ void BM_DurableEndToEnd_Sqlite(benchmark::State& state) {
   std::filesystem::create_directories(dir);
   {
     whizbang::InProcessTransport transport;
-    Node producer((dir / "producer.db").string(), "producer", transport, Run::PublishOnly,
-                  durability, inbox_group);
-    Node consumer((dir / "consumer.db").string(), "consumer", transport, Run::Stepped, durability,
-                  inbox_group);
+    Node producer((dir / "producer.db").string(), "producer", transport, bench::producer_registry(),
+                  Run::Stepped, durability, inbox_group);
+    Node consumer((dir / "consumer.db").string(), "consumer", transport, consumer_registry(),
+                  Run::Stepped, durability, inbox_group);
     whizbang::WorkStore& store = *producer.store;
     for (auto _ : state) {
       const std::int64_t target = consumer.tally.count() + kShapeMessages;
@@ -220,8 +225,10 @@ void BM_DurableEndToEnd_Sqlite_LightLoadLatency(benchmark::State& state) {
   std::filesystem::create_directories(dir);
   {
     whizbang::InProcessTransport transport;
-    Node consumer((dir / "consumer.db").string(), "consumer", transport, Run::Threads);
-    Node producer((dir / "producer.db").string(), "producer", transport, Run::Threads);
+    Node consumer((dir / "consumer.db").string(), "consumer", transport, consumer_registry(),
+                  Run::Threads);
+    Node producer((dir / "producer.db").string(), "producer", transport, bench::producer_registry(),
+                  Run::Threads);
     std::int64_t total = 0;
     for (auto _ : state) {
       auto next = std::chrono::steady_clock::now();
@@ -260,10 +267,12 @@ struct BrokerPair {
   bool start(whizbang::Durability durability = whizbang::Durability::Full) {
     std::filesystem::create_directories(dir);
     if (!producer_transport.is_ready() || !consumer_transport.is_ready()) return false;
-    consumer = std::make_unique<Node>((dir / "consumer.db").string(), "consumer-" + suffix,
-                                      consumer_transport, Run::Threads, durability);
+    consumer =
+        std::make_unique<Node>((dir / "consumer.db").string(), "consumer-" + suffix,
+                               consumer_transport, consumer_registry(), Run::Threads, durability);
     producer = std::make_unique<Node>((dir / "producer.db").string(), "producer-" + suffix,
-                                      producer_transport, Run::Threads, durability);
+                                      producer_transport, bench::producer_registry(), Run::Threads,
+                                      durability);
     return true;
   }
   void publish_tick() {

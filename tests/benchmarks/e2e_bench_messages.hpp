@@ -1,9 +1,11 @@
-// The end-to-end benchmark's message over a broker: a Tick carries its send time; its receptor
-// counts it and records its latency in a Tally that the benchmark thread waits on (the receptor
-// runs on the consumer's worker thread).
+// The end-to-end benchmark's consumer side: the Tick's receptor counts it and records its
+// latency in a Tally that the benchmark thread waits on (the receptor runs on the consumer's
+// worker thread).
 #pragma once
 
 #include <whizbang/whizbang.hpp>
+
+#include "e2e_bench_tick.hpp"
 
 #include <chrono>
 #include <condition_variable>
@@ -40,16 +42,6 @@ class Tally {
   std::condition_variable changed_;
   std::int64_t count_ = 0;
   std::vector<std::int64_t> latencies_ns_;
-};
-
-inline std::int64_t steady_now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-struct Tick : whizbang::Event {
-  std::int64_t sent_at_ns = 0;
 };
 
 class TickReceptor : public whizbang::Receptor<Tick> {
