@@ -16,8 +16,8 @@ namespace crash_harness {
 
 class ChaosNetwork {
  public:
-  // `id` (a few digits) names the namespaces and picks the subnets, so that two harnesses on one
-  // machine never share either.
+  // `id` (up to five digits) names the namespaces and their links: two harnesses on one machine
+  // never share one. The subnets exist only inside these namespaces.
   explicit ChaosNetwork(int id)
       : id_(std::to_string(id % 100000)),
         octet_(std::to_string(id % 200 + 20)),

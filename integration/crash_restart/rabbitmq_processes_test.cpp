@@ -56,7 +56,10 @@ class Broker {
 
  private:
   const ChaosNetwork* network_;
-  std::filesystem::path dir_ = "/tmp/whizbang-rmq-chaos-" + std::to_string(WHIZBANG_RMQ_CHAOS_PORT);
+  // Per test process: with network namespaces, the two harnesses run their brokers at once.
+  std::filesystem::path dir_ = "/tmp/whizbang-rmq-chaos-" +
+                               std::to_string(WHIZBANG_RMQ_CHAOS_PORT) + "-" +
+                               std::to_string(static_cast<long>(getpid()));
 };
 
 enum class Chaos { KillService, KillBroker, RestartBroker, Partition };
@@ -78,7 +81,8 @@ void run_round(int seed, int orders, int events, Backend backend) {
   }
   std::optional<ChaosNetwork> network;
   if (partitions) {
-    network.emplace(static_cast<int>(getpid()) + seed);
+    // Named after the test process and the round: two harnesses run side by side.
+    network.emplace(static_cast<int>(getpid() % 1000) * 100 + seed % 100);
     ASSERT_TRUE(network->start()) << "cannot set up the network namespaces";
   }
   Broker broker(network ? &*network : nullptr);
