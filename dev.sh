@@ -173,8 +173,10 @@ case "${1:-}" in
     ensure_packages
     BUILD_DIR=${WHIZBANG_BUILD_DIR:-build-tsan}
     generator=$(test_build_generator)
-    configure -DWHIZBANG_SANITIZE=thread -DWHIZBANG_BUILD_BENCHMARKS=OFF "${SANITIZED_FLAGS[@]}" \
-      "$generator"
+    # Without precompiled headers: with them g++ 12 inlines differently under -fsanitize=thread
+    # and reports false -Warray-bounds and -Wstringop-overflow errors inside std::string.
+    configure -DWHIZBANG_SANITIZE=thread -DWHIZBANG_BUILD_BENCHMARKS=OFF \
+      -DWHIZBANG_PRECOMPILED_HEADERS=OFF "${SANITIZED_FLAGS[@]}" "$generator"
     without_aslr cmake --build "$BUILD_DIR" -j "$JOBS" --target "${TSAN_TARGETS[@]}"
     smaller_crash_harness
     # The suites not built leave placeholders (*_NOT_BUILT) and the guide's test: left out.
