@@ -260,12 +260,10 @@ absl::Status QueueConsumer::flush() {
       handler_backoff_ = std::min(handler_backoff_ * 2, options_.reconnect_max_delay);
       return absl::OkStatus();
     }
-    // One ack for the run: `multiple` settles every delivery of the channel up to the run's last
-    // tag. Tags rise in delivery order, and every lower tag is settled already (earlier runs,
-    // deliveries refused or not wanted) or belongs to this run.
-    const int rc = amqp_basic_ack(state, AmqpConnection::kChannel, deliveries[end - 1].tag,
-                                  /*multiple=*/1);
-    if (rc != AMQP_STATUS_OK) return connection_->check(rc, "basic.ack");
+    for (std::size_t i = begin; i < end; ++i) {
+      const int rc = amqp_basic_ack(state, AmqpConnection::kChannel, deliveries[i].tag, 0);
+      if (rc != AMQP_STATUS_OK) return connection_->check(rc, "basic.ack");
+    }
     handler_backoff_ = options_.reconnect_initial_delay;
     begin = end;
   }
