@@ -56,7 +56,7 @@ class Broker {
 
  private:
   const ChaosNetwork* network_;
-  // Per test process: with network namespaces, the two harnesses run their brokers at once.
+  // Per test process: no two harness processes share a broker's files.
   std::filesystem::path dir_ = "/tmp/whizbang-rmq-chaos-" +
                                std::to_string(WHIZBANG_RMQ_CHAOS_PORT) + "-" +
                                std::to_string(static_cast<long>(getpid()));
@@ -81,7 +81,7 @@ void run_round(int seed, int orders, int events, Backend backend) {
   }
   std::optional<ChaosNetwork> network;
   if (partitions) {
-    // Named after the test process and the round: two harnesses run side by side.
+    // Named after the test process and the round: no two harnesses share one.
     network.emplace(static_cast<int>(getpid() % 1000) * 100 + seed % 100);
     ASSERT_TRUE(network->start()) << "cannot set up the network namespaces";
   }
