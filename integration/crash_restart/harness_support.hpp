@@ -244,7 +244,10 @@ class PostgresStores final : public Stores {
     }
     return connection;
   }
-  void admin(const std::string& sql) const { whizbang_test::postgres_admin(conninfo_, sql); }
+  // Quiet: DROP SCHEMA … CASCADE would print a notice per table.
+  void admin(const std::string& sql) const {
+    whizbang_test::postgres_admin(conninfo_, "SET client_min_messages = warning; " + sql);
+  }
 
   std::string conninfo_;
   std::string prefix_;
@@ -252,17 +255,35 @@ class PostgresStores final : public Stores {
 };
 
 // How far the work got, in steps of 5 per order: sales published OrderPlaced, fulfilment
-// stored it, fulfilment published OrderShipped, sales stored it, sales projected it.
+// stored it, fulfilment published OrderShipped, sales stored it, sales projected it. Each
+// step's count, in that order.
+inline std::vector<std::int64_t> steps_by_kind(const Stores& stores) {
+  if (!stores.created()) return {0, 0, 0, 0, 0};
+  return {stores.scalar("sales", stores.published_ids()),
+          stores.scalar("fulfilment",
+                        "SELECT count(*) FROM wh_event_store WHERE event_type LIKE '%Placed'"),
+          stores.scalar("fulfilment", stores.published_ids()),
+          stores.scalar("sales",
+                        "SELECT count(*) FROM wh_event_store WHERE event_type LIKE '%Shipped'"),
+          stores.scalar("sales", "SELECT count(*) FROM wh_perspective_models WHERE " +
+                                     stores.model_integer("shipped") + " >= 1")};
+}
 inline std::int64_t steps_done(const Stores& stores) {
-  if (!stores.created()) return 0;
-  return stores.scalar("sales", stores.published_ids()) +
-         stores.scalar("fulfilment",
-                       "SELECT count(*) FROM wh_event_store WHERE event_type LIKE '%Placed'") +
-         stores.scalar("fulfilment", stores.published_ids()) +
-         stores.scalar("sales",
-                       "SELECT count(*) FROM wh_event_store WHERE event_type LIKE '%Shipped'") +
-         stores.scalar("sales", "SELECT count(*) FROM wh_perspective_models WHERE " +
-                                    stores.model_integer("shipped") + " >= 1");
+  std::int64_t done = 0;
+  for (const std::int64_t count : steps_by_kind(stores)) done += count;
+  return done;
+}
+// The counts for a failure message: "placed published 60, placed stored 60, …".
+inline std::string describe_steps(const Stores& stores) {
+  static const char* const kSteps[] = {"OrderPlaced published", "OrderPlaced stored",
+                                       "OrderShipped published", "OrderShipped stored",
+                                       "order book shipped"};
+  const std::vector<std::int64_t> counts = steps_by_kind(stores);
+  std::string text;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    text += (i == 0 ? "" : ", ") + std::string(kSteps[i]) + " " + std::to_string(counts[i]);
+  }
+  return text;
 }
 
 // Rows still owed anywhere: unfinished outbox, inbox, perspective, lifecycle and detached work.

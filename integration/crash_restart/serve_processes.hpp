@@ -136,7 +136,8 @@ class ServeProcesses {
       ASSERT_LT(std::chrono::steady_clock::now(), deadline)
           << "stuck at " << steps_done(*stores_) << " of " << 5 * orders << " steps, "
           << rows_owed(*stores_) << " rows owed, "
-          << deliveries_owed(*stores_, orders, deliveries_per_order) << " deliveries owed";
+          << deliveries_owed(*stores_, orders, deliveries_per_order) << " deliveries owed ("
+          << describe_steps(*stores_) << ")";
       expect_all_running();
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
