@@ -37,6 +37,15 @@ inline TimePoint from_micros(std::int64_t micros) {
       std::chrono::duration_cast<TimePoint::duration>(std::chrono::microseconds(micros)));
 }
 
+// How often an instance rewrites its heartbeat row (wh_service_instances), busy or idle: the row
+// only tells operators and the purge which instances live, so a work cycle that writes it every
+// time would pay an upsert per claim for nothing. Micros.
+inline constexpr std::int64_t kHeartbeatInterval = 10'000'000;
+// Whether a work cycle at `now` writes the heartbeat, last written at `last` (none yet: it does).
+inline bool heartbeat_due(std::optional<std::int64_t> last, std::int64_t now) {
+  return !last || now - *last >= kHeartbeatInterval;
+}
+
 // Fills in defaults: the system clock, a fresh instance id.
 StoreOptions normalize(StoreOptions options);
 

@@ -4,6 +4,7 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <span>
 #include <string>
@@ -103,6 +104,8 @@ struct PostgresWorkStore::Impl final : store_internal::TransactionBackend {
   StoreOptions options;
   store_internal::TransactionGate gate;
   int schema_version = 0;
+  // When this instance last wrote its heartbeat (wh_service_instances); micros, store clock.
+  std::optional<std::int64_t> last_heartbeat;
   std::string conninfo;
   std::string channel;  // the store's notification channel: one per schema
   std::mutex listener_mutex;

@@ -1,6 +1,6 @@
-// process_work_batch on PostgreSQL: heartbeat, completions, failures, storage, claims and lease
-// renewals sent as one pipeline (one round trip), then the event-store appends of the claimed
-// event rows — one transaction.
+// process_work_batch on PostgreSQL: heartbeat (when due), completions, failures, storage, claims
+// and lease renewals sent as one pipeline (one round trip), then the event-store appends of the
+// claimed event rows — one transaction.
 #include <algorithm>
 #include <set>
 
@@ -18,12 +18,15 @@ absl::StatusOr<std::vector<WorkItem>> PostgresWorkStore::Impl::process(
   const std::int64_t now = now_micros();
   const std::int64_t lease_expiry = now + lease_micros();
   Pipeline pipeline(*connection);
-  Query& heartbeat = pipeline.add(postgres::sql::kHeartbeat);
-  heartbeat.bind_uuid(1, options.instance.instance_id);
-  heartbeat.bind_text(2, options.instance.service_name);
-  heartbeat.bind_text(3, options.instance.host_name);
-  heartbeat.bind_int(4, options.instance.process_id);
-  heartbeat.bind_int(5, now);
+  const bool heartbeat_due = store_internal::heartbeat_due(last_heartbeat, now);
+  if (heartbeat_due) {
+    Query& heartbeat = pipeline.add(postgres::sql::kHeartbeat);
+    heartbeat.bind_uuid(1, options.instance.instance_id);
+    heartbeat.bind_text(2, options.instance.service_name);
+    heartbeat.bind_text(3, options.instance.host_name);
+    heartbeat.bind_int(4, options.instance.process_id);
+    heartbeat.bind_int(5, now);
+  }
   const Queries failing =
       add_completions(pipeline, request.completions, request.failures, request.debug_mode);
   Query* outbox_insert = add_outbox(pipeline, request.new_outbox);
@@ -38,6 +41,7 @@ absl::StatusOr<std::vector<WorkItem>> PostgresWorkStore::Impl::process(
   // A lost lease shows when the row's completion no longer applies: renewals' answers unread.
   (void)add_renewals(pipeline, request.renewals);
   WB_RETURN_IF_ERROR(pipeline.run());
+  if (heartbeat_due) last_heartbeat = now;
 
   report_failures(request.failures, failing);
   const std::vector<StoredOutboxRow> outbox_rows = read_outbox(request.new_outbox, outbox_insert);

@@ -3,6 +3,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <span>
 #include <string>
@@ -82,7 +83,7 @@ struct SqliteWorkStore::Impl final : store_internal::TransactionBackend {
   store_internal::TransactionGate gate;
   int schema_version = 0;
   // When this instance last wrote its heartbeat (wh_service_instances); micros, store clock.
-  std::int64_t last_heartbeat = 0;
+  std::optional<std::int64_t> last_heartbeat;
 };
 
 }  // namespace whizbang

@@ -11,13 +11,6 @@ namespace whizbang {
 
 using sqlite::Use;
 
-namespace {
-
-// How often an instance's heartbeat row is rewritten while it only polls.
-constexpr std::int64_t kHeartbeatInterval = 10'000'000;
-
-}  // namespace
-
 absl::StatusOr<bool> SqliteWorkStore::Impl::any_claimable(const std::string& sql,
                                                           std::optional<std::int64_t> fourth) {
   WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, connection->prepare(sql));
@@ -39,7 +32,7 @@ absl::StatusOr<bool> SqliteWorkStore::Impl::nothing_claimable(const std::string&
 absl::StatusOr<bool> SqliteWorkStore::Impl::idle_poll(const WorkBatchRequest& request) {
   if (!request.completions.empty() || !request.failures.empty() || !request.new_outbox.empty() ||
       !request.new_inbox.empty() || !request.renewals.empty() ||
-      now_micros() - last_heartbeat >= kHeartbeatInterval) {
+      store_internal::heartbeat_due(last_heartbeat, now_micros())) {
     return false;
   }
   if (request.claim_outbox) {
@@ -58,8 +51,8 @@ absl::StatusOr<bool> SqliteWorkStore::Impl::idle_poll(const WorkBatchRequest& re
 absl::StatusOr<std::vector<WorkItem>> SqliteWorkStore::Impl::process(
     const WorkBatchRequest& request) {
   const std::int64_t now = now_micros();
-  last_heartbeat = now;
-  {
+  if (store_internal::heartbeat_due(last_heartbeat, now)) {
+    last_heartbeat = now;
     WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, connection->prepare(sqlite::sql::kHeartbeat));
     Use use(*connection, stmt);
     use.bind_uuid(1, options.instance.instance_id);
