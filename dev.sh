@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The project's entry script. Two commands (see README.md):
 #   ./dev.sh run    build and run the main job: the e-commerce sample (two services)
-#   ./dev.sh run distributed   the same with each service a process, through a throwaway
-#                              RabbitMQ broker that the script starts and stops
+#   ./dev.sh run distributed [sqlite]   the same with each service a process, through a
+#                              throwaway RabbitMQ broker, the stores on a throwaway PostgreSQL
+#                              server (or SQLite files), both started and stopped by the script
 #   ./dev.sh test   configure, build and run every test through ctest
 #   ./dev.sh sanitize  the same suite built with AddressSanitizer + UBSan (in build-sanitize/)
 #   ./dev.sh tsan      the suites with threads built with ThreadSanitizer (in build-tsan/)
@@ -83,20 +84,31 @@ smaller_crash_harness() {
 
 # The distributed sample: a throwaway broker (tests/support/rabbitmq-server.sh: its own epmd,
 # cookie and HOME, stopped by its pid on exit) on the first free port from 16672 (below the
-# kernel's ephemeral ports, as the tests' brokers: see tests/support/rabbitmq-server.sh), then the
-# sample, which starts both services as processes.
+# kernel's ephemeral ports, as the tests' brokers: see tests/support/rabbitmq-server.sh) and,
+# unless `sqlite` is asked for, a throwaway PostgreSQL server (tests/support/postgres-server.sh:
+# Unix socket only, in its own directory, stopped by its pid on exit); then the sample, which
+# starts both services as processes.
 run_distributed() {
+  local stores=${1:-postgres}
   local port=16672
   while [ -n "$(ss -Htan "sport >= :$port and sport <= :$((port + 2))")" ]; do
     port=$((port + 3))
   done
-  local broker_dir
+  local broker_dir pg_dir
   broker_dir=$(mktemp -d /tmp/whizbang-sample-rmq.XXXXXX)
-  trap 'tests/support/rabbitmq-server.sh down "'"$broker_dir"'" '"$port"' >/dev/null' EXIT
+  pg_dir=$(mktemp -d /tmp/whizbang-sample-pg.XXXXXX)
+  trap 'tests/support/rabbitmq-server.sh down "'"$broker_dir"'" '"$port"' >/dev/null;
+        tests/support/postgres-server.sh down "'"$pg_dir"'" >/dev/null' EXIT
   echo "dev.sh: starting a RabbitMQ broker on 127.0.0.1:$port"
   tests/support/rabbitmq-server.sh up "$broker_dir" "$port" >/dev/null
+  local postgres=()
+  if [ "$stores" = postgres ]; then
+    echo "dev.sh: starting a PostgreSQL server (socket in $pg_dir)"
+    tests/support/postgres-server.sh up "$pg_dir" >/dev/null
+    postgres=(--postgres "postgresql:///whizbang_test?host=$pg_dir&port=55432&user=whizbang")
+  fi
   "$BUILD_DIR/samples/ecommerce/ecommerce_sample" distributed "amqp://guest:guest@127.0.0.1:$port" \
-    "$BUILD_DIR/ecommerce-distributed"
+    "$BUILD_DIR/ecommerce-distributed" "${postgres[@]}"
 }
 
 # Sanitized builds compile at -O1 (the sanitizers' recommended level; faster to build than -O3,
@@ -138,7 +150,7 @@ case "${1:-}" in
     configure "${RELEASE_FLAGS[@]}"
     if [ "${2:-}" = distributed ]; then
       build --target ecommerce_sample shop_service whizbang
-      run_distributed
+      run_distributed "${3:-postgres}"
     else
       build --target ecommerce_sample whizbang
       "$BUILD_DIR/samples/ecommerce/ecommerce_sample" "$BUILD_DIR/ecommerce-data"

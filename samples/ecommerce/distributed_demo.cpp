@@ -2,18 +2,20 @@
 
 #include <fcntl.h>
 #include <httplib.h>
+#include <libpq-fe.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <whizbang/ids/derived_identity.hpp>
-#include <whizbang/store/sqlite/sqlite_work_store.hpp>
+#include <whizbang/store/open_work_store.hpp>
 #include <whizbang/store/store_inspector.hpp>
 
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <memory>
 #include <ostream>
 #include <random>
 #include <sstream>
@@ -68,6 +70,18 @@ std::optional<int> ended(pid_t pid) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+// The schema a service's rows live in on the PostgreSQL server (the store creates it).
+std::string schema_of(const std::string& service) { return "shop_" + service; }
+
+// `conninfo` with its search_path set to `schema`, for a URI or a key=value conninfo.
+std::string with_search_path(const std::string& conninfo, const std::string& schema) {
+  if (conninfo.rfind("postgres", 0) == 0) {
+    return conninfo + (conninfo.find('?') == std::string::npos ? "?" : "&") +
+           "options=-csearch_path%3D" + schema;
+  }
+  return conninfo + " options='-csearch_path=" + schema + "'";
+}
+
 // 32 random bytes, base64: the signing key of one run.
 std::string random_key() {
   std::random_device device;
@@ -79,10 +93,12 @@ std::string random_key() {
 }  // namespace
 
 DistributedDemo::DistributedDemo(std::filesystem::path service_binary, std::string amqp_url,
-                                 std::filesystem::path data_dir, std::ostream& out)
+                                 std::filesystem::path data_dir, std::string postgres_conninfo,
+                                 std::ostream& out)
     : service_binary_(std::move(service_binary)),
       amqp_url_(std::move(amqp_url)),
       data_dir_(std::move(data_dir)),
+      postgres_conninfo_(std::move(postgres_conninfo)),
       out_(out) {}
 
 DistributedDemo::~DistributedDemo() {
@@ -99,9 +115,43 @@ void DistributedDemo::check(bool ok, const std::string& what) {
   if (!ok) ++failures_;
 }
 
+std::string DistributedDemo::store_location(const std::string& service) const {
+  if (postgres_conninfo_.empty()) return (data_dir_ / (service + ".db")).string();
+  return with_search_path(postgres_conninfo_, schema_of(service));
+}
+
+bool DistributedDemo::remove_previous_run() {
+  std::error_code ignored;
+  std::filesystem::create_directories(data_dir_);
+  for (const char* file :
+       {"orders.db", "notifications.db", "emails.txt", "journal-orders.txt",
+        "journal-notifications.txt", "notifications-crashed", "orders.log", "notifications.log"}) {
+    for (const char* suffix : {"", "-wal", "-shm"}) {
+      std::filesystem::remove(data_dir_ / (std::string(file) + suffix), ignored);
+    }
+  }
+  if (postgres_conninfo_.empty()) return true;
+  std::unique_ptr<PGconn, decltype(&PQfinish)> admin(PQconnectdb(postgres_conninfo_.c_str()),
+                                                     &PQfinish);
+  std::unique_ptr<PGresult, decltype(&PQclear)> dropped(
+      PQstatus(admin.get()) == CONNECTION_OK
+          ? PQexec(admin.get(),
+                   ("SET client_min_messages = warning; DROP SCHEMA IF EXISTS " +
+                    schema_of("orders") + ", " + schema_of("notifications") + " CASCADE")
+                       .c_str())
+          : nullptr,
+      &PQclear);
+  if (PQresultStatus(dropped.get()) != PGRES_COMMAND_OK) {
+    // libpq's message names the server, never the conninfo's password.
+    out_ << "cannot reset the sample's PostgreSQL schemas: " << PQerrorMessage(admin.get());
+    return false;
+  }
+  return true;
+}
+
 bool DistributedDemo::start(Process& process, bool send_demo_order) {
   if (process.http_port == 0) process.http_port = free_port();
-  const std::string store = (data_dir_ / (process.service + ".db")).string();
+  const std::string store = store_location(process.service);
   const std::string log = (data_dir_ / (process.service + ".log")).string();
   const std::string port = std::to_string(process.http_port);
   const std::string data_dir = data_dir_.string();
@@ -205,9 +255,8 @@ bool DistributedDemo::settle(const std::string& order_stream) {
         count_in_journal_file(data_dir_ / "journal-notifications.txt", "NotifyCustomer") >= 3 &&
         count_in_journal_file(data_dir_ / "journal-orders.txt", "MarkCustomerNotified") >= 2;
     if (journals_done && stream_id.ok()) {
-      auto orders = whizbang::open_store_inspector((data_dir_ / "orders.db").string());
-      auto notifications =
-          whizbang::open_store_inspector((data_dir_ / "notifications.db").string());
+      auto orders = whizbang::open_store_inspector(store_location("orders"));
+      auto notifications = whizbang::open_store_inspector(store_location("notifications"));
       if (orders.ok() && notifications.ok()) {
         auto orders_counts = (*orders)->counts();
         auto notification_counts = (*notifications)->counts();
@@ -226,22 +275,17 @@ bool DistributedDemo::settle(const std::string& order_stream) {
 }
 
 int DistributedDemo::run() {
-  std::error_code ignored;
-  std::filesystem::create_directories(data_dir_);
-  for (const char* file :
-       {"orders.db", "notifications.db", "emails.txt", "journal-orders.txt",
-        "journal-notifications.txt", "notifications-crashed", "orders.log", "notifications.log"}) {
-    for (const char* suffix : {"", "-wal", "-shm"}) {
-      std::filesystem::remove(data_dir_ / (std::string(file) + suffix), ignored);
-    }
-  }
+  if (!remove_previous_run()) return -1;
   // A signing key made for this run, passed to both services through the environment (never
   // on a command line, which every user of the machine can read).
   const std::string signing_key = random_key();
   setenv("WHIZBANG_SIGNING_KEYS", ("demo:" + signing_key).c_str(), 1);
   out_ << "Whizbang e-commerce sample, distributed: 'orders' and 'notifications' as two\n"
-       << "processes (" << service_binary_.filename().string() << "), SQLite stores in "
-       << data_dir_.string() << ", RabbitMQ between them,\n"
+       << "processes (" << service_binary_.filename().string() << "), "
+       << (postgres_conninfo_.empty() ? "SQLite stores in " + data_dir_.string()
+                                      : "PostgreSQL stores (schemas " + schema_of("orders") + ", " +
+                                            schema_of("notifications") + ")")
+       << ", RabbitMQ between them,\n"
        << "envelopes signed (HMAC-SHA256, a key made for this run) and signatures required\n\n";
   // notifications first: its queues must exist before orders publishes what they bind.
   if (!start(notifications_, false)) {
@@ -314,7 +358,7 @@ int DistributedDemo::run() {
 
   whizbang::StoreOptions options;
   options.instance.service_name = "orders";
-  auto orders_store = whizbang::SqliteWorkStore::open((data_dir_ / "orders.db").string(), options);
+  auto orders_store = whizbang::open_work_store(store_location("orders"), options);
   if (!orders_store.ok()) {
     out_ << "cannot open the orders store: " << orders_store.status() << "\n";
     return failures_ + 1;
@@ -337,7 +381,10 @@ int DistributedDemo::run() {
 
   out_ << "\nLogs: " << (data_dir_ / "orders.log").string() << ", "
        << (data_dir_ / "notifications.log").string()
-       << "\nInspect the stores: whizbang store inspect " << (data_dir_ / "orders.db").string()
+       << "\nInspect the stores: whizbang store inspect "
+       // A conninfo may hold a password: named, not printed.
+       << (postgres_conninfo_.empty() ? store_location("orders")
+                                      : "<the conninfo, search_path " + schema_of("orders") + ">")
        << "\n"
        << (failures_ == 0 ? "sample: ok\n" : "sample: FAILED\n");
   return failures_;

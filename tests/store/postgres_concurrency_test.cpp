@@ -190,6 +190,36 @@ TEST_F(PostgresConcurrencyTests, ManyInstancesOpeningANewSchemaAtOnce_MigrateItO
   EXPECT_EQ(store->schema_version(), PostgresWorkStore::latest_schema_version());
 }
 
+// A service's own schema on a shared database, named by its conninfo's search_path and not
+// created by anyone beforehand: the first instances to open create it, once.
+TEST_F(PostgresConcurrencyTests, InstancesOpeningASchemaThatDoesNotExistYet_CreateItOnce) {
+  const std::string schema = "absent_" + std::to_string(::getpid());
+  const std::string conninfo =
+      whizbang_test::with_search_path(whizbang_test::postgres_conninfo(), schema);
+  std::vector<std::thread> threads;
+  std::atomic<int> opened{0};
+  for (int i = 0; i < 4; ++i) {
+    threads.emplace_back([&] {
+      auto store = PostgresWorkStore::open(conninfo);
+      EXPECT_TRUE(store.ok()) << store.status();
+      if (store.ok()) ++opened;
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  EXPECT_EQ(opened.load(), 4);
+
+  std::unique_ptr<PGconn, decltype(&PQfinish)> conn(PQconnectdb(conninfo.c_str()), &PQfinish);
+  std::unique_ptr<PGresult, decltype(&PQclear)> tables(
+      PQexec(conn.get(),
+             "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() "
+             "AND tablename = 'wh_outbox'"),
+      &PQclear);
+  ASSERT_EQ(PQresultStatus(tables.get()), PGRES_TUPLES_OK) << PQerrorMessage(conn.get());
+  EXPECT_STREQ(PQgetvalue(tables.get(), 0, 0), "1");
+  (void)whizbang_test::postgres_admin(whizbang_test::postgres_conninfo(),
+                                      "DROP SCHEMA " + schema + " CASCADE");
+}
+
 TEST_F(PostgresConcurrencyTests, UnreachableServer_IsUnavailableAndNamesNoPassword) {
   auto store = PostgresWorkStore::open(
       "host=/nonexistent-whizbang dbname=nowhere user=nobody password=s3cret connect_timeout=2");

@@ -182,10 +182,26 @@ absl::StatusOr<std::int64_t> scalar(Connection& connection, const std::string& s
   return *row ? query.int64(0) : 0;
 }
 
+// A search_path none of whose schemas exists yet (a service's own schema on a shared database,
+// named in its conninfo): the first schema it names is created, as the tables are. "$user" is
+// skipped; parse_ident and %I quote the name as the setting spelled it.
+absl::Status create_missing_schema(Connection& connection) {
+  Query query(connection,
+              "SELECT format('CREATE SCHEMA IF NOT EXISTS %I', (parse_ident(btrim(name)))[1]) "
+              "FROM unnest(string_to_array(current_setting('search_path'), ',')) WITH ORDINALITY "
+              "AS path(name, n) WHERE current_schema() IS NULL AND btrim(name) NOT IN "
+              "('\"$user\"', '$user', '') ORDER BY n LIMIT 1");
+  absl::StatusOr<bool> missing = query.step();
+  if (!missing.ok()) return missing.status();
+  if (!*missing) return absl::OkStatus();
+  return connection.exec(query.text(0));
+}
+
 absl::StatusOr<int> migrate_locked(Connection& connection) {
   if (absl::Status status = connection.exec(std::string(kMigrationLock)); !status.ok()) {
     return status;
   }
+  if (absl::Status status = create_missing_schema(connection); !status.ok()) return status;
   absl::StatusOr<std::int64_t> has_version_table =
       scalar(connection,
              "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() "
