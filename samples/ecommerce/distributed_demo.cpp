@@ -301,12 +301,24 @@ int DistributedDemo::run() {
   out_ << "2. orders ready (http://127.0.0.1:" << orders_.http_port
        << "/readyz); it sent CreateOrder order-1001\n";
 
-  // The command's id: orders printed it when it sent it.
-  const std::string orders_log = file_text(data_dir_ / "orders.log");
+  // The command's id: orders prints it once it has sent it, which may be after it became ready
+  // (the runner's started hook runs once it serves /readyz).
   const std::string marker = "orders: sent CreateOrder ";
-  const std::size_t at = orders_log.find(marker);
-  const std::string inbound_text =
-      at == std::string::npos ? "" : orders_log.substr(at + marker.size(), 36);
+  std::string inbound_text;
+  const auto deadline = std::chrono::steady_clock::now() + 30s;
+  while (inbound_text.empty() && std::chrono::steady_clock::now() < deadline) {
+    if (ended(orders_.pid)) {
+      orders_.pid = 0;
+      break;
+    }
+    const std::string orders_log = file_text(data_dir_ / "orders.log");
+    const std::size_t at = orders_log.find(marker);
+    if (at != std::string::npos && orders_log.size() >= at + marker.size() + 36) {
+      inbound_text = orders_log.substr(at + marker.size(), 36);
+    } else {
+      std::this_thread::sleep_for(20ms);  // polling the log, not a sync
+    }
+  }
   auto inbound = whizbang::MessageId::parse(inbound_text);
   if (!inbound.ok()) {
     out_ << "orders did not report its CreateOrder id; see its log\n";
