@@ -59,6 +59,56 @@ TEST_P(PerspectiveWorkerTests, AppliesStoredEventsAndFiresTheGateOncePerEvent) {
   EXPECT_EQ(f.journal.count("PostAllPerspectivesInline"), 1);
 }
 
+// Nothing renews the leases of a claimed batch, so a cycle stops applying once max_batch_time
+// has passed since its claim: the rest stays leased to this instance and the next cycle's claim
+// leases it again, so a slow batch is never handed to another instance half-applied.
+TEST_P(PerspectiveWorkerTests, SlowBatch_LeavesTheRestToTheNextClaimWhichLeasesItAgain) {
+  PerspectiveFixture f(GetParam());
+  const whizbang::Uuid stream = MessageId::mint().uuid();
+  store_event(f, f.envelope(OrderCreated{{}, "o-1", 2}, stream));
+  store_event(f, f.envelope(OrderShipped{{}, "o-1"}, stream));
+  // Every batch is over its time once its first item is applied.
+  whizbang::PerspectiveWorkerOptions options;
+  options.max_batch_time = std::chrono::milliseconds(0);
+  whizbang::PerspectiveWorker worker(*f.store, *f.runner, options);
+  auto leases = [&] {
+    std::vector<whizbang::TimePoint> expiries;
+    auto rows = whizbang::reader_of(*f.store)->perspective_events(stream);
+    EXPECT_TRUE(rows.ok());
+    for (const whizbang::PerspectiveEventRow& row : *rows) {
+      expiries.push_back(row.lease_expiry.value_or(whizbang::TimePoint{}));
+    }
+    return expiries;
+  };
+
+  auto first = worker.run_once();
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_EQ(first->applied, 1u);
+  EXPECT_EQ(first->left_for_next_cycle, 2u);
+  const std::vector<whizbang::TimePoint> first_leases = leases();
+  ASSERT_EQ(first_leases.size(), 2u);
+
+  f.now += std::chrono::seconds(10);
+  auto second = worker.run_once();
+  ASSERT_TRUE(second.ok()) << second.status();
+  EXPECT_EQ(second->applied, 1u);
+  EXPECT_EQ(second->left_for_next_cycle, 1u);
+  const std::vector<whizbang::TimePoint> second_leases = leases();
+  ASSERT_EQ(second_leases.size(), 1u);
+  EXPECT_EQ(second_leases[0], first_leases[1] + std::chrono::seconds(10));  // leased again
+
+  auto third = worker.run_once();
+  ASSERT_TRUE(third.ok()) << third.status();
+  EXPECT_EQ(third->applied, 1u);
+  EXPECT_EQ(third->left_for_next_cycle, 0u);
+  const OrderSummary summary = f.model<OrderSummary>(kSummary, stream);
+  EXPECT_EQ(summary.items, 2);
+  EXPECT_TRUE(summary.shipped);
+  EXPECT_EQ(f.model<OrderCount>(kCount, stream).created, 1);
+  EXPECT_EQ(f.journal.count("PostAllPerspectivesInline"), 1);
+  EXPECT_EQ(f.journal.count("PostLifecycleInline"), 1);
+}
+
 TEST_P(PerspectiveWorkerTests, FailedPerspective_GateOpensOnceWhenTheRetrySucceeds) {
   PerspectiveFixture f(GetParam());
   const whizbang::Uuid stream = MessageId::mint().uuid();

@@ -121,6 +121,7 @@ absl::Status ServiceHost::build_perspectives(const ServiceRegistry& services) {
     perspective_runner_ = *std::move(runner);
     PerspectiveWorkerOptions worker_options;
     worker_options.poll_interval = options_.poll_interval;
+    worker_options.max_batch_time = options_.lease_renewal_interval;
     worker_options.logger = options_.logger;
     perspective_worker_ =
         std::make_unique<PerspectiveWorker>(*options_.store, *perspective_runner_, worker_options);

@@ -60,6 +60,7 @@ PerspectiveWorker::PerspectiveWorker(WorkStore& store, PerspectiveRunner& runner
 PerspectiveWorker::~PerspectiveWorker() { stop(); }
 
 absl::StatusOr<PerspectiveCycleResult> PerspectiveWorker::run_once() {
+  const auto claimed_at = std::chrono::steady_clock::now();
   absl::StatusOr<std::vector<PerspectiveWork>> work =
       store_.claim_perspective_work(options_.max_batch);
   if (!work.ok()) return work.status();
@@ -69,7 +70,14 @@ absl::StatusOr<PerspectiveCycleResult> PerspectiveWorker::run_once() {
   std::map<MessageId, Envelope> envelopes;
   // (stream, perspective) lanes with a failed event in this batch: their later events wait.
   std::set<std::pair<Uuid, std::string>> failed_lanes;
-  for (const PerspectiveWork& item : *work) {
+  for (std::size_t index = 0; index < work->size(); ++index) {
+    const PerspectiveWork& item = (*work)[index];
+    if (index > 0 && std::chrono::steady_clock::now() - claimed_at >= options_.max_batch_time) {
+      // The rest waits for the next cycle's claim (a fresh lease), which starts at once.
+      result.left_for_next_cycle = work->size() - index;
+      loop_.notify();
+      break;
+    }
     const std::pair<Uuid, std::string> lane{item.stream_id, item.perspective_name};
     if (failed_lanes.contains(lane)) {
       ++result.held_back;

@@ -79,7 +79,8 @@ struct HostOptions {
   PublishOutsideTransaction publish_outside_transaction = PublishOutsideTransaction::Defer;
   std::chrono::milliseconds poll_interval{1000};
   // How often the inbox and drain workers renew the leases of a batch they are still working
-  // through (keep it well below StoreOptions::lease_duration).
+  // through, and how long the perspective worker applies one claim's batch before claiming the
+  // rest again (keep it well below StoreOptions::lease_duration).
   std::chrono::milliseconds lease_renewal_interval{60'000};
   // What the host's retention worker purges, and how often (0: never; call WorkStore::purge).
   RetentionOptions retention;

@@ -15,6 +15,12 @@
 // perspective wait for it. A row whose event cannot be decoded (unknown type, corrupt payload)
 // or whose perspective this registry does not know is dead-lettered at once (EventId 122).
 //
+// A claim leases its batch for StoreOptions::lease_duration, and nothing renews those leases. So
+// a cycle applies its batch for at most `max_batch_time` after the claim, then leaves the rest
+// (still leased to this instance) to the next cycle, which it starts at once and whose claim
+// leases them again: a slow batch never outlives its leases and is never handed to another
+// instance half-applied.
+//
 //   whizbang::PerspectiveWorker worker(store, *runner, {.poll_interval = 200ms});
 //   worker.start();            // or worker.run_once() in tests
 #pragma once
@@ -35,6 +41,9 @@ namespace whizbang {
 struct PerspectiveWorkerOptions {
   std::size_t max_batch = 100;
   std::chrono::milliseconds poll_interval{1000};
+  // How long a cycle applies what one claim took, from the claim (the first item always); keep
+  // it well below the store's lease duration. ServiceHost uses its lease_renewal_interval.
+  std::chrono::milliseconds max_batch_time{60'000};
   // Live, or Replay/Rebuild (only idempotent(OnReplay::AlwaysFire) receptors fire).
   ProcessingMode mode = ProcessingMode::Live;
   std::shared_ptr<spdlog::logger> logger;
@@ -45,6 +54,7 @@ struct PerspectiveCycleResult {
   std::size_t already_applied = 0;
   std::size_t failed = 0;
   std::size_t held_back = 0;            // an earlier event of their stream and perspective failed
+  std::size_t left_for_next_cycle = 0;  // claimed, not reached within max_batch_time
   std::size_t events_completed = 0;     // WhenAll gates passed in this cycle
   std::size_t lifecycle_completed = 0;  // PostAllPerspectives/PostLifecycle stages that succeeded
   std::size_t lifecycle_failed = 0;
