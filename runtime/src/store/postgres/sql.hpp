@@ -146,6 +146,15 @@ inline std::string claimed_rows(std::string_view key) {
 }
 inline const std::string kClaimedRows = claimed_rows("message_id");
 
+// Around an outbox or inbox claim: plain index scans only. Its stream-order check walks the
+// stream index past the rows the stream has handled (deleted, dead until a vacuum): a plain
+// index scan marks those entries dead once it has seen them, a bitmap scan never does and
+// visits each again on every claim (a claim of 100 on 100 busy streams: 7.7 ms, then about
+// 2.5 ms). Scoped to the claim: set for the whole session it turned the perspective claim's
+// plan into nested seq scans (hundreds of ms with the claim lock held).
+inline const std::string kPlainIndexScansOnly = "SET LOCAL enable_bitmapscan = off";
+inline const std::string kAnyScans = "RESET enable_bitmapscan";
+
 // ?1 now ?2 instance ?3 limit ?4 event-store outbox rows only ?5 lease expiry. Leases and
 // returns rows in message-id (= time) order that are unleased, leased to this instance, or whose
 // lease lapsed; not processed, not dead-lettered, not scheduled in the future; and (stream order)
