@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "store_backends.hpp"
+#include "whizbang/store/open_work_store.hpp"
 
 namespace store_test {
 namespace {
@@ -12,20 +13,11 @@ namespace {
 using namespace whizbang;
 using namespace std::chrono_literals;
 
+// Where the two instances' stores live: one database, by a location open_work_store takes.
 struct SqliteFile {
-  static std::unique_ptr<WorkStore> open(StoreOptions options, const std::string& database) {
-    auto store = SqliteWorkStore::open(database, std::move(options));
-    EXPECT_TRUE(store.ok()) << store.status();
-    return store.ok() ? *std::move(store) : nullptr;
-  }
   static std::string database(const TempDir& dir) { return dir.file("store.db"); }
 };
 struct PostgresSchema {
-  static std::unique_ptr<WorkStore> open(StoreOptions options, const std::string& database) {
-    auto store = PostgresWorkStore::open(database, std::move(options));
-    EXPECT_TRUE(store.ok()) << store.status();
-    return store.ok() ? *std::move(store) : nullptr;
-  }
   static std::string database(const TempDir&) { return whizbang_test::fresh_postgres_schema(); }
 };
 
@@ -35,10 +27,12 @@ class HeartbeatTests : public ::testing::Test {
   void SetUp() override {
     const std::string database = Backend::database(dir_);
     ASSERT_FALSE(database.empty());
-    busy_ = Backend::open(options_for("orders"), database);
-    other_ = Backend::open(options_for("orders"), database);
-    ASSERT_NE(busy_, nullptr);
-    ASSERT_NE(other_, nullptr);
+    auto busy = open_work_store(database, options_for("orders"));
+    auto other = open_work_store(database, options_for("orders"));
+    ASSERT_TRUE(busy.ok()) << busy.status();
+    ASSERT_TRUE(other.ok()) << other.status();
+    busy_ = *std::move(busy);
+    other_ = *std::move(other);
   }
   StoreOptions options_for(std::string service) {
     StoreOptions options;

@@ -40,16 +40,11 @@ class PostgresConcurrencyTests : public ::testing::Test {
   }
 
   // Connections of this database waiting for a lock, as the server sees them.
-  int lock_waiters() {
-    std::unique_ptr<PGconn, decltype(&PQfinish)> conn(PQconnectdb(conninfo_.c_str()), &PQfinish);
-    std::unique_ptr<PGresult, decltype(&PQclear)> result(
-        PQexec(conn.get(),
-               "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-               "AND datname = current_database()"),
-        &PQclear);
-    return PQresultStatus(result.get()) == PGRES_TUPLES_OK
-               ? std::atoi(PQgetvalue(result.get(), 0, 0))
-               : -1;
+  long lock_waiters() {
+    return whizbang_test::postgres_scalar(
+        conninfo_,
+        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+        "AND datname = current_database()");
   }
 
   std::string conninfo_;
@@ -208,14 +203,11 @@ TEST_F(PostgresConcurrencyTests, InstancesOpeningASchemaThatDoesNotExistYet_Crea
   for (std::thread& thread : threads) thread.join();
   EXPECT_EQ(opened.load(), 4);
 
-  std::unique_ptr<PGconn, decltype(&PQfinish)> conn(PQconnectdb(conninfo.c_str()), &PQfinish);
-  std::unique_ptr<PGresult, decltype(&PQclear)> tables(
-      PQexec(conn.get(),
-             "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() "
-             "AND tablename = 'wh_outbox'"),
-      &PQclear);
-  ASSERT_EQ(PQresultStatus(tables.get()), PGRES_TUPLES_OK) << PQerrorMessage(conn.get());
-  EXPECT_STREQ(PQgetvalue(tables.get(), 0, 0), "1");
+  EXPECT_EQ(whizbang_test::postgres_scalar(
+                conninfo,
+                "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() "
+                "AND tablename = 'wh_outbox'"),
+            1);
   (void)whizbang_test::postgres_admin(whizbang_test::postgres_conninfo(),
                                       "DROP SCHEMA " + schema + " CASCADE");
 }

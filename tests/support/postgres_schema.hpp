@@ -52,6 +52,16 @@ inline bool postgres_admin(const std::string& conninfo, const std::string& sql) 
   return true;
 }
 
+// The number `sql` (a one-value query such as SELECT count(*)) answers on `conninfo`; -1 when the
+// query fails.
+inline long postgres_scalar(const std::string& conninfo, const std::string& sql) {
+  std::unique_ptr<PGconn, decltype(&PQfinish)> conn(PQconnectdb(conninfo.c_str()), &PQfinish);
+  std::unique_ptr<PGresult, decltype(&PQclear)> result(PQexec(conn.get(), sql.c_str()), &PQclear);
+  return PQresultStatus(result.get()) == PGRES_TUPLES_OK && PQntuples(result.get()) == 1
+             ? std::atol(PQgetvalue(result.get(), 0, 0))
+             : -1;
+}
+
 // Creates a new empty schema and returns a conninfo whose tables go there.
 inline std::string fresh_postgres_schema() {
   const std::string conninfo = postgres_conninfo();
