@@ -295,6 +295,47 @@ TEST_F(OutboxDrainWorkerTests, ConnectionLostUnderThePublish_RowsWaitWithoutAnAt
   EXPECT_EQ(result->published, 1u);
 }
 
+// A broker moments after a restart: it returns what it has no binding for yet.
+class SettlingTransport final : public Transport {
+ public:
+  explicit SettlingTransport(Transport& inner) : inner_(inner) {}
+  absl::Status publish(const TransportDestination& destination,
+                       std::span<const TransportMessage> batch) override {
+    if (settling_) return mark_transport_settling(absl::UnavailableError("returned: no route"));
+    return inner_.publish(destination, batch);
+  }
+  absl::StatusOr<std::unique_ptr<TransportSubscription>> subscribe(
+      std::string_view service_name, std::vector<TransportBinding> bindings,
+      DeliveryHandler handler) override {
+    return inner_.subscribe(service_name, std::move(bindings), std::move(handler));
+  }
+
+  bool settling_ = true;
+
+ private:
+  Transport& inner_;
+};
+
+TEST_F(OutboxDrainWorkerTests, PublishReturnedWhileTheBrokerSettles_RowsWaitWithoutAnAttempt) {
+  SettlingTransport settling(transport_);
+  auto w = worker(nullptr, &settling);
+  const OutboxMessage event = outbox_message(OrderCreated{"o", 1}, "orders");
+  ASSERT_TRUE(store_->store_outbox_messages({&event, 1}).ok());
+  absl::StatusOr<DrainCycleResult> result = w->run_once();
+  ASSERT_TRUE(result.ok());
+  EXPECT_EQ(result->failed, 0u);
+  EXPECT_EQ(result->held_back, 1u);
+  auto row = *store_->find_outbox_row(event.message_id);
+  ASSERT_TRUE(row.has_value()) << "the event was taken as published";
+  EXPECT_EQ(row->state.attempts, 0);
+  EXPECT_FALSE(row->state.scheduled_for.has_value());
+  // The bindings are back: the next cycle publishes it, no backoff to wait out.
+  settling.settling_ = false;
+  result = w->run_once();
+  ASSERT_TRUE(result.ok());
+  EXPECT_EQ(result->published, 1u);
+}
+
 TEST_F(OutboxDrainWorkerTests, CommandWithNoConsumerBound_StaysInTheOutboxUntilOneIs) {
   InProcessTransport nobody_listening;
   auto w = worker(nullptr, &nobody_listening);

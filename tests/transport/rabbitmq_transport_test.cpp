@@ -45,6 +45,40 @@ TEST_F(RabbitMqTransportTests, CommandSentWhileItsServiceIsDown_WaitsInTheServic
   EXPECT_EQ(received.messages().at(0).message_id, sent.message_id);
 }
 
+// After a broker crash, a restarted broker returned events whose subscriber had bound its queue
+// shortly before the crash, until that subscriber reconnected and declared its binding again.
+// So for unrouted_grace after connecting, a returned event is not taken for "nobody subscribes".
+TEST_F(RabbitMqTransportTests, EventReturnedSoonAfterConnecting_FailsAsSettling_ArrivesOnceBound) {
+  options_.unrouted_grace = std::chrono::hours(1);
+  RabbitMqTransport transport(options_);
+  const TransportMessage sent = test_message("shop::events::OrderCreated", true);
+  const TransportDestination destination{events_, "shop.events.ordercreated", {}};
+  const absl::Status unrouted = transport.publish(destination, {&sent, 1});
+  EXPECT_FALSE(unrouted.ok());
+  EXPECT_TRUE(is_transport_settling(unrouted)) << unrouted;
+  EXPECT_TRUE(transport.is_ready());
+
+  // Its subscriber declares its binding again: the same event, offered again, arrives.
+  Received received;
+  auto subscription =
+      transport.subscribe(unique_name("mailer"), {{events_, ""}}, received.handler());
+  ASSERT_TRUE(subscription.ok()) << subscription.status();
+  ASSERT_TRUE(transport.publish(destination, {&sent, 1}).ok());
+  ASSERT_TRUE(received.wait_for(1));
+  EXPECT_EQ(received.messages().at(0).message_id, sent.message_id);
+}
+
+TEST_F(RabbitMqTransportTests, CommandReturnedAfterTheGrace_FailsNotSettling) {
+  options_.unrouted_grace = std::chrono::milliseconds(0);
+  RabbitMqTransport transport(options_);
+  const TransportMessage sent = test_message("shop::commands::PlaceOrder", false);
+  const absl::Status unrouted = transport.publish({commands_, "shop.placeorder", {}}, {&sent, 1});
+  EXPECT_FALSE(unrouted.ok());
+  EXPECT_FALSE(is_transport_settling(unrouted)) << unrouted;
+  EXPECT_NE(unrouted.message().find("the command stays in the outbox"), std::string::npos)
+      << unrouted;
+}
+
 TEST_F(RabbitMqTransportTests, Topology_QueuePerServiceAndExchange_WithDeadLetters) {
   RabbitMqTransport transport(options_);
   const std::string service = unique_name("inventory");

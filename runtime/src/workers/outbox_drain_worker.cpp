@@ -336,10 +336,11 @@ absl::Status OutboxDrainWorker::publish(Batch& batch, DrainCycleResult& result) 
     const absl::Status status = status_of_call("transport publish", [&] {
       return transport_->publish(group.destination, group.messages);
     });
-    if (!status.ok() && !transport_->is_ready()) {
-      // The connection went down under the publish: the transport's failure, not the rows'.
-      // They wait for it to be ready again, without an attempt or a backoff (a broker restart
-      // must not delay them by minutes, nor bring them closer to the dead letters).
+    if (!status.ok() && (!transport_->is_ready() || is_transport_settling(status))) {
+      // The connection went down under the publish, or the broker is settling after a restart:
+      // the transport's failure, not the rows'. They wait for the next cycle, without an
+      // attempt or a backoff (a broker restart must not delay them by minutes, nor bring them
+      // closer to the dead letters).
       batch.release_group(group, result);
       continue;
     }

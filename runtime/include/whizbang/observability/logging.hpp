@@ -121,6 +121,8 @@ inline constexpr LogEvent kTransportConnected{151, "TransportConnected"};
 inline constexpr LogEvent kTransportDeliveryRejected{152, "TransportDeliveryRejected"};
 // A subscription's handler failed; its deliveries go back to the queue for redelivery.
 inline constexpr LogEvent kTransportDeliveryRequeued{153, "TransportDeliveryRequeued"};
+// The broker returned a published event: no queue is bound for it, so it was dropped.
+inline constexpr LogEvent kTransportEventUnrouted{154, "TransportEventUnrouted"};
 // Trust boundary (docs/guide/16-security.md).
 // A received envelope failed the signature check (unsigned under Require, or a signature that
 // does not verify): stored under a fresh id, dead-lettered with the reason, never handled.

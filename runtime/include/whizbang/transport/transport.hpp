@@ -92,4 +92,11 @@ class Transport {
   virtual bool is_ready() const { return true; }
 };
 
+// A publish that failed through the transport's passing state, not its messages: a broker that
+// returned a message moments after a (re)connect, before its subscribers' bindings were back.
+// The outbox keeps such rows and offers them again on its next cycle, without counting an
+// attempt or backing off, as it does while is_ready() is false.
+absl::Status mark_transport_settling(absl::Status status);
+bool is_transport_settling(const absl::Status& status);
+
 }  // namespace whizbang

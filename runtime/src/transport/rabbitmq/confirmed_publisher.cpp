@@ -8,6 +8,7 @@
 
 #include "transport/rabbitmq/amqp_declare.hpp"
 #include "transport/rabbitmq/amqp_message.hpp"
+#include "whizbang/observability/logging.hpp"
 
 namespace whizbang::rabbitmq {
 namespace {
@@ -38,6 +39,7 @@ absl::Status ConfirmedPublisher::connect() {
   if (absl::Status status = connection->check_rpc("confirm.select"); !status.ok()) return status;
   connection_ = std::move(connection);
   next_delivery_tag_ = 1;
+  connected_at_ = Clock::now();
   return absl::OkStatus();
 }
 
@@ -156,12 +158,26 @@ absl::Status ConfirmedPublisher::wait_for_confirms(std::span<const TransportMess
         const auto match = std::find_if(batch.begin(), batch.end(), [&](const TransportMessage& m) {
           return m.message_id.to_string() == id;
         });
-        // An event nobody subscribes to is dropped; a command must reach its one handler.
-        if (match != batch.end() && !match->is_event && outcome.ok()) {
-          outcome = absl::UnavailableError(
-              "no queue is bound to exchange '" + std::string(view_of(returned->exchange)) +
-              "' with routing key '" + std::string(view_of(returned->routing_key)) +
-              "' (broker: " + reason + "): the command stays in the outbox");
+        if (match == batch.end()) break;
+        const std::string where = "exchange '" + std::string(view_of(returned->exchange)) +
+                                  "' with routing key '" +
+                                  std::string(view_of(returned->routing_key)) + "'";
+        if (Clock::now() - connected_at_ < options_.unrouted_grace) {
+          // Moments after a (re)connect the broker may still lack bindings it had before a
+          // crash: nobody may be listening yet, or somebody may be and not be bound again yet.
+          if (outcome.ok()) {
+            outcome = mark_transport_settling(absl::UnavailableError(
+                "no queue is bound to " + where + " (broker: " + reason +
+                ") shortly after connecting: offered again while bindings come back"));
+          }
+        } else if (match->is_event) {
+          // An event nobody subscribes to is dropped.
+          log(options_.logger, spdlog::level::debug, log_events::kTransportEventUnrouted,
+              "event {} ({}) dropped: no queue is bound to {}", id, match->message_type, where);
+        } else if (outcome.ok()) {
+          // A command must reach its one handler.
+          outcome = absl::UnavailableError("no queue is bound to " + where + " (broker: " + reason +
+                                           "): the command stays in the outbox");
         }
         break;
       }

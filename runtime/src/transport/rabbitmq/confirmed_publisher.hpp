@@ -4,10 +4,13 @@
 // - a nack, a returned command (no queue bound for it), a timeout or a lost connection fails
 //   the batch, so the outbox keeps its rows and publishes them again (the receivers' inbox
 //   deduplicates what had arrived);
-// - a returned event is dropped: nobody subscribes to it.
+// - a returned event is dropped: nobody subscribes to it. Except within unrouted_grace of
+//   connecting: then any returned message fails the batch as settling
+//   (mark_transport_settling), since a restarted broker may not have its bindings back yet.
 // Not thread-safe: the transport serializes calls.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <set>
 #include <span>
@@ -43,6 +46,7 @@ class ConfirmedPublisher {
   std::unique_ptr<AmqpConnection> connection_;
   std::set<std::string> declared_exchanges_;
   std::uint64_t next_delivery_tag_ = 1;  // confirm tags restart at 1 on every new channel
+  std::chrono::steady_clock::time_point connected_at_;
 };
 
 }  // namespace whizbang::rabbitmq

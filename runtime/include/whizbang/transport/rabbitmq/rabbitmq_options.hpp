@@ -49,6 +49,12 @@ struct RabbitMqOptions {
   // Reconnect backoff: doubles from the first to the max delay.
   std::chrono::milliseconds reconnect_initial_delay{100};
   std::chrono::milliseconds reconnect_max_delay{5000};
+  // For this long after the publisher connects, a message the broker returns (no queue bound)
+  // fails its batch as settling (the outbox offers it again, no attempt counted) instead of an
+  // event being dropped: a broker restarted after a crash can come back without bindings made
+  // shortly before it, until their subscriptions reconnect and declare them again. Keep it
+  // above the subscribers' reconnect_max_delay. 0: a returned event is always dropped.
+  std::chrono::milliseconds unrouted_grace{10000};
   // Unacknowledged deliveries a subscription holds at once (basic.qos), and so its largest batch.
   std::uint16_t prefetch = 100;
   // A delivery larger than this goes to the queue's dead letters without being stored (the
