@@ -134,6 +134,7 @@ TSAN_TARGETS=(
   whizbang_runtime_tests whizbang_dispatch_tests whizbang_lifecycle_tests
   whizbang_perspective_tests whizbang_store_tests whizbang_fault_tests
   crash_restart_test ecommerce_sample shop_service whizbang_transport_tests whizbang_host_tests
+  whizbang_rabbitmq_restart_tests whizbang_rabbitmq_tls_tests whizbang_rabbitmq_hosts_tests
 )
 
 without_aslr() {
@@ -204,15 +205,15 @@ suppressions=$PWD/tests/tsan.supp ${TSAN_OPTIONS:-}" \
     # Coverage-guided fuzzing (tests/fuzz/libfuzzer) for a bounded time: clang-19, since
     # libFuzzer ships with Clang; project code instrumented for coverage (WHIZBANG_FUZZERS) and
     # with ASan (UBSan would double the build for CI; ./dev.sh sanitize runs the suites under
-    # it); only the fuzzer and what it links are built. It runs on a copy of the
-    # seed corpus kept in the build dir (what it learns carries over to the next run there, never
-    # into the repo's tests/fuzz/corpus). A crash or a broken round trip leaves the input in
+    # it); only the fuzzer and the runtime's message part it links are built. It runs on a copy
+    # of the seed corpus kept in the build dir (what it learns carries over to the next run there,
+    # never into the repo's tests/fuzz/corpus). A crash or a broken round trip leaves the input in
     # $BUILD_DIR/fuzz-artifacts/ and fails the command.
     ensure_packages
     BUILD_DIR=${WHIZBANG_BUILD_DIR:-build-fuzz}
     seconds=${2:-60}
     generator=$(test_build_generator)
-    # Without precompiled headers: this build is where a runtime file that forgets an include
+    # Without precompiled headers, as the ThreadSanitizer build: a file that forgets an include
     # fails (cmake/WhizbangPrecompiledHeaders.cmake).
     CC=clang-19 CXX=clang++-19 configure -DWHIZBANG_FUZZERS=ON -DWHIZBANG_PRECOMPILED_HEADERS=OFF \
       -DWHIZBANG_SANITIZE=address -DWHIZBANG_BUILD_BENCHMARKS=OFF \

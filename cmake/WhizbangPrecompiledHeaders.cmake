@@ -5,9 +5,9 @@
 # header rebuilds what includes it and nothing more.
 #
 # The precompiled headers are force-included, so a file that forgets one of these includes still
-# compiles here. ./dev.sh fuzz builds the runtime with WHIZBANG_PRECOMPILED_HEADERS=OFF, which
-# catches a missing include in runtime sources; the install test builds a consumer of the public
-# headers without them.
+# compiles here. ./dev.sh tsan builds the runtime and the suites with
+# WHIZBANG_PRECOMPILED_HEADERS=OFF (and ./dev.sh fuzz the runtime's message part), which catches a
+# missing include; the install test builds a consumer of the public headers without them.
 option(WHIZBANG_PRECOMPILED_HEADERS "Precompile third-party headers of the project's own targets"
        ON)
 

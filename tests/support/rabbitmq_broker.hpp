@@ -19,9 +19,10 @@
 
 namespace whizbang::test {
 
-// The fixture's broker, with test-friendly timings (quick reconnects and polls).
-inline RabbitMqOptions test_rabbitmq_options() {
-  absl::StatusOr<RabbitMqOptions> options = rabbitmq_options_from_url("");
+// The fixture's broker (or the one at `url`), with test-friendly timings (quick reconnects and
+// polls).
+inline RabbitMqOptions test_rabbitmq_options(std::string_view url = "") {
+  absl::StatusOr<RabbitMqOptions> options = rabbitmq_options_from_url(url);
   EXPECT_TRUE(options.ok()) << options.status() << " (run through ctest: the rabbitmq fixture)";
   RabbitMqOptions result = options.ok() ? *options : RabbitMqOptions{};
   result.reconnect_initial_delay = std::chrono::milliseconds(50);

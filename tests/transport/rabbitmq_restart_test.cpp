@@ -1,8 +1,8 @@
 // RabbitMqTransport through broker restarts: a graceful stop (clients get CONNECTION_FORCED) and
 // a SIGKILL of the broker's VM, each followed by a restart on the same data. The transport must
 // report not-ready while the broker is gone, come back by itself, and lose nothing it confirmed.
-// Runs a broker of its own (the fixture's script, on a port of its own), so the other suites'
-// broker is never disturbed.
+// The broker is this suite's own (a CTest fixture on ports of its own, tests/transport/
+// CMakeLists.txt), so the other suites' broker is never disturbed; each test leaves it running.
 #include <gtest/gtest.h>
 #include <whizbang/transport/rabbitmq/rabbitmq_transport.hpp>
 
@@ -10,17 +10,18 @@
 #include <set>
 #include <thread>
 
+#include "spdlog/sinks/stdout_sinks.h"
+
 #include "received.hpp"
 #include "support/rabbitmq_broker.hpp"
 
 namespace whizbang::test {
 namespace {
 
-const std::string kDir = "/tmp/whizbang-rmq-restart-" + std::to_string(WHIZBANG_RMQ_RESTART_PORT);
-
 bool broker(const std::string& command) {
-  const std::string line = std::string(WHIZBANG_RMQ_SERVER_SCRIPT) + " " + command + " " + kDir +
-                           " " + std::to_string(WHIZBANG_RMQ_RESTART_PORT) + " >/dev/null";
+  const std::string line = std::string(WHIZBANG_RMQ_SERVER_SCRIPT) + " " + command + " " +
+                           WHIZBANG_RMQ_RESTART_DIR + " " +
+                           std::to_string(WHIZBANG_RMQ_RESTART_PORT) + " >/dev/null";
   return std::system(line.c_str()) == 0;
 }
 
@@ -37,13 +38,15 @@ bool becomes(Ready ready, bool want, std::chrono::seconds timeout = std::chrono:
 
 class RabbitMqRestartTests : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() { ASSERT_TRUE(broker("up")); }
-  static void TearDownTestSuite() { broker("down"); }
-
   RabbitMqOptions options() {
-    RabbitMqOptions options = test_rabbitmq_options();
-    options.port = WHIZBANG_RMQ_RESTART_PORT;
+    RabbitMqOptions options = test_rabbitmq_options("amqp://guest:guest@127.0.0.1:" +
+                                                    std::to_string(WHIZBANG_RMQ_RESTART_PORT));
     options.heartbeat = std::chrono::seconds(2);
+    // The transport's warnings (connection lost, requeued, reconnected) go to the test's output,
+    // so a failure shows what the transport went through.
+    options.logger = std::make_shared<spdlog::logger>(
+        "rabbitmq-restart", std::make_shared<spdlog::sinks::stderr_sink_mt>());
+    options.logger->set_level(spdlog::level::debug);
     return options;
   }
 
@@ -67,7 +70,10 @@ void expect_every_confirmed_id_received(const std::vector<MessageId>& confirmed,
                                         const Received& received) {
   std::set<MessageId> got;
   for (const TransportMessage& message : received.messages()) got.insert(message.message_id);
-  for (const MessageId& id : confirmed) EXPECT_TRUE(got.contains(id)) << id.to_string();
+  for (std::size_t i = 0; i < confirmed.size(); ++i) {
+    EXPECT_TRUE(got.contains(confirmed[i]))
+        << "confirmed #" << i << " " << confirmed[i].to_string();
+  }
 }
 
 TEST_F(RabbitMqRestartTests, GracefulRestart_NotReadyWhileDown_SubscriptionResumes_NothingLost) {
@@ -92,7 +98,8 @@ TEST_F(RabbitMqRestartTests, GracefulRestart_NotReadyWhileDown_SubscriptionResum
   }
   // Generous: under a sanitizer, beside other suites, a broker restart and the reconnects that
   // follow took longer than the default wait.
-  ASSERT_TRUE(received.wait_for(confirmed.size(), std::chrono::seconds(90)));
+  EXPECT_TRUE(received.wait_for(confirmed.size(), std::chrono::seconds(90)))
+      << received.count() << " of " << confirmed.size() << " arrived";
   expect_every_confirmed_id_received(confirmed, received);
 }
 
@@ -136,7 +143,8 @@ TEST_F(RabbitMqRestartTests, BrokerKilledUnderLoad_ConfirmedMessagesSurvive_Rede
   }
   // Generous: under a sanitizer, beside other suites, a broker restart and the reconnects that
   // follow took longer than the default wait.
-  ASSERT_TRUE(received.wait_for(confirmed.size(), std::chrono::seconds(90)));
+  EXPECT_TRUE(received.wait_for(confirmed.size(), std::chrono::seconds(90)))
+      << received.count() << " of " << confirmed.size() << " arrived";
   expect_every_confirmed_id_received(confirmed, received);
 }
 

@@ -46,7 +46,7 @@ struct ThreeHosts {
   std::string pong_net = "10.252." + std::to_string(getpid() % 200 + 20);
   std::string broker_dir = "/tmp/whizbang-rmq-hosts-" + std::to_string(getpid());
   // Inside the broker's own namespace: no other broker shares its ports.
-  int port = WHIZBANG_RMQ_RESTART_PORT + 5;
+  int port = WHIZBANG_RMQ_HOSTS_PORT;
 
   bool join(const std::string& host, const std::string& net) {
     const std::string near = host + "-v";

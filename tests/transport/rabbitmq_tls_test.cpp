@@ -1,11 +1,9 @@
-// RabbitMqTransport over TLS (amqps): a broker of its own with a TLS listener and a certificate
-// from a throwaway CA made for the suite. The peer's certificate and host name are verified by
-// default; a connection the client cannot verify is refused, never used.
+// RabbitMqTransport over TLS (amqps): a broker of the suite's own with a TLS listener and a
+// certificate from a throwaway CA made for the run. The peer's certificate and host name are
+// verified by default; a connection the client cannot verify is refused, never used.
 #include <gtest/gtest.h>
-#include <unistd.h>
 #include <whizbang/transport/rabbitmq/rabbitmq_transport.hpp>
 
-#include <cstdlib>
 #include <filesystem>
 
 #include "received.hpp"
@@ -14,57 +12,12 @@
 namespace whizbang::test {
 namespace {
 
-// Ports of their own (below the restart tests' ten-up block): AMQP P+5, TLS P+8.
-const int kPort = WHIZBANG_RMQ_RESTART_PORT - 5;
-const int kTlsPort = WHIZBANG_RMQ_RESTART_PORT - 2;
-const std::filesystem::path kDir = "/tmp/whizbang-rmq-tls-" + std::to_string(kPort);
-const std::filesystem::path kCerts = kDir.string() + "-certs";
-
-bool run(const std::string& command) {
-  return std::system((command + " >/dev/null 2>&1").c_str()) == 0;
-}
-
-// A CA, and a server certificate it signed for DNS name "localhost" only.
-bool make_certificates(const std::filesystem::path& dir) {
-  std::filesystem::create_directories(dir);
-  const std::string d = dir.string();
-  return run("openssl req -x509 -newkey rsa:2048 -nodes -keyout " + d + "/ca.key -out " + d +
-             "/ca.pem -days 2 -subj /CN=whizbang-test-ca") &&
-         run("openssl req -x509 -newkey rsa:2048 -nodes -keyout " + d + "/other-ca.key -out " + d +
-             "/other-ca.pem -days 2 -subj /CN=someone-else") &&
-         run("openssl req -newkey rsa:2048 -nodes -keyout " + d + "/server.key -out " + d +
-             "/server.csr -subj /CN=localhost") &&
-         run("printf 'subjectAltName=DNS:localhost\\n' > " + d + "/ext.cnf") &&
-         run("openssl x509 -req -in " + d + "/server.csr -CA " + d + "/ca.pem -CAkey " + d +
-             "/ca.key -CAcreateserial -out " + d + "/server.pem -days 2 -extfile " + d +
-             "/ext.cnf");
-}
+// The suite's broker and certificates: a CTest fixture (tests/support/rabbitmq-tls-server.sh).
+const int kTlsPort = WHIZBANG_RMQ_TLS_PORT;
+const std::filesystem::path kCerts = WHIZBANG_RMQ_TLS_CERTS;
 
 class RabbitMqTlsTests : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    ASSERT_TRUE(make_certificates(kCerts)) << "openssl could not make the test certificates";
-    const std::string certs = kCerts.string();
-    const std::string conf =
-        "listeners.ssl.1 = 127.0.0.1:" + std::to_string(kTlsPort) +
-        "\nssl_options.cacertfile = " + certs + "/ca.pem" + "\nssl_options.certfile = " + certs +
-        "/server.pem" + "\nssl_options.keyfile = " + certs + "/server.key" +
-        "\nssl_options.verify = verify_none" + "\nssl_options.fail_if_no_peer_cert = false";
-    setenv("WHIZBANG_RMQ_EXTRA_CONF", conf.c_str(), 1);
-    // The TLS listener can open a moment after the AMQP one: `up` waits for both.
-    setenv("WHIZBANG_RMQ_WAIT_PORTS", std::to_string(kTlsPort).c_str(), 1);
-    const bool up = run(std::string(WHIZBANG_RMQ_SERVER_SCRIPT) + " up " + kDir.string() + " " +
-                        std::to_string(kPort));
-    unsetenv("WHIZBANG_RMQ_EXTRA_CONF");
-    unsetenv("WHIZBANG_RMQ_WAIT_PORTS");
-    ASSERT_TRUE(up) << "the TLS broker did not start";
-  }
-  static void TearDownTestSuite() {
-    run(std::string(WHIZBANG_RMQ_SERVER_SCRIPT) + " down " + kDir.string() + " " +
-        std::to_string(kPort));
-    std::filesystem::remove_all(kCerts);
-  }
-
   static RabbitMqOptions tls_options(const std::string& host) {
     auto options =
         rabbitmq_options_from_url("amqps://guest:guest@" + host + ":" + std::to_string(kTlsPort));
