@@ -4,10 +4,15 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <map>
 #include <stdexcept>
+#include <utility>
 
 #include "store_test_support.hpp"
+#include "support/temp_dir.hpp"
 #include "whizbang/store/memory_work_store.hpp"
+#include "whizbang/store/sqlite/sqlite_work_store.hpp"
 #include "whizbang/transport/in_process_transport.hpp"
 #include "whizbang/transport/publish_strategy.hpp"
 
@@ -334,6 +339,75 @@ TEST_F(OutboxDrainWorkerTests, PublishReturnedWhileTheBrokerSettles_RowsWaitWith
   result = w->run_once();
   ASSERT_TRUE(result.ok());
   EXPECT_EQ(result->published, 1u);
+}
+
+// A transport whose publish runs `during` first: what happens elsewhere while a publish is slow.
+class SlowTransport final : public Transport {
+ public:
+  explicit SlowTransport(Transport& inner) : inner_(inner) {}
+  absl::Status publish(const TransportDestination& destination,
+                       std::span<const TransportMessage> batch) override {
+    if (auto run = std::exchange(during_, nullptr)) run();
+    return inner_.publish(destination, batch);
+  }
+  absl::StatusOr<std::unique_ptr<TransportSubscription>> subscribe(
+      std::string_view service_name, std::vector<TransportBinding> bindings,
+      DeliveryHandler handler) override {
+    return inner_.subscribe(service_name, std::move(bindings), std::move(handler));
+  }
+
+  std::function<void()> during_;
+
+ private:
+  Transport& inner_;
+};
+
+// Two instances of one service on one SQLite file. A's publish outlasts its lease (a broker
+// stopping under it): B takes the row over, publishes it and fires its PostOutbox stages. When
+// A's publish returns, the row is no longer A's: A fires nothing and records nothing for it.
+TEST(OutboxDrainLeaseTests, PublishOutlastingTheLease_TheNewOwnerAloneFiresThePostOutboxStages) {
+  whizbang_test::TempDir dir;
+  ManualClock clock;
+  auto open = [&](const char* name) {
+    StoreOptions options;
+    options.instance = instance("orders");
+    options.now = clock.fn();
+    options.lease_duration = 30s;
+    auto store = SqliteWorkStore::open(dir.file("orders.db"), options);
+    EXPECT_TRUE(store.ok()) << name << ": " << store.status();
+    return *std::move(store);
+  };
+  std::unique_ptr<WorkStore> a_store = open("A");
+  std::unique_ptr<WorkStore> b_store = open("B");
+  InProcessTransport transport;
+  SlowTransport slow(transport);
+  std::map<std::string, int> fired;  // instance -> PostOutboxInline stages fired
+  auto worker = [&](WorkStore& store, Transport& via, std::string name) {
+    OutboxDrainWorkerOptions options;
+    options.lease_renewal_interval = 0ms;  // renewed whenever the worker checks
+    options.lifecycle = [&fired, name](Envelope&, Stage stage) {
+      if (stage == Stage::PostOutboxInline) ++fired[name];
+      return absl::OkStatus();
+    };
+    return std::make_unique<OutboxDrainWorker>(store, via, resolve, options);
+  };
+  auto a = worker(*a_store, slow, "A");
+  auto b = worker(*b_store, transport, "B");
+  const OutboxMessage event = outbox_message(OrderCreated{"o", 1}, "orders");
+  ASSERT_TRUE(a_store->store_outbox_messages({&event, 1}).ok());
+
+  slow.during_ = [&] {
+    clock.advance(31s);  // A's lease lapses mid-publish
+    absl::StatusOr<DrainCycleResult> taken = b->run_once();
+    ASSERT_TRUE(taken.ok()) << taken.status();
+    EXPECT_EQ(taken->published, 1u);
+  };
+  absl::StatusOr<DrainCycleResult> result = a->run_once();
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->lease_lost, 1u);
+  EXPECT_EQ(result->published, 0u);
+  EXPECT_EQ(fired["B"], 1);
+  EXPECT_EQ(fired["A"], 0) << "the instance that lost the row fired its stage too";
 }
 
 TEST_F(OutboxDrainWorkerTests, CommandWithNoConsumerBound_StaysInTheOutboxUntilOneIs) {

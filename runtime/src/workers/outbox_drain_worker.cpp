@@ -48,6 +48,32 @@ Lookup run_lookup(const std::function<Uuid()>& lookup) {
   }
 }
 
+// Takes the rows whose lease `leases` found lost out of a published group: no completion and no
+// PostOutbox stage here (see publish()).
+void drop_lost_rows(Group& group, const LeaseKeeper& leases,
+                    const std::shared_ptr<spdlog::logger>& logger, DrainCycleResult& result) {
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < group.messages.size(); ++i) {
+    if (leases.lost(group.messages[i].message_id)) {
+      log(logger, spdlog::level::warn, log_events::kLeaseLost,
+          "outbox row {} ({}) was taken over by another instance while its publish ran; "
+          "its PostOutbox stages are left to that instance",
+          group.messages[i].message_id, group.messages[i].message_type);
+      ++result.lease_lost;
+      continue;
+    }
+    if (kept != i) {
+      group.messages[kept] = std::move(group.messages[i]);
+      group.envelopes[kept] = std::move(group.envelopes[i]);
+    }
+    ++kept;
+  }
+  group.messages.erase(group.messages.begin() + static_cast<std::ptrdiff_t>(kept),
+                       group.messages.end());
+  group.envelopes.erase(group.envelopes.begin() + static_cast<std::ptrdiff_t>(kept),
+                        group.envelopes.end());
+}
+
 }  // namespace
 
 // One cycle's claimed rows on their way out, and what becomes of each.
@@ -343,6 +369,12 @@ absl::Status OutboxDrainWorker::publish(Batch& batch, DrainCycleResult& result) 
       // closer to the dead letters).
       batch.release_group(group, result);
       continue;
+    }
+    if (status.ok()) {
+      // A publish can outlast the lease (a broker stopping under it): a row another instance
+      // took over meanwhile is theirs to record, and its stages theirs to fire.
+      if (absl::Status renewed = leases.renew_if_due(remaining); !renewed.ok()) return renewed;
+      drop_lost_rows(group, leases, options_.logger, result);
     }
     if (status.ok() && options_.lifecycle) {
       for (Envelope& published : group.envelopes) {

@@ -83,6 +83,9 @@ struct DrainCycleResult {
   std::size_t failed = 0;  // retried later, or dead-lettered
   std::size_t quarantined = 0;
   std::size_t held_back = 0;  // released: an earlier row of their stream failed, or not ready
+  // Published, but another instance took the row over while the publish ran (it outlasted the
+  // lease): the new owner records it and fires its PostOutbox stages, not this worker.
+  std::size_t lease_lost = 0;
 };
 
 class OutboxDrainWorker {
