@@ -252,18 +252,13 @@ TEST_F(OutboxDrainWorkerTests, TransportFailure_RecordsAFailureWithBackoff) {
   EXPECT_EQ(result->published, 1u);
 }
 
-// A broker connection that drops under a publish: the publish fails and the transport is then
-// not ready until it reconnects.
-class DroppingTransport final : public Transport {
+// A transport in front of another: the fakes below change how publishing goes, never who
+// subscribes.
+class ForwardingTransport : public Transport {
  public:
-  explicit DroppingTransport(Transport& inner) : inner_(inner) {}
+  explicit ForwardingTransport(Transport& inner) : inner_(inner) {}
   absl::Status publish(const TransportDestination& destination,
                        std::span<const TransportMessage> batch) override {
-    if (drop_next_) {
-      drop_next_ = false;
-      ready_ = false;
-      return absl::UnavailableError("connection reset by peer");
-    }
     return inner_.publish(destination, batch);
   }
   absl::StatusOr<std::unique_ptr<TransportSubscription>> subscribe(
@@ -271,13 +266,29 @@ class DroppingTransport final : public Transport {
       DeliveryHandler handler) override {
     return inner_.subscribe(service_name, std::move(bindings), std::move(handler));
   }
+
+ private:
+  Transport& inner_;
+};
+
+// A broker connection that drops under a publish: the publish fails and the transport is then
+// not ready until it reconnects.
+class DroppingTransport final : public ForwardingTransport {
+ public:
+  using ForwardingTransport::ForwardingTransport;
+  absl::Status publish(const TransportDestination& destination,
+                       std::span<const TransportMessage> batch) override {
+    if (drop_next_) {
+      drop_next_ = false;
+      ready_ = false;
+      return absl::UnavailableError("connection reset by peer");
+    }
+    return ForwardingTransport::publish(destination, batch);
+  }
   bool is_ready() const override { return ready_; }
 
   bool drop_next_ = true;
   bool ready_ = true;
-
- private:
-  Transport& inner_;
 };
 
 TEST_F(OutboxDrainWorkerTests, ConnectionLostUnderThePublish_RowsWaitWithoutAnAttemptOrBackoff) {
@@ -301,24 +312,16 @@ TEST_F(OutboxDrainWorkerTests, ConnectionLostUnderThePublish_RowsWaitWithoutAnAt
 }
 
 // A broker moments after a restart: it returns what it has no binding for yet.
-class SettlingTransport final : public Transport {
+class SettlingTransport final : public ForwardingTransport {
  public:
-  explicit SettlingTransport(Transport& inner) : inner_(inner) {}
+  using ForwardingTransport::ForwardingTransport;
   absl::Status publish(const TransportDestination& destination,
                        std::span<const TransportMessage> batch) override {
     if (settling_) return mark_transport_settling(absl::UnavailableError("returned: no route"));
-    return inner_.publish(destination, batch);
-  }
-  absl::StatusOr<std::unique_ptr<TransportSubscription>> subscribe(
-      std::string_view service_name, std::vector<TransportBinding> bindings,
-      DeliveryHandler handler) override {
-    return inner_.subscribe(service_name, std::move(bindings), std::move(handler));
+    return ForwardingTransport::publish(destination, batch);
   }
 
   bool settling_ = true;
-
- private:
-  Transport& inner_;
 };
 
 TEST_F(OutboxDrainWorkerTests, PublishReturnedWhileTheBrokerSettles_RowsWaitWithoutAnAttempt) {
@@ -342,24 +345,16 @@ TEST_F(OutboxDrainWorkerTests, PublishReturnedWhileTheBrokerSettles_RowsWaitWith
 }
 
 // A transport whose publish runs `during` first: what happens elsewhere while a publish is slow.
-class SlowTransport final : public Transport {
+class SlowTransport final : public ForwardingTransport {
  public:
-  explicit SlowTransport(Transport& inner) : inner_(inner) {}
+  using ForwardingTransport::ForwardingTransport;
   absl::Status publish(const TransportDestination& destination,
                        std::span<const TransportMessage> batch) override {
     if (auto run = std::exchange(during_, nullptr)) run();
-    return inner_.publish(destination, batch);
-  }
-  absl::StatusOr<std::unique_ptr<TransportSubscription>> subscribe(
-      std::string_view service_name, std::vector<TransportBinding> bindings,
-      DeliveryHandler handler) override {
-    return inner_.subscribe(service_name, std::move(bindings), std::move(handler));
+    return ForwardingTransport::publish(destination, batch);
   }
 
   std::function<void()> during_;
-
- private:
-  Transport& inner_;
 };
 
 // Two instances of one service on one SQLite file. A's publish outlasts its lease (a broker

@@ -48,20 +48,13 @@ Lookup run_lookup(const std::function<Uuid()>& lookup) {
   }
 }
 
-// Takes the rows whose lease `leases` found lost out of a published group: no completion and no
-// PostOutbox stage here (see publish()).
-void drop_lost_rows(Group& group, const LeaseKeeper& leases,
-                    const std::shared_ptr<spdlog::logger>& logger, DrainCycleResult& result) {
+// Removes the rows of `group` for which `drop(message)` says true, keeping the others in order
+// (messages and envelopes stay parallel).
+template <class Drop>
+void remove_rows_if(Group& group, Drop drop) {
   std::size_t kept = 0;
   for (std::size_t i = 0; i < group.messages.size(); ++i) {
-    if (leases.lost(group.messages[i].message_id)) {
-      log(logger, spdlog::level::warn, log_events::kLeaseLost,
-          "outbox row {} ({}) was taken over by another instance while its publish ran; "
-          "its PostOutbox stages are left to that instance",
-          group.messages[i].message_id, group.messages[i].message_type);
-      ++result.lease_lost;
-      continue;
-    }
+    if (drop(group.messages[i])) continue;
     if (kept != i) {
       group.messages[kept] = std::move(group.messages[i]);
       group.envelopes[kept] = std::move(group.envelopes[i]);
@@ -72,6 +65,21 @@ void drop_lost_rows(Group& group, const LeaseKeeper& leases,
                        group.messages.end());
   group.envelopes.erase(group.envelopes.begin() + static_cast<std::ptrdiff_t>(kept),
                         group.envelopes.end());
+}
+
+// Takes the rows whose lease `leases` found lost out of a published group: no completion and no
+// PostOutbox stage here (see publish()).
+void drop_lost_rows(Group& group, const LeaseKeeper& leases,
+                    const std::shared_ptr<spdlog::logger>& logger, DrainCycleResult& result) {
+  remove_rows_if(group, [&](const TransportMessage& message) {
+    if (!leases.lost(message.message_id)) return false;
+    log(logger, spdlog::level::warn, log_events::kLeaseLost,
+        "outbox row {} ({}) was taken over by another instance while its publish ran; its "
+        "PostOutbox stages are left to that instance",
+        message.message_id, message.message_type);
+    ++result.lease_lost;
+    return true;
+  });
 }
 
 }  // namespace
@@ -133,22 +141,11 @@ struct OutboxDrainWorker::Batch {
 
   // Releases the rows of `group` whose stream stopped after the group was formed.
   void withhold_stopped_streams(Group& group, DrainCycleResult& result) {
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < group.messages.size(); ++i) {
-      if (stopped(group.messages[i].stream_id)) {
-        release(group.messages[i].message_id, result);
-        continue;
-      }
-      if (kept != i) {
-        group.messages[kept] = std::move(group.messages[i]);
-        group.envelopes[kept] = std::move(group.envelopes[i]);
-      }
-      ++kept;
-    }
-    group.messages.erase(group.messages.begin() + static_cast<std::ptrdiff_t>(kept),
-                         group.messages.end());
-    group.envelopes.erase(group.envelopes.begin() + static_cast<std::ptrdiff_t>(kept),
-                          group.envelopes.end());
+    remove_rows_if(group, [&](const TransportMessage& message) {
+      if (!stopped(message.stream_id)) return false;
+      release(message.message_id, result);
+      return true;
+    });
   }
 };
 
