@@ -37,12 +37,6 @@ namespace {
 using whizbang::DeliveryStatus;
 using whizbang::Stage;
 
-WhoAmI who(std::string tag) {
-  WhoAmI command;
-  command.tag = std::move(tag);
-  return command;
-}
-
 OrderCreated created(std::string id) {
   OrderCreated event;
   event.order_id = std::move(id);

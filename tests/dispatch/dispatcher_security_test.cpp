@@ -19,12 +19,6 @@ namespace {
 using DispatcherCascadeSecurityTests = DispatcherTest;
 using whizbang::SecurityContext;
 
-WhoAmI who(std::string tag) {
-  WhoAmI command;
-  command.tag = std::move(tag);
-  return command;
-}
-
 TEST_F(DispatcherCascadeSecurityTests, NoContextAtAll_HandlersRunWithoutUserOrTenantAndNoError) {
   ASSERT_TRUE(dispatcher_->send(who("plain")).ok());
   const auto entries = journal_.entries();

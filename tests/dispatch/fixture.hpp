@@ -95,4 +95,11 @@ class DispatcherTest : public ::testing::Test {
   std::unique_ptr<whizbang::Dispatcher> dispatcher_;
 };
 
+// The WhoAmI command tagged `tag` (its receptor cascades the tag into its results).
+inline WhoAmI who(std::string tag) {
+  WhoAmI command;
+  command.tag = std::move(tag);
+  return command;
+}
+
 }  // namespace dispatch_test

@@ -5,16 +5,13 @@
 #include <whizbang/message/envelope_json.hpp>
 
 #include "interop_messages.hpp"
+#include "interop_registry.hpp"
 #include "support/dotnet_reader_rules.hpp"
 #include "whizbang_messages.hpp"
 #include "whizbang_registry.hpp"
 
 namespace interop_test {
 namespace {
-
-const whizbang::MessageTypeInfo* resolve(std::string_view name) {
-  return whizbang::generated::whizbang_interop_tests::registry().find_message(name);
-}
 
 // As a Whizbang .NET service serializes MessageEnvelope<JsonElement> for ShipOrder: short keys,
 // the payload under C# names, no "t", the stream in md.AggregateId, a ScopeDelta.

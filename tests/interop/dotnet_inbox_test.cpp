@@ -7,15 +7,12 @@
 #include <whizbang/workers/inbox_worker.hpp>
 
 #include "interop_messages.hpp"
+#include "interop_registry.hpp"
 #include "whizbang_messages.hpp"
 #include "whizbang_registry.hpp"
 
 namespace interop_test {
 namespace {
-
-const whizbang::MessageTypeInfo* resolve(std::string_view name) {
-  return whizbang::generated::whizbang_interop_tests::registry().find_message(name);
-}
 
 // What the RabbitMQ transport makes of a .NET delivery: the type from EnvelopeType (assembly
 // qualified), no stream (.NET's bulk publish sends no StreamId header), the body as sent.

@@ -72,4 +72,11 @@ inline whizbang::ReceptorInvocationRecord record_of(std::string receptor, std::s
   return record;
 }
 
+// The OrderPlaced event of order `id`.
+inline OrderPlaced placed(std::string id) {
+  OrderPlaced event;
+  event.order_id = std::move(id);
+  return event;
+}
+
 }  // namespace lifecycle_test

@@ -68,10 +68,4 @@ inline absl::StatusOr<whizbang::Envelope> stored_outbox_envelope(Service& servic
   });
 }
 
-inline OrderPlaced placed(std::string id) {
-  OrderPlaced event;
-  event.order_id = std::move(id);
-  return event;
-}
-
 }  // namespace lifecycle_test

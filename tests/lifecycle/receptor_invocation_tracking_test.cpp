@@ -11,12 +11,6 @@ constexpr const char* kShared = "lifecycle_test::SharedProjection";
 constexpr const char* kEmail = "lifecycle_test::ConfirmationEmail";
 constexpr const char* kUpdater = "lifecycle_test::ReadModelUpdater";
 
-OrderPlaced placed() {
-  OrderPlaced event;
-  event.order_id = "o-1";
-  return event;
-}
-
 class ReceptorInvocationTrackingTests : public ::testing::Test {
  protected:
   FireLog log_;
@@ -25,7 +19,7 @@ class ReceptorInvocationTrackingTests : public ::testing::Test {
 
 TEST_F(ReceptorInvocationTrackingTests, FiredInAnotherService_RunsHere) {
   ServiceUnderTest billing(log_, "billing", {}, capture_.logger);
-  whizbang::Envelope envelope = envelope_from(placed(), "orders");
+  whizbang::Envelope envelope = envelope_from(placed("o-1"), "orders");
   envelope.receptor_invocations.push_back(
       record_of(kShared, "orders", Stage::LocalImmediateInline));
   auto report = billing.invoke(envelope, Stage::PostInboxDetached);
@@ -36,7 +30,7 @@ TEST_F(ReceptorInvocationTrackingTests, FiredInAnotherService_RunsHere) {
 
 TEST_F(ReceptorInvocationTrackingTests, FiredInThisService_IsSkipped) {
   ServiceUnderTest billing(log_, "billing", {}, capture_.logger);
-  whizbang::Envelope envelope = envelope_from(placed(), "orders");
+  whizbang::Envelope envelope = envelope_from(placed("o-1"), "orders");
   // Service names compare without regard to case.
   envelope.receptor_invocations.push_back(
       record_of(kShared, "BILLING", Stage::LocalImmediateInline));
@@ -49,7 +43,7 @@ TEST_F(ReceptorInvocationTrackingTests, FiredInThisService_IsSkipped) {
 
 TEST_F(ReceptorInvocationTrackingTests, OnceAcrossServices_FiredInAnotherService_IsSkipped) {
   ServiceUnderTest billing(log_, "billing", {}, capture_.logger);
-  whizbang::Envelope envelope = envelope_from(placed(), "orders");
+  whizbang::Envelope envelope = envelope_from(placed("o-1"), "orders");
   envelope.receptor_invocations.push_back(record_of(kEmail, "orders", Stage::LocalImmediateInline));
   ASSERT_TRUE(billing.invoke(envelope, Stage::PostInboxDetached).ok());
   EXPECT_EQ(log_.count("ConfirmationEmail"), 0);
@@ -58,7 +52,7 @@ TEST_F(ReceptorInvocationTrackingTests, OnceAcrossServices_FiredInAnotherService
 
 TEST_F(ReceptorInvocationTrackingTests, Idempotent_IsNeverStopped) {
   ServiceUnderTest billing(log_, "billing", {}, capture_.logger);
-  whizbang::Envelope envelope = envelope_from(placed(), "orders");
+  whizbang::Envelope envelope = envelope_from(placed("o-1"), "orders");
   envelope.receptor_invocations.push_back(record_of(kUpdater, "billing", Stage::PostInboxDetached));
   ASSERT_TRUE(billing.invoke(envelope, Stage::PostInboxDetached).ok());
   ASSERT_TRUE(billing.invoke(envelope, Stage::PostInboxDetached).ok());
@@ -68,7 +62,7 @@ TEST_F(ReceptorInvocationTrackingTests, Idempotent_IsNeverStopped) {
 TEST_F(ReceptorInvocationTrackingTests,
        SuccessfulInvocation_AppendsARecordNamingReceptorStageAndService) {
   ServiceUnderTest billing(log_, "billing");
-  whizbang::Envelope envelope = envelope_from(placed(), "orders");
+  whizbang::Envelope envelope = envelope_from(placed("o-1"), "orders");
   ASSERT_TRUE(billing.invoke(envelope, Stage::PostInboxDetached).ok());
   ASSERT_EQ(envelope.receptor_invocations.size(), 3u);  // shared, email, updater
   const auto& record = envelope.receptor_invocations[0];
@@ -87,7 +81,7 @@ TEST_F(ReceptorInvocationTrackingTests,
 
 TEST_F(ReceptorInvocationTrackingTests, RedeliveredEnvelope_FiresNothingTwice) {
   ServiceUnderTest billing(log_, "billing");
-  whizbang::Envelope envelope = envelope_from(placed(), "orders");
+  whizbang::Envelope envelope = envelope_from(placed("o-1"), "orders");
   ASSERT_TRUE(billing.invoke(envelope, Stage::PostInboxDetached).ok());
   ASSERT_TRUE(billing.invoke(envelope, Stage::PostInboxDetached).ok());
   EXPECT_EQ(log_.count("SharedProjection"), 1);
@@ -99,7 +93,7 @@ TEST_F(ReceptorInvocationTrackingTests, Track_RecordsButNeverSkips) {
   whizbang::ReceptorInvokerOptions options;
   options.guardrails.tracking = whizbang::ReceptorInvocationTracking::Track;
   ServiceUnderTest billing(log_, "billing", options);
-  whizbang::Envelope envelope = envelope_from(placed(), "orders");
+  whizbang::Envelope envelope = envelope_from(placed("o-1"), "orders");
   ASSERT_TRUE(billing.invoke(envelope, Stage::PostInboxDetached).ok());
   ASSERT_TRUE(billing.invoke(envelope, Stage::PostInboxDetached).ok());
   EXPECT_EQ(log_.count("SharedProjection"), 2);
@@ -110,7 +104,7 @@ TEST_F(ReceptorInvocationTrackingTests, Off_NeitherReadsNorWritesRecords) {
   whizbang::ReceptorInvokerOptions options;
   options.guardrails.tracking = whizbang::ReceptorInvocationTracking::Off;
   ServiceUnderTest billing(log_, "billing", options);
-  whizbang::Envelope envelope = envelope_from(placed(), "orders");
+  whizbang::Envelope envelope = envelope_from(placed("o-1"), "orders");
   envelope.receptor_invocations.push_back(record_of(kShared, "billing", Stage::PostInboxDetached));
   ASSERT_TRUE(billing.invoke(envelope, Stage::PostInboxDetached).ok());
   EXPECT_EQ(log_.count("SharedProjection"), 1);
@@ -119,7 +113,7 @@ TEST_F(ReceptorInvocationTrackingTests, Off_NeitherReadsNorWritesRecords) {
 
 TEST_F(ReceptorInvocationTrackingTests, HostThatDoesNotKnowItsName_AnyRecordStopsTheReceptor) {
   ServiceUnderTest nameless(log_, "");
-  whizbang::Envelope envelope = envelope_from(placed(), "orders");
+  whizbang::Envelope envelope = envelope_from(placed("o-1"), "orders");
   envelope.receptor_invocations.push_back(
       record_of(kShared, "orders", Stage::LocalImmediateInline));
   ASSERT_TRUE(nameless.invoke(envelope, Stage::PostInboxDetached).ok());
@@ -140,7 +134,7 @@ TEST_F(ReceptorInvocationTrackingTests, ReplacedDedupStore_IsTheOneAsked) {
   whizbang::ReceptorInvokerOptions options;
   options.dedup_store = store;
   ServiceUnderTest billing(log_, "billing", options);
-  whizbang::Envelope envelope = envelope_from(placed(), "orders");
+  whizbang::Envelope envelope = envelope_from(placed("o-1"), "orders");
   ASSERT_TRUE(billing.invoke(envelope, Stage::PostInboxDetached).ok());
   EXPECT_EQ(store->asked, 2);  // not for the idempotent receptor
   EXPECT_EQ(log_.count("SharedProjection"), 0);

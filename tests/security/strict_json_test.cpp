@@ -12,7 +12,7 @@
 namespace whizbang {
 namespace {
 
-std::string envelope_json() {
+std::string order_created_json() {
   return serialize_envelope(Envelope::create(AnyMessage::make(store_test::OrderCreated{"o-1", 5}),
                                              store_test::instance("orders")));
 }
@@ -24,7 +24,7 @@ absl::Status decode(std::string_view json) {
 using security_test::replaced;
 
 TEST(StrictJsonTests, InvalidUtf8_IsRefusedNotStoredAndSentOn) {
-  const std::string json = envelope_json();
+  const std::string json = order_created_json();
   ASSERT_TRUE(decode(json).ok());
   for (const char* bad : {"o-\xff", "o-\xc3", "o-\xed\xa0\x80" /* a lone surrogate */,
                           "o-\xc0\xaf" /* overlong '/' */}) {
@@ -42,7 +42,7 @@ TEST(StrictJsonTests, InvalidUtf8_IsRefusedNotStoredAndSentOn) {
 }
 
 TEST(StrictJsonTests, DuplicateKeys_AreRefusedWhereverTheyAre) {
-  const std::string json = envelope_json();
+  const std::string json = order_created_json();
   const std::vector<std::pair<std::string, std::string>> duplicates = {
       {R"({"v":1,)", R"({"v":1,"v":1,)"},                               // top level
       {R"("order_id":"o-1")", R"("order_id":"o-1","order_id":"o-2")"},  // payload

@@ -6,22 +6,15 @@
 #include <sstream>
 
 #include "cli/commands.hpp"
+#include "cli_test_run.hpp"
 #include "whizbang/ids/derived_identity.hpp"
 
 namespace whizbang::cli {
 namespace {
 
-struct CliRun {
-  int code;
-  std::string out;
-  std::string err;
-};
-
-CliRun run(std::vector<std::string> args) {
-  std::ostringstream out, err;
-  const int code = run_cli(args, {out, err});
-  return {code, out.str(), err.str()};
-}
+using test::BadInput;
+using test::CliRun;
+using test::run;
 
 TEST(WhizbangCliTests, IdNew_PrintsOneV7IdPerLine) {
   const CliRun r = run({"id", "new", "--count", "3"});
@@ -85,11 +78,6 @@ TEST(WhizbangCliTests, IdInspect_NonV7Id_SaysSo) {
   ASSERT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("not a version 7"), std::string::npos);
 }
-
-struct BadInput {
-  std::vector<std::string> args;
-  std::string expected_error;
-};
 
 TEST(WhizbangCliTests, BadInput_PrintsOneLineNamingTheProblemAndExits2) {
   const std::vector<BadInput> cases = {

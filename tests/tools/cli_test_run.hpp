@@ -34,6 +34,12 @@ struct CliRun {
   std::string err;
 };
 
+// A command line that must fail with a usage error naming `expected_error`.
+struct BadInput {
+  std::vector<std::string> args;
+  std::string expected_error;
+};
+
 inline CliRun run(std::vector<std::string> args) {
   std::ostringstream out, err;
   const int code = run_cli(args, {out, err});

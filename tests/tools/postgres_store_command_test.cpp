@@ -18,17 +18,17 @@ using test::CliRun;
 using test::parse_json;
 using test::run;
 
-constexpr const char* kStream = "0190f3c4-1a2b-7c3d-8e4f-02a4b67f7356";
+constexpr const char* kOrderStream = "0190f3c4-1a2b-7c3d-8e4f-02a4b67f7356";
 
 class PostgresStoreCommandTests : public ::testing::Test {
  protected:
-  // Two events on kStream appended to the event store, one command that failed for good.
+  // Two events on kOrderStream appended to the event store, one command that failed for good.
   void SetUp() override {
     conninfo_ = whizbang_test::fresh_postgres_schema();
     ASSERT_FALSE(conninfo_.empty());
     auto store = PostgresWorkStore::open(conninfo_);
     ASSERT_TRUE(store.ok()) << store.status();
-    const Uuid stream = *Uuid::parse(kStream);
+    const Uuid stream = *Uuid::parse(kOrderStream);
     std::vector<OutboxMessage> outbox = {
         outbox_message(OrderCreated{"o-1", 1}, std::nullopt, stream),
         outbox_message(OrderCreated{"o-2", 2}, std::nullopt, stream),
@@ -54,7 +54,7 @@ TEST_F(PostgresStoreCommandTests, Inspect_WithPg_CountsEveryTableAndNamesNoConni
   EXPECT_EQ(json["schema_version"].GetInt(), PostgresWorkStore::latest_schema_version());
   EXPECT_EQ(json["counts"]["outbox"].GetInt64(), 3);
   EXPECT_EQ(json["counts"]["event_store"].GetInt64(), 2);
-  EXPECT_STREQ(json["event_store"][0]["stream_id"].GetString(), kStream);
+  EXPECT_STREQ(json["event_store"][0]["stream_id"].GetString(), kOrderStream);
   EXPECT_EQ(r.out.find("host="), std::string::npos) << "the conninfo is printed";
 
   const CliRun text = run({"store", "inspect", conninfo_});  // a postgresql:// location: no --pg
@@ -64,7 +64,7 @@ TEST_F(PostgresStoreCommandTests, Inspect_WithPg_CountsEveryTableAndNamesNoConni
 }
 
 TEST_F(PostgresStoreCommandTests, Stream_ListsTheEventsInVersionOrder) {
-  const CliRun r = run({"store", "stream", "--pg", conninfo_, kStream, "--json"});
+  const CliRun r = run({"store", "stream", "--pg", conninfo_, kOrderStream, "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
   const rapidjson::Document json = parse_json(r.out);
   ASSERT_EQ(json["events"].Size(), 2u);

@@ -14,6 +14,7 @@ namespace whizbang::cli {
 namespace {
 
 using namespace std::chrono_literals;
+using test::BadInput;
 using test::CliRun;
 using test::DeadLetterStoreTest;
 using test::Expected;
@@ -100,11 +101,6 @@ TEST_F(StoreRequeueCommandTests, IdsThatMatchNoDeadLetterCountZeroAndAreNamed) {
             "requeued 1 dead letter (no dead letter has id " + unknown + ", " + live + ")\n");
   EXPECT_EQ(listed_ids(), expected_ids({0, 1, 2, 4}));
 }
-
-struct BadInput {
-  std::vector<std::string> args;
-  std::string expected_error;
-};
 
 TEST_F(StoreDeadLetterCommandsTests, BadInputPrintsOneLineExits2AndTouchesNothing) {
   const std::string missing = dir_.file("missing.db");

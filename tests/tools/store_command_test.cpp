@@ -21,6 +21,7 @@ using store_test::inbox_message;
 using store_test::OrderCreated;
 using store_test::outbox_message;
 using store_test::ShipOrderCommand;
+using test::BadInput;
 using test::CliRun;
 using test::identity;
 using test::listing;
@@ -202,8 +203,7 @@ TEST_F(StoreCommandTests, Stream_Text_ControlCharactersInStoredTextAreEscaped) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("\xc2\x9b"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("evil\\x1b[2J\\x1b[31m\\x0aforged line\\x9b1m"), std::string::npos)
-      << r.out;
+  EXPECT_NE(r.out.find("evil\\x1b[2J\\x1b[31m\\x0aforged line\\x9b1m"), std::string::npos) << r.out;
   // JSON output escapes them as JSON does.
   const CliRun json = run({"store", "stream", path_, kStream, "--json"});
   ASSERT_EQ(json.code, 0) << json.err;
@@ -223,11 +223,6 @@ TEST_F(StoreCommandTests, Inspector_OpensReadOnly) {
   ASSERT_TRUE(events.ok());
   EXPECT_EQ(events->size(), 3u);
 }
-
-struct BadInput {
-  std::vector<std::string> args;
-  std::string expected_error;
-};
 
 void expect_one_line_exit_2(const BadInput& c) {
   const CliRun r = run(c.args);

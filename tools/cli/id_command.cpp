@@ -34,7 +34,7 @@ struct CompositeChildOptions {
   bool json = false;
 };
 
-struct InspectOptions {
+struct IdInspectOptions {
   std::string id;
   bool json = false;
 };
@@ -105,7 +105,7 @@ int id_composite_child(const CompositeChildOptions& options, const Io& io) {
   return kExitOk;
 }
 
-int id_inspect(const InspectOptions& options, const Io& io) {
+int id_inspect(const IdInspectOptions& options, const Io& io) {
   const absl::StatusOr<Uuid> id = Uuid::parse(options.id);
   if (!id.ok()) return usage_error(io, id.status());
   const auto& b = id->bytes();
@@ -208,7 +208,7 @@ void add_id_commands(CommandTree& tree) {
       ->check(whole_number(0));
   child_command->add_flag("--json", child->json, kJson);
 
-  auto inspect = std::make_shared<InspectOptions>();
+  auto inspect = std::make_shared<IdInspectOptions>();
   CLI::App* inspect_command =
       tree.add_command(*id, "inspect", "version, variant, timestamp, counter, ordinal field",
                        [inspect](const Io& io) { return id_inspect(*inspect, io); });

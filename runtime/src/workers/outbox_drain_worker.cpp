@@ -12,16 +12,23 @@
 #include "workers/lease_keeper.hpp"
 
 namespace whizbang {
-namespace {
+namespace outbox_drain {
 
 // Rows published in one transport call: one destination, any number of streams (each message
 // carries its own stream id; the destination's "StreamId" stays only while the group holds rows
-// of one stream).
+// of one stream). Not in the anonymous namespace: OutboxDrainWorker::Batch, declared in the
+// header, holds them.
 struct Group {
   TransportDestination destination;
   std::vector<TransportMessage> messages;
   std::vector<Envelope> envelopes;  // parallel to messages, for the PostOutbox stages
 };
+
+}  // namespace outbox_drain
+
+namespace {
+
+using outbox_drain::Group;
 
 // Rows may share a transport call when their destinations differ at most in their stream.
 std::string group_key(const TransportDestination& destination) {
