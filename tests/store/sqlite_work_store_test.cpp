@@ -10,6 +10,7 @@
 
 #include "store/sqlite/migrations.hpp"
 #include "store_test_support.hpp"
+#include "sync_counting_vfs.hpp"
 #include "whizbang/store/sqlite/sqlite_work_store.hpp"
 
 namespace store_test {
@@ -359,6 +360,63 @@ TEST(SqliteWorkStoreOpenTests, Durability_IsFullByDefaultAndNormalOnRequest) {
   settings = (*normal)->connection_settings();
   ASSERT_TRUE(settings.ok());
   EXPECT_EQ(settings->synchronous, "normal");
+}
+
+// At FULL, what a caller is promised durable is synced before the call returns; a cycle that
+// only claims is not: lost to a power loss, it is a lease that lapsed.
+TEST(SqliteDurabilityTests, AtFull_StoredRowsAndCompletionsAreSynced_AClaimAloneIsNot) {
+  SyncCountingVfs vfs;
+  TempDir dir;
+  ManualClock clock;
+  StoreOptions options;
+  options.instance = instance("orders");
+  options.now = clock.fn();
+  auto store = SqliteWorkStore::open(dir.file("sync.db"), options);
+  ASSERT_TRUE(store.ok()) << store.status();
+  const OutboxMessage message = outbox_message(OrderCreated{"o", 1}, "orders");
+
+  int before = vfs.syncs();
+  ASSERT_TRUE((*store)->store_outbox_messages({&message, 1}).ok());
+  EXPECT_GT(vfs.syncs(), before) << "a stored row is on disk when the call returns";
+
+  clock.advance(options.lease_duration + std::chrono::seconds(1));
+  before = vfs.syncs();
+  auto claimed = (*store)->process_work_batch({});
+  ASSERT_TRUE(claimed.ok()) << claimed.status();
+  ASSERT_EQ(claimed->size(), 1u);
+  EXPECT_EQ(vfs.syncs(), before) << "a claim alone waits for no sync";
+  auto settings = (*store)->connection_settings();
+  ASSERT_TRUE(settings.ok());
+  EXPECT_EQ(settings->synchronous, "full") << "the next transaction is synced again";
+
+  WorkBatchRequest completing;
+  completing.completions.push_back(
+      {WorkSource::Outbox, message.message_id, MessageStatus::Published});
+  before = vfs.syncs();
+  ASSERT_TRUE((*store)->process_work_batch(completing).ok());
+  EXPECT_GT(vfs.syncs(), before) << "a completion is on disk when the call returns";
+}
+
+TEST(SqliteDurabilityTests, ClaimInsideTheCallersTransaction_IsSyncedWithIt) {
+  SyncCountingVfs vfs;
+  TempDir dir;
+  ManualClock clock;
+  StoreOptions options;
+  options.instance = instance("orders");
+  options.now = clock.fn();
+  auto store = SqliteWorkStore::open(dir.file("sync.db"), options);
+  ASSERT_TRUE(store.ok()) << store.status();
+  const OutboxMessage message = outbox_message(OrderCreated{"o", 1}, "orders");
+  ASSERT_TRUE((*store)->store_outbox_messages({&message, 1}).ok());
+  clock.advance(options.lease_duration + std::chrono::seconds(1));
+
+  ASSERT_TRUE((*store)->begin().ok());
+  auto claimed = (*store)->process_work_batch({});
+  ASSERT_TRUE(claimed.ok()) << claimed.status();
+  ASSERT_EQ(claimed->size(), 1u);
+  const int before = vfs.syncs();
+  ASSERT_TRUE((*store)->commit().ok());
+  EXPECT_GT(vfs.syncs(), before);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "whizbang/store/outbox_message.hpp"
 #include "whizbang/store/store_options.hpp"
 #include "whizbang/store/store_rows.hpp"
+#include "whizbang/store/work_item.hpp"
 
 // Early returns for Status/StatusOr in the store sources.
 #define WB_RETURN_IF_ERROR(expr)                                               \
@@ -44,6 +45,14 @@ inline constexpr std::int64_t kHeartbeatInterval = 10'000'000;
 // Whether a work cycle at `now` writes the heartbeat, last written at `last` (none yet: it does).
 inline bool heartbeat_due(std::optional<std::int64_t> last, std::int64_t now) {
   return !last || now - *last >= kHeartbeatInterval;
+}
+
+// Whether a work cycle writes nothing a caller was promised durable: no completion, failure or
+// new row; only claims, renewals and what claiming does (the event-store append, quarantine),
+// all of which a re-claim does again should a power loss undo them.
+inline bool claims_only(const WorkBatchRequest& request) {
+  return request.completions.empty() && request.failures.empty() && request.new_outbox.empty() &&
+         request.new_inbox.empty();
 }
 
 // Fills in defaults: the system clock, a fresh instance id.

@@ -44,6 +44,11 @@ class TransactionBackend {
   // A transaction for a call that only reads: it must not keep other writers (other processes
   // on the same database) waiting. Defaults to a writing one.
   virtual absl::Status backend_begin_read() { return backend_begin(false); }
+  // A transaction whose commit need not be on disk when it returns: a power loss may undo it,
+  // and the backend's next synced commit puts it on disk first (its log is written in order).
+  // Only for writes whose loss returns the store to an earlier consistent state: claims and
+  // lease renewals. Defaults to a synced one.
+  virtual absl::Status backend_begin_unsynced() { return backend_begin(false); }
   virtual absl::Status backend_commit() = 0;
   virtual void backend_rollback() = 0;
   // Savepoints, `level` 0 for the outermost. rollback_to undoes what was written since the
@@ -116,11 +121,24 @@ class TransactionGate {
     return result;
   }
 
+  // The same for an `op` whose writes may be lost to a power loss (backend_begin_unsynced):
+  // an implicit transaction of its own is not synced; inside the caller's, it is part of it.
+  template <class Op>
+  auto run_unsynced(Op&& op) -> std::invoke_result_t<Op> {
+    if (absl::Status status = enter(/*explicit_transaction=*/false, Kind::Unsynced); !status.ok()) {
+      return status;
+    }
+    auto result = op();
+    absl::Status status = leave(result.ok());
+    if (!result.ok()) return result;
+    if (!status.ok()) return status;
+    return result;
+  }
+
   // The same for an `op` that only reads: an implicit transaction of its own is a reading one.
   template <class Op>
   auto run_read(Op&& op) -> std::invoke_result_t<Op> {
-    if (absl::Status status = enter(/*explicit_transaction=*/false, /*read_only=*/true);
-        !status.ok()) {
+    if (absl::Status status = enter(/*explicit_transaction=*/false, Kind::Read); !status.ok()) {
       return status;
     }
     auto result = op();
@@ -159,7 +177,10 @@ class TransactionGate {
   }
 
  private:
-  absl::Status enter(bool explicit_transaction, bool read_only = false) {
+  // What an outermost implicit transaction is (an explicit one is always Synced).
+  enum class Kind { Synced, Read, Unsynced };
+
+  absl::Status enter(bool explicit_transaction, Kind kind = Kind::Synced) {
     if (!mutex_.try_lock()) {
       // Counted before blocking, so an observer of the counter knows a caller is queued.
       if (metrics_) {
@@ -168,8 +189,9 @@ class TransactionGate {
       mutex_.lock();
     }
     if (depth_ == 0) {
-      absl::Status status =
-          read_only ? backend_.backend_begin_read() : backend_.backend_begin(explicit_transaction);
+      absl::Status status = kind == Kind::Read       ? backend_.backend_begin_read()
+                            : kind == Kind::Unsynced ? backend_.backend_begin_unsynced()
+                                                     : backend_.backend_begin(explicit_transaction);
       if (!status.ok()) {
         mutex_.unlock();
         return status;

@@ -23,12 +23,43 @@ struct SqliteWorkStore::Impl final : store_internal::TransactionBackend {
         options(store_internal::normalize(std::move(store_options))),
         gate(*this, options.metrics) {}
 
-  absl::Status backend_begin(bool) override { return connection->run("BEGIN IMMEDIATE"); }
+  absl::Status backend_begin(bool) override {
+    if (absl::Status status = restore_sync(); !status.ok()) return status;
+    return connection->run("BEGIN IMMEDIATE");
+  }
   // Deferred: a read takes no write lock, so an idle poll never queues behind (or blocks) the
   // writers of other processes.
   absl::Status backend_begin_read() override { return connection->run("BEGIN"); }
-  absl::Status backend_commit() override { return connection->run("COMMIT"); }
-  void backend_rollback() override { (void)connection->run("ROLLBACK"); }
+  // At FULL durability, claims and renewals commit without the WAL's fsync. synchronous is a
+  // connection setting, changeable only outside a transaction: it is lowered before BEGIN and
+  // put back after the transaction ends, and a synced transaction never begins while it is
+  // still lowered. A later synced commit writes the WAL up to its own frames, these included
+  // (docs/guide/06-stores-and-workers.md, "What a commit waits for").
+  absl::Status backend_begin_unsynced() override {
+    if (options.durability != Durability::Full) return backend_begin(false);
+    if (absl::Status status = connection->run("PRAGMA synchronous=NORMAL"); !status.ok()) {
+      return status;
+    }
+    unsynced = true;
+    absl::Status status = connection->run("BEGIN IMMEDIATE");
+    if (!status.ok()) (void)restore_sync();
+    return status;
+  }
+  absl::Status backend_commit() override {
+    absl::Status status = connection->run("COMMIT");
+    if (status.ok()) (void)restore_sync();  // a failed COMMIT is followed by backend_rollback()
+    return status;
+  }
+  void backend_rollback() override {
+    (void)connection->run("ROLLBACK");
+    (void)restore_sync();
+  }
+  absl::Status restore_sync() {
+    if (!unsynced) return absl::OkStatus();
+    absl::Status status = connection->run("PRAGMA synchronous=FULL");
+    if (status.ok()) unsynced = false;
+    return status;
+  }
   absl::Status backend_savepoint(int level) override {
     return connection->run(fmt::format("SAVEPOINT whizbang_{}", level));
   }
@@ -84,6 +115,8 @@ struct SqliteWorkStore::Impl final : store_internal::TransactionBackend {
   int schema_version = 0;
   // When this instance last wrote its heartbeat (wh_service_instances); micros, store clock.
   std::optional<std::int64_t> last_heartbeat;
+  // synchronous is lowered for an unsynced transaction (backend_begin_unsynced).
+  bool unsynced = false;
 };
 
 }  // namespace whizbang

@@ -280,6 +280,11 @@ absl::StatusOr<std::vector<WorkItem>> SqliteWorkStore::process_work_batch(
     if (!idle.ok()) return idle.status();
     if (*idle) return std::vector<WorkItem>();
   }
+  // A cycle that only claims and renews needs no fsync: lost to a power loss, its rows are
+  // claimable again, as when a lease lapses (TransactionBackend::backend_begin_unsynced).
+  if (store_internal::claims_only(request)) {
+    return impl_->gate.run_unsynced([&] { return impl_->process(request); });
+  }
   return impl_->gate.run([&] { return impl_->process(request); });
 }
 

@@ -251,19 +251,20 @@ absl::Status QueueConsumer::flush() {
       log(options_.logger, spdlog::level::warn, log_events::kTransportDeliveryRequeued,
           "subscription of '{}' requeued {} deliveries: {}", service_name_,
           deliveries.size() - begin, handled.message());
-      for (std::size_t i = begin; i < deliveries.size(); ++i) {
-        const int rc = amqp_basic_nack(state, AmqpConnection::kChannel, deliveries[i].tag, 0,
-                                       /*requeue=*/1);
-        if (rc != AMQP_STATUS_OK) return connection_->check(rc, "basic.nack");
-      }
+      // One nack with `multiple` covers the rest: every delivery before this run is acked, and
+      // what accept() settled itself was settled on arrival.
+      const int rc = amqp_basic_nack(state, AmqpConnection::kChannel, deliveries.back().tag,
+                                     /*multiple=*/1, /*requeue=*/1);
+      if (rc != AMQP_STATUS_OK) return connection_->check(rc, "basic.nack");
       pause(handler_backoff_);
       handler_backoff_ = std::min(handler_backoff_ * 2, options_.reconnect_max_delay);
       return absl::OkStatus();
     }
-    for (std::size_t i = begin; i < end; ++i) {
-      const int rc = amqp_basic_ack(state, AmqpConnection::kChannel, deliveries[i].tag, 0);
-      if (rc != AMQP_STATUS_OK) return connection_->check(rc, "basic.ack");
-    }
+    // One ack with `multiple` for the run: the channel's unsettled deliveries up to its last
+    // tag are exactly this run's (earlier runs are acked; accept() settles what it keeps not).
+    const int rc = amqp_basic_ack(state, AmqpConnection::kChannel, deliveries[end - 1].tag,
+                                  /*multiple=*/1);
+    if (rc != AMQP_STATUS_OK) return connection_->check(rc, "basic.ack");
     handler_backoff_ = options_.reconnect_initial_delay;
     begin = end;
   }
