@@ -113,39 +113,20 @@ class TransactionGate {
   // Runs `op` (returning Status or StatusOr) inside the caller's transaction or an implicit one.
   template <class Op>
   auto run(Op&& op) -> std::invoke_result_t<Op> {
-    if (absl::Status status = enter(/*explicit_transaction=*/false); !status.ok()) return status;
-    auto result = op();
-    absl::Status status = leave(result.ok());
-    if (!result.ok()) return result;
-    if (!status.ok()) return status;
-    return result;
+    return run_as(Kind::Synced, std::forward<Op>(op));
   }
 
   // The same for an `op` whose writes may be lost to a power loss (backend_begin_unsynced):
   // an implicit transaction of its own is not synced; inside the caller's, it is part of it.
   template <class Op>
   auto run_unsynced(Op&& op) -> std::invoke_result_t<Op> {
-    if (absl::Status status = enter(/*explicit_transaction=*/false, Kind::Unsynced); !status.ok()) {
-      return status;
-    }
-    auto result = op();
-    absl::Status status = leave(result.ok());
-    if (!result.ok()) return result;
-    if (!status.ok()) return status;
-    return result;
+    return run_as(Kind::Unsynced, std::forward<Op>(op));
   }
 
   // The same for an `op` that only reads: an implicit transaction of its own is a reading one.
   template <class Op>
   auto run_read(Op&& op) -> std::invoke_result_t<Op> {
-    if (absl::Status status = enter(/*explicit_transaction=*/false, Kind::Read); !status.ok()) {
-      return status;
-    }
-    auto result = op();
-    absl::Status status = leave(result.ok());
-    if (!result.ok()) return result;
-    if (!status.ok()) return status;
-    return result;
+    return run_as(Kind::Read, std::forward<Op>(op));
   }
 
   // Marks what the current transaction wrote (for the commit listeners).
@@ -179,6 +160,18 @@ class TransactionGate {
  private:
   // What an outermost implicit transaction is (an explicit one is always Synced).
   enum class Kind { Synced, Read, Unsynced };
+
+  template <class Op>
+  auto run_as(Kind kind, Op&& op) -> std::invoke_result_t<Op> {
+    if (absl::Status status = enter(/*explicit_transaction=*/false, kind); !status.ok()) {
+      return status;
+    }
+    auto result = op();
+    absl::Status status = leave(result.ok());
+    if (!result.ok()) return result;
+    if (!status.ok()) return status;
+    return result;
+  }
 
   absl::Status enter(bool explicit_transaction, Kind kind = Kind::Synced) {
     if (!mutex_.try_lock()) {
