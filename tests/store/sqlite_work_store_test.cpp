@@ -362,61 +362,57 @@ TEST(SqliteWorkStoreOpenTests, Durability_IsFullByDefaultAndNormalOnRequest) {
   EXPECT_EQ(settings->synchronous, "normal");
 }
 
+// A FULL store whose syncs are counted, holding one outbox row whose storing lease has lapsed.
+class SqliteDurabilityTests : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    options_.instance = instance("orders");
+    options_.now = clock_.fn();
+    auto store = SqliteWorkStore::open(dir_.file("sync.db"), options_);
+    ASSERT_TRUE(store.ok()) << store.status();
+    store_ = *std::move(store);
+    const int before = vfs_.syncs();
+    ASSERT_TRUE(store_->store_outbox_messages({&message_, 1}).ok());
+    EXPECT_GT(vfs_.syncs(), before) << "a stored row is on disk when the call returns";
+    clock_.advance(options_.lease_duration + std::chrono::seconds(1));
+  }
+
+  SyncCountingVfs vfs_;
+  TempDir dir_;
+  ManualClock clock_;
+  StoreOptions options_;
+  std::unique_ptr<SqliteWorkStore> store_;
+  const OutboxMessage message_ = outbox_message(OrderCreated{"o", 1}, "orders");
+};
+
 // At FULL, what a caller is promised durable is synced before the call returns; a cycle that
 // only claims is not: lost to a power loss, it is a lease that lapsed.
-TEST(SqliteDurabilityTests, AtFull_StoredRowsAndCompletionsAreSynced_AClaimAloneIsNot) {
-  SyncCountingVfs vfs;
-  TempDir dir;
-  ManualClock clock;
-  StoreOptions options;
-  options.instance = instance("orders");
-  options.now = clock.fn();
-  auto store = SqliteWorkStore::open(dir.file("sync.db"), options);
-  ASSERT_TRUE(store.ok()) << store.status();
-  const OutboxMessage message = outbox_message(OrderCreated{"o", 1}, "orders");
-
-  int before = vfs.syncs();
-  ASSERT_TRUE((*store)->store_outbox_messages({&message, 1}).ok());
-  EXPECT_GT(vfs.syncs(), before) << "a stored row is on disk when the call returns";
-
-  clock.advance(options.lease_duration + std::chrono::seconds(1));
-  before = vfs.syncs();
-  auto claimed = (*store)->process_work_batch({});
+TEST_F(SqliteDurabilityTests, AtFull_StoredRowsAndCompletionsAreSynced_AClaimAloneIsNot) {
+  int before = vfs_.syncs();
+  auto claimed = store_->process_work_batch({});
   ASSERT_TRUE(claimed.ok()) << claimed.status();
   ASSERT_EQ(claimed->size(), 1u);
-  EXPECT_EQ(vfs.syncs(), before) << "a claim alone waits for no sync";
-  auto settings = (*store)->connection_settings();
+  EXPECT_EQ(vfs_.syncs(), before) << "a claim alone waits for no sync";
+  auto settings = store_->connection_settings();
   ASSERT_TRUE(settings.ok());
   EXPECT_EQ(settings->synchronous, "full") << "the next transaction is synced again";
 
   WorkBatchRequest completing;
   completing.completions.push_back(
-      {WorkSource::Outbox, message.message_id, MessageStatus::Published});
-  before = vfs.syncs();
-  ASSERT_TRUE((*store)->process_work_batch(completing).ok());
-  EXPECT_GT(vfs.syncs(), before) << "a completion is on disk when the call returns";
+      {WorkSource::Outbox, message_.message_id, MessageStatus::Published});
+  before = vfs_.syncs();
+  ASSERT_TRUE(store_->process_work_batch(completing).ok());
+  EXPECT_GT(vfs_.syncs(), before) << "a completion is on disk when the call returns";
 }
 
-TEST(SqliteDurabilityTests, ClaimInsideTheCallersTransaction_IsSyncedWithIt) {
-  SyncCountingVfs vfs;
-  TempDir dir;
-  ManualClock clock;
-  StoreOptions options;
-  options.instance = instance("orders");
-  options.now = clock.fn();
-  auto store = SqliteWorkStore::open(dir.file("sync.db"), options);
-  ASSERT_TRUE(store.ok()) << store.status();
-  const OutboxMessage message = outbox_message(OrderCreated{"o", 1}, "orders");
-  ASSERT_TRUE((*store)->store_outbox_messages({&message, 1}).ok());
-  clock.advance(options.lease_duration + std::chrono::seconds(1));
-
-  ASSERT_TRUE((*store)->begin().ok());
-  auto claimed = (*store)->process_work_batch({});
+TEST_F(SqliteDurabilityTests, ClaimInsideTheCallersTransaction_IsSyncedWithIt) {
+  ASSERT_TRUE(store_->begin().ok());
+  auto claimed = store_->process_work_batch({});
   ASSERT_TRUE(claimed.ok()) << claimed.status();
   ASSERT_EQ(claimed->size(), 1u);
-  const int before = vfs.syncs();
-  ASSERT_TRUE((*store)->commit().ok());
-  EXPECT_GT(vfs.syncs(), before);
+  const int before = vfs_.syncs();
+  ASSERT_TRUE(store_->commit().ok());
+  EXPECT_GT(vfs_.syncs(), before);
 }
 
 }  // namespace
