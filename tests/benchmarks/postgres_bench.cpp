@@ -3,7 +3,8 @@
 // - Outbox rows/s: PostgresWorkStore::store_outbox_messages of 1000-row batches (one transaction
 //   each) against a raw pipelined INSERT of identical rows into the store's own table (BEGIN,
 //   1000 prepared inserts, COMMIT in one round trip). The store also passes every id through its
-//   dedup table (wh_outbox_ids); the raw insert does not dedup.
+//   dedup table (wh_outbox_ids); the raw insert does not dedup. A second raw baseline writes the
+//   dedup table's row too (the store's writes, by hand).
 // - Claims: process_work_batch claiming 100 outbox rows and a complete_work publishing them,
 //   against a raw SKIP LOCKED claim of 100 (one UPDATE … RETURNING) and a DELETE of them, each
 //   its own transaction. Rows are inserted outside the timed part. The 100 streams stay the
@@ -78,9 +79,14 @@ constexpr const char* kRawInsert =
     "is_event, status, attempts, instance_id, lease_expiry, created_at) VALUES ($1::uuid, $2, $3, "
     "$4, $5::uuid, false, 1, 0, $6::uuid, $7::bigint, $8::bigint)";
 
-// Inserts `messages` with the raw statement, pipelined, in one transaction.
+constexpr const char* kRawInsertId =
+    "INSERT INTO wh_outbox_ids (message_id, stored_at) VALUES ($1::uuid, $2::bigint) "
+    "ON CONFLICT (message_id) DO NOTHING";
+
+// Inserts `messages` with the raw statement, pipelined, in one transaction; `with_id_table`:
+// each id first goes to the store's dedup table, as the store's insert does.
 bool raw_insert(PGconn* conn, const std::vector<whizbang::OutboxMessage>& messages,
-                const std::string& instance) {
+                const std::string& instance, bool with_id_table = false) {
   PQenterPipelineMode(conn);
   PQsendQueryParams(conn, "BEGIN", 0, nullptr, nullptr, nullptr, nullptr, 0);
   std::vector<std::string> ids;
@@ -90,12 +96,17 @@ bool raw_insert(PGconn* conn, const std::vector<whizbang::OutboxMessage>& messag
     const char* values[] = {
         id.c_str(),     m.destination->c_str(), m.message_type.c_str(), m.envelope_json.c_str(),
         stream.c_str(), instance.c_str(),       "1718000300000000",     "1718000000000000"};
+    if (with_id_table) {
+      const char* id_values[] = {id.c_str(), "1718000000000000"};
+      PQsendQueryPrepared(conn, "insert_id", 2, id_values, nullptr, nullptr, 0);
+    }
     PQsendQueryPrepared(conn, "insert", 8, values, nullptr, nullptr, 0);
   }
   PQsendQueryParams(conn, "COMMIT", 0, nullptr, nullptr, nullptr, nullptr, 0);
   PQpipelineSync(conn);
   bool all_ok = true;
-  for (std::size_t i = 0; i < messages.size() + 2; ++i) {
+  const std::size_t statements = messages.size() * (with_id_table ? 2 : 1) + 2;
+  for (std::size_t i = 0; i < statements; ++i) {
     all_ok = ok(PQgetResult(conn)) && all_ok;
     while (PGresult* rest = PQgetResult(conn)) PQclear(rest);
   }
@@ -111,6 +122,7 @@ PGconn* raw_connection(benchmark::State& state, const char* schema) {
   const std::string conninfo = schema_conninfo(schema);
   PGconn* conn = PQconnectdb(conninfo.c_str());
   PQclear(PQprepare(conn, "insert", kRawInsert, 0, nullptr));
+  PQclear(PQprepare(conn, "insert_id", kRawInsertId, 0, nullptr));
   return conn;
 }
 
@@ -140,6 +152,24 @@ void BM_RawLibpqPipelinedInsert(benchmark::State& state) {
   PQfinish(conn);
 }
 BENCHMARK(BM_RawLibpqPipelinedInsert)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The same, each id passed through the dedup table first (one more row and index entry per
+// message): what the store's insert writes, without its batching or its first-of-an-id rule.
+void BM_RawLibpqPipelinedInsertWithIdTable(benchmark::State& state) {
+  PGconn* conn = raw_connection(state, "raw_outbox_ids");
+  if (conn == nullptr) return;
+  std::vector<whizbang::OutboxMessage> messages = bench::outbox_rows(kBatch, /*is_event=*/false);
+  const std::string instance = whizbang::MessageId::mint().uuid().to_string();
+  for (auto _ : state) {
+    for (whizbang::OutboxMessage& m : messages) m.message_id = whizbang::MessageId::mint();
+    if (!raw_insert(conn, messages, instance, /*with_id_table=*/true)) {
+      state.SkipWithError("raw insert failed");
+    }
+  }
+  state.SetItemsProcessed(state.iterations() * kBatch);
+  PQfinish(conn);
+}
+BENCHMARK(BM_RawLibpqPipelinedInsertWithIdTable)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_PostgresStoreClaimAndPublish100(benchmark::State& state) {
   auto store = open_store(state, "store_claim");

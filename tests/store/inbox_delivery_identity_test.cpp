@@ -79,9 +79,9 @@ TEST(InboxDeliveryIdentityTests, EnvelopeOverTheLimits_IsDeadLetteredNotHandled)
   ReceptorInvocationRecord record;
   record.receptor_id = std::string("shop::Audit");
   many_records.receptor_invocations.assign(3, record);
-  Envelope big = Envelope::create(
-      AnyMessage::make(store_test::OrderCreated{std::string(20 * 1024, 'x'), 1}),
-      store_test::instance("orders"));
+  Envelope big =
+      Envelope::create(AnyMessage::make(store_test::OrderCreated{std::string(20 * 1024, 'x'), 1}),
+                       store_test::instance("orders"));
   std::vector<TransportMessage> deliveries;
   for (const Envelope& envelope : {many_hops, many_records, big}) {
     deliveries.push_back(delivery_of(row_of(envelope)));

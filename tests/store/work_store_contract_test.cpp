@@ -63,6 +63,33 @@ TYPED_TEST(WorkStoreContractTests,
   EXPECT_EQ(this->deduplicated("store_test::OrderCreated"), 1);
 }
 
+// Large enough that a backend sending a batch in parts splits it; each id's repeat sits far
+// from its first row, and its row differs, so the row kept shows which one won.
+TYPED_TEST(WorkStoreContractTests, LargeBatchWithRepeatedIds_KeepsTheFirstRowOfEachIdOnce) {
+  std::vector<OutboxMessage> batch;
+  for (int i = 0; i < 150; ++i) {
+    batch.push_back(outbox_message(OrderCreated{"o-" + std::to_string(i), i}, "orders"));
+  }
+  for (int i = 0; i < 100; ++i) {
+    OutboxMessage repeat = batch[static_cast<std::size_t>(i)];
+    repeat.destination = "billing";
+    batch.push_back(std::move(repeat));
+  }
+  auto stored = this->store_->store_outbox_messages(batch);
+  ASSERT_TRUE(stored.ok()) << stored.status();
+  ASSERT_EQ(stored->size(), batch.size());
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    EXPECT_EQ((*stored)[i].message_id, batch[i].message_id) << i;  // in input order
+    EXPECT_EQ((*stored)[i].was_newly_created, i < 150) << i;
+  }
+  for (std::size_t i : {0u, 99u, 149u}) {
+    std::optional<OutboxRow> row = this->outbox_row(batch[i].message_id);
+    ASSERT_TRUE(row.has_value()) << i;
+    EXPECT_EQ(row->message.destination, "orders") << i;
+  }
+  EXPECT_EQ(this->deduplicated("store_test::OrderCreated"), 100);
+}
+
 TYPED_TEST(WorkStoreContractTests, Scenario62_InboxStoredTwice_SecondReturnsNoRowAndRowIsUnleased) {
   const InboxMessage message = inbox_message(outbox_message(OrderCreated{"o-1", 5}, "orders"));
   const Uuid self = MessageId::mint().uuid();
@@ -239,7 +266,8 @@ TYPED_TEST(WorkStoreContractTests, EventStoreOnlyRow_IsAppendedAndHandedOutWitho
   EXPECT_EQ((*events)[0].event_id, message.message_id);
 }
 
-TYPED_TEST(WorkStoreContractTests, PerspectiveAssociation_CreatesOnePerspectiveEventPerStoredEvent) {
+TYPED_TEST(WorkStoreContractTests,
+           PerspectiveAssociation_CreatesOnePerspectiveEventPerStoredEvent) {
   ASSERT_TRUE(
       this->store_->add_perspective_association("store_test::OrderCreated", "OrderSummary").ok());
   ASSERT_TRUE(

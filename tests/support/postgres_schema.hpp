@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace whizbang_test {
 
@@ -28,13 +29,20 @@ inline std::string postgres_conninfo() {
   return conninfo;
 }
 
-// `conninfo` with `search_path` set to `schema` (a URI or key=value conninfo).
-inline std::string with_search_path(const std::string& conninfo, const std::string& schema) {
-  if (conninfo.rfind("postgres", 0) == 0) {
-    return conninfo + (conninfo.find('?') == std::string::npos ? "?" : "&") +
-           "options=-csearch_path%3D" + schema;
+// `conninfo` with `search_path` set to `schema` (a URI or key=value conninfo), and the session
+// settings `settings` (each "name=value") after it.
+inline std::string with_search_path(const std::string& conninfo, const std::string& schema,
+                                    const std::vector<std::string>& settings = {}) {
+  const bool uri = conninfo.rfind("postgres", 0) == 0;
+  std::string options = uri ? "-csearch_path%3D" + schema : "-csearch_path=" + schema;
+  for (const std::string& setting : settings) {
+    std::string encoded = setting;
+    if (uri) encoded.replace(encoded.find('='), 1, "%3D");
+    options += (uri ? "%20-c" : " -c") + encoded;
   }
-  return conninfo + " options='-csearch_path=" + schema + "'";
+  if (uri)
+    return conninfo + (conninfo.find('?') == std::string::npos ? "?" : "&") + "options=" + options;
+  return conninfo + " options='" + options + "'";
 }
 
 // Runs `sql` on the run's server; false (and a test failure) when it fails.
@@ -62,8 +70,9 @@ inline long postgres_scalar(const std::string& conninfo, const std::string& sql)
              : -1;
 }
 
-// Creates a new empty schema and returns a conninfo whose tables go there.
-inline std::string fresh_postgres_schema() {
+// Creates a new empty schema and returns a conninfo whose tables go there (with the session
+// settings `settings`, each "name=value": the run's server commits without flushing, say).
+inline std::string fresh_postgres_schema(const std::vector<std::string>& settings = {}) {
   const std::string conninfo = postgres_conninfo();
   if (conninfo.empty()) return {};
   static std::atomic<int> counter{0};
@@ -73,7 +82,7 @@ inline std::string fresh_postgres_schema() {
                       "DROP SCHEMA IF EXISTS " + schema + " CASCADE; CREATE SCHEMA " + schema)) {
     return {};
   }
-  return with_search_path(conninfo, schema);
+  return with_search_path(conninfo, schema, settings);
 }
 
 // The schema for `key` (created on first use): stores opened with one key share their tables, as

@@ -73,10 +73,17 @@ absl::Status Connection::error(const PGresult* result, std::string_view context)
                         state != nullptr ? state : "no sqlstate", context.substr(0, 160)));
 }
 
+namespace {
+
+constexpr const char* kBegin = "BEGIN";
+constexpr const char* kUnsynced = "SET LOCAL synchronous_commit = off";
+
+}  // namespace
+
 absl::Status Connection::begin_if_pending() {
   if (!begin_pending_) return absl::OkStatus();
   begin_pending_ = false;
-  return exec("BEGIN");
+  return exec(begin_synced_ ? std::string(kBegin) : fmt::format("{}; {}", kBegin, kUnsynced));
 }
 
 absl::Status Connection::finish(bool commit) {
@@ -141,9 +148,16 @@ absl::StatusOr<std::vector<Result>> Connection::run_pipeline(
     prepared.push_back(*one);
   }
   if (PQenterPipelineMode(conn_) == 0) return error(nullptr, "entering pipeline mode");
-  const bool begin = std::exchange(begin_pending_, false);
-  bool sent =
-      !begin || PQsendQueryParams(conn_, "BEGIN", 0, nullptr, nullptr, nullptr, nullptr, 0) == 1;
+  // BEGIN (and the transaction's settings) travel first, unprepared; their results are skipped.
+  std::vector<const char*> opening;
+  if (std::exchange(begin_pending_, false)) {
+    opening.push_back(kBegin);
+    if (!begin_synced_) opening.push_back(kUnsynced);
+  }
+  bool sent = true;
+  for (const char* sql : opening) {
+    sent = sent && PQsendQueryParams(conn_, sql, 0, nullptr, nullptr, nullptr, nullptr, 0) == 1;
+  }
   for (std::size_t i = 0; sent && i < statements.size(); ++i) {
     const std::vector<const char*> values =
         parameter_values(prepared[i]->parameters, *statements[i].params);
@@ -155,7 +169,7 @@ absl::StatusOr<std::vector<Result>> Connection::run_pipeline(
   // pipeline mode clean; the first failure is the one reported.
   std::vector<Result> results;
   absl::Status failure = sent ? absl::OkStatus() : error(nullptr, "sending a pipeline");
-  const std::size_t expected = statements.size() + (begin ? 1 : 0);
+  const std::size_t expected = statements.size() + opening.size();
   for (std::size_t i = 0; sent && i < expected; ++i) {
     Result result(PQgetResult(conn_));
     if (result.get() == nullptr) {
@@ -163,13 +177,13 @@ absl::StatusOr<std::vector<Result>> Connection::run_pipeline(
       break;
     }
     while (PGresult* extra = PQgetResult(conn_)) PQclear(extra);  // up to the query's end
+    const bool opens = i < opening.size();
     const ExecStatusType status = PQresultStatus(result.get());
     if (failure.ok() && status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
-      const std::string& sql =
-          i == 0 && begin ? std::string("BEGIN") : *statements[i - (begin ? 1 : 0)].sql;
-      failure = error(result.get(), sql);
+      failure = error(result.get(),
+                      opens ? std::string(opening[i]) : *statements[i - opening.size()].sql);
     }
-    if (!(begin && i == 0)) results.push_back(std::move(result));
+    if (!opens) results.push_back(std::move(result));
   }
   if (sent) {
     while (PGresult* rest = PQgetResult(conn_)) {

@@ -75,7 +75,12 @@ class Connection {
   absl::StatusOr<std::vector<Result>> run_pipeline(std::span<const Statement> statements);
   // Opens a transaction with the next statement sent rather than on its own (a round trip
   // saved); a transaction that ends before any statement ran never reaches the server.
-  void begin_with_next_statement() { begin_pending_ = true; }
+  // `synced` false: its commit returns before the WAL is flushed (synchronous_commit off for
+  // this transaction only).
+  void begin_with_next_statement(bool synced = true) {
+    begin_pending_ = true;
+    begin_synced_ = synced;
+  }
   // Ends the transaction: COMMIT or ROLLBACK (nothing when it never began).
   absl::Status finish(bool commit);
   // Runs `sql` (a SET) now and again after every reconnect: settings of the session.
@@ -100,6 +105,7 @@ class Connection {
   PGconn* conn_ = nullptr;
   std::unordered_map<std::string, Prepared> prepared_;  // by sql
   bool begin_pending_ = false;
+  bool begin_synced_ = true;
   std::vector<std::string> session_settings_;
 };
 

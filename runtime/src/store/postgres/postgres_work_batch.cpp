@@ -29,7 +29,7 @@ absl::StatusOr<std::vector<WorkItem>> PostgresWorkStore::Impl::process(
   }
   const Queries failing =
       add_completions(pipeline, request.completions, request.failures, request.debug_mode);
-  Query* outbox_insert = add_outbox(pipeline, request.new_outbox);
+  const Queries outbox_inserts = add_outbox(pipeline, request.new_outbox);
   const Queries inbox_inserts =
       add_inbox(pipeline, request.new_inbox, request.receiving_service_id);
   Query* outbox_claim = request.claim_outbox
@@ -44,7 +44,7 @@ absl::StatusOr<std::vector<WorkItem>> PostgresWorkStore::Impl::process(
   if (heartbeat_due) last_heartbeat = now;
 
   report_failures(request.failures, failing);
-  const std::vector<StoredOutboxRow> outbox_rows = read_outbox(request.new_outbox, outbox_insert);
+  const std::vector<StoredOutboxRow> outbox_rows = read_outbox(request.new_outbox, outbox_inserts);
   store_internal::report_deduplicated(options, request.new_outbox, outbox_rows);
   std::set<MessageId> newly_stored;
   for (const StoredOutboxRow& row : outbox_rows) {

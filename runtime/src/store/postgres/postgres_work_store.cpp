@@ -1,5 +1,6 @@
 #include "whizbang/store/postgres/postgres_work_store.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <set>
 
@@ -16,51 +17,66 @@ using postgres::Query;
 
 // ---- Impl: storage and completion ----------------------------------------------------------
 
-postgres::Query* PostgresWorkStore::Impl::add_outbox(postgres::Pipeline& pipeline,
-                                                     std::span<const OutboxMessage> messages) {
-  if (messages.empty()) return nullptr;
-  postgres::ArrayLiteral ids, destinations, types, envelopes, scopes, streams, events, scheduled;
-  for (const OutboxMessage& message : messages) {
-    ids.add(message.message_id.uuid());
-    destinations.add(message.destination);
-    types.add(std::string_view(message.message_type));
-    envelopes.add(std::string_view(message.envelope_json));
-    if (message.scope) {
-      scopes.add(std::string_view(store_internal::scope_json(*message.scope)));
-    } else {
-      scopes.add_null();
-    }
-    streams.add(message.stream_id);
-    events.add(message.is_event);
-    scheduled.add(message.scheduled_for ? std::optional<std::int64_t>(
-                                              store_internal::to_micros(*message.scheduled_for))
-                                        : std::nullopt);
-  }
+PostgresWorkStore::Impl::Queries PostgresWorkStore::Impl::add_outbox(
+    postgres::Pipeline& pipeline, std::span<const OutboxMessage> messages) {
+  // In id order (a stable sort: of rows sharing an id, the first stays first), so two batches
+  // sharing ids lock them in one order across the statements too.
+  std::vector<const OutboxMessage*> ordered;
+  ordered.reserve(messages.size());
+  for (const OutboxMessage& message : messages) ordered.push_back(&message);
+  std::stable_sort(
+      ordered.begin(), ordered.end(),
+      [](const OutboxMessage* a, const OutboxMessage* b) { return a->message_id < b->message_id; });
   const std::int64_t now = now_micros();
-  Query& insert = pipeline.add(postgres::sql::kInsertOutbox);
-  insert.bind_text(1, ids.finish());
-  insert.bind_text(2, destinations.finish());
-  insert.bind_text(3, types.finish());
-  insert.bind_text(4, envelopes.finish());
-  insert.bind_text(5, scopes.finish());
-  insert.bind_text(6, streams.finish());
-  insert.bind_text(7, events.finish());
-  insert.bind_text(8, scheduled.finish());
-  insert.bind_int(9, now);
-  insert.bind_uuid(10, options.instance.instance_id);
-  insert.bind_int(11, now + lease_micros());
-  return &insert;
+  Queries inserts;
+  for (std::size_t first = 0; first < ordered.size(); first += kOutboxRowsPerStatement) {
+    const std::size_t end = std::min(ordered.size(), first + kOutboxRowsPerStatement);
+    postgres::ArrayLiteral ids, destinations, types, envelopes, scopes, streams, events, scheduled;
+    for (std::size_t i = first; i < end; ++i) {
+      const OutboxMessage& message = *ordered[i];
+      ids.add(message.message_id.uuid());
+      destinations.add(message.destination);
+      types.add(std::string_view(message.message_type));
+      envelopes.add(std::string_view(message.envelope_json));
+      if (message.scope) {
+        scopes.add(std::string_view(store_internal::scope_json(*message.scope)));
+      } else {
+        scopes.add_null();
+      }
+      streams.add(message.stream_id);
+      events.add(message.is_event);
+      scheduled.add(message.scheduled_for ? std::optional<std::int64_t>(
+                                                store_internal::to_micros(*message.scheduled_for))
+                                          : std::nullopt);
+    }
+    Query& insert = pipeline.add(postgres::sql::kInsertOutbox);
+    insert.bind_text(1, ids.finish());
+    insert.bind_text(2, destinations.finish());
+    insert.bind_text(3, types.finish());
+    insert.bind_text(4, envelopes.finish());
+    insert.bind_text(5, scopes.finish());
+    insert.bind_text(6, streams.finish());
+    insert.bind_text(7, events.finish());
+    insert.bind_text(8, scheduled.finish());
+    insert.bind_int(9, now);
+    insert.bind_uuid(10, options.instance.instance_id);
+    insert.bind_int(11, now + lease_micros());
+    inserts.push_back(&insert);
+  }
+  return inserts;
 }
 
 std::vector<StoredOutboxRow> PostgresWorkStore::Impl::read_outbox(
-    std::span<const OutboxMessage> messages, postgres::Query* insert) {
+    std::span<const OutboxMessage> messages, const Queries& inserts) {
   std::vector<StoredOutboxRow> rows;
-  if (insert == nullptr) return rows;
+  if (inserts.empty()) return rows;
   std::set<MessageId> inserted;
-  while (true) {
-    absl::StatusOr<bool> row = insert->step();
-    if (!row.ok() || !*row) break;
-    inserted.insert(MessageId::from_trusted(insert->uuid(0)));
+  for (Query* insert : inserts) {
+    while (true) {
+      absl::StatusOr<bool> row = insert->step();
+      if (!row.ok() || !*row) break;
+      inserted.insert(MessageId::from_trusted(insert->uuid(0)));
+    }
   }
   rows.reserve(messages.size());
   for (const OutboxMessage& message : messages) {
@@ -243,9 +259,9 @@ absl::StatusOr<std::vector<StoredOutboxRow>> PostgresWorkStore::store_outbox_mes
   absl::StatusOr<std::vector<StoredOutboxRow>> rows =
       impl_->gate.run([&]() -> absl::StatusOr<std::vector<StoredOutboxRow>> {
         postgres::Pipeline pipeline(*impl_->connection);
-        postgres::Query* insert = impl_->add_outbox(pipeline, messages);
+        const Impl::Queries inserts = impl_->add_outbox(pipeline, messages);
         WB_RETURN_IF_ERROR(pipeline.run());
-        return impl_->read_outbox(messages, insert);
+        return impl_->read_outbox(messages, inserts);
       });
   // Counted after the call so a failed (rolled back) batch counts nothing.
   if (rows.ok()) store_internal::report_deduplicated(impl_->options, messages, *rows);
@@ -264,6 +280,11 @@ absl::StatusOr<std::vector<MessageId>> PostgresWorkStore::store_inbox_messages(
 
 absl::StatusOr<std::vector<WorkItem>> PostgresWorkStore::process_work_batch(
     const WorkBatchRequest& request) {
+  // A cycle that only claims and renews needs no WAL flush: undone by a server crash, its rows
+  // are claimable again, as when a lease lapses (TransactionBackend::backend_begin_unsynced).
+  if (store_internal::claims_only(request)) {
+    return impl_->gate.run_unsynced([&] { return impl_->process(request); });
+  }
   return impl_->gate.run([&] { return impl_->process(request); });
 }
 
