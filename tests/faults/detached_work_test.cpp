@@ -42,6 +42,26 @@ class DetachedWorkTests : public ::testing::TestWithParam<Backend> {
 
 INSTANTIATE_TEST_SUITE_P(Stores, DetachedWorkTests, all_backends(), backend_name);
 
+// More kept than one batch (their process died before running them): the worker's next cycle
+// starts at once, not after its poll.
+TEST_P(DetachedWorkTests, FullBatch_RunsTheNextCycleWithoutWaitingForItsPoll) {
+  ParkingExecutor parking;
+  Service shipping(config("shipping", &parking));
+  for (int i = 0; i < 5; ++i) deliver(transport_, placed("o-" + std::to_string(i)), "orders");
+  settle({&shipping});
+  ASSERT_EQ(parking.parked(), 5u);
+  clock_.advance(301s);  // the leases on the parked work lapse, as when their process died
+  whizbang::DetachedWorkerOptions options;
+  options.max_batch = 2;  // 5 kept: 2 full batches, then 1
+  options.poll_interval = std::chrono::hours(1);
+  whizbang::DetachedWorker worker(*shipping.store, shipping.host->invoker(), options);
+  worker.start();
+  EXPECT_TRUE(worker.loop().wait_for_cycles(3, 30s))
+      << "the worker waited for its poll with work left";
+  worker.stop();
+  EXPECT_EQ(shipping.faults.count("DetachedAuditor"), 5);
+}
+
 TEST_P(DetachedWorkTests, DetachedStage_RunsOnceAndIsNotKeptAfterwards) {
   whizbang::ThreadPoolExecutor executor(2);
   Service shipping(config("shipping", &executor));

@@ -156,6 +156,27 @@ TEST_P(PerspectiveWorkerTests, EnvelopeRebuiltFromTheEventStoreKeepsIdAndHops) {
   EXPECT_EQ(rebuilt->payload.get_if<OrderCreated>()->items, 4);
 }
 
+// More waiting than one batch: the worker's next cycle starts at once, not after its poll.
+TEST_P(PerspectiveWorkerTests, FullBatch_RunsTheNextCycleWithoutWaitingForItsPoll) {
+  PerspectiveFixture f(GetParam());
+  std::vector<whizbang::Uuid> streams;
+  for (int i = 0; i < 5; ++i) {
+    streams.push_back(MessageId::mint().uuid());
+    store_event(f, f.envelope(OrderCreated{{}, "o-" + std::to_string(i), 1}, streams.back()));
+  }
+  whizbang::PerspectiveWorkerOptions options;
+  options.max_batch = 2;  // 10 perspective events (Count and Summary of 5): 5 full batches
+  options.poll_interval = std::chrono::hours(1);
+  whizbang::PerspectiveWorker worker(*f.store, *f.runner, options);
+  worker.start();
+  EXPECT_TRUE(worker.loop().wait_for_cycles(5, std::chrono::seconds(30)))
+      << "the worker waited for its poll with events left";
+  worker.stop();
+  for (const whizbang::Uuid& stream : streams) {
+    EXPECT_EQ(f.model<OrderCount>(kCount, stream).created, 1);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Stores, PerspectiveWorkerTests, all_backends(), backend_name);
 
 }  // namespace

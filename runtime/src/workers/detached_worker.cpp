@@ -10,6 +10,8 @@ absl::StatusOr<DetachedCycleResult> DetachedWorker::run_once() {
     // A failure is recorded on the work itself (retry, dead letter) and logged as EventId 17.
     ++(invoker_.run_detached_work(item).ok() ? result.ran : result.failed);
   }
+  // A full claim: more is likely waiting (worker_loop.hpp).
+  if (work->size() >= options_.max_batch) loop_.notify();
   return result;
 }
 

@@ -186,6 +186,11 @@ absl::StatusOr<InboxCycleResult> InboxWorker::run_once() {
   }
   if (absl::Status status = group.commit(); !status.ok()) return status;
   result.handled += group.committed_handlings();
+  // A full claim that moved something: more is likely waiting (worker_loop.hpp).
+  if (items->size() >= options_.max_batch &&
+      result.handled + result.failed + result.quarantined > 0) {
+    loop_.notify();
+  }
   return result;
 }
 

@@ -267,6 +267,11 @@ absl::StatusOr<DrainCycleResult> OutboxDrainWorker::run_once() {
     unrecorded_failures_ = std::move(batch.failures);
     return status;
   }
+  // A full claim that moved something: more is likely waiting (worker_loop.hpp). Rows held
+  // back (the transport not ready) move nothing: the poll paces those retries.
+  const std::size_t moved = result.published + result.event_store_only + result.failed +
+                            result.quarantined + result.lease_lost;
+  if (items->size() >= options_.max_batch && moved > 0) loop_.notify();
   return result;
 }
 

@@ -157,6 +157,9 @@ absl::StatusOr<PerspectiveCycleResult> PerspectiveWorker::run_once() {
     }
     if (absl::Status status = finish(*envelope, result); !status.ok()) return status;
   }
+  // A full claim that moved something: more is likely waiting (worker_loop.hpp).
+  const bool moved = result.applied + result.already_applied + result.failed > 0;
+  if (work->size() >= options_.max_batch && moved) loop_.notify();
   return result;
 }
 

@@ -1,11 +1,14 @@
 // WorkerLoop: the thread every worker runs its cycles on.
 //
 // start() runs `cycle` repeatedly on a new thread; between cycles it sleeps until notify() or the
-// poll interval, whichever comes first. stop() wakes the thread and joins it. A failed cycle is
-// logged (EventId 54) and the next one retries; so is a cycle that throws, so that nothing a
-// worker runs can take the process down. cycles()/wait_for_cycles() tell a readiness check (or a
-// test) that the loop has run: after one completed cycle it has taken up a first batch of what was
-// stored before start(), and waits for a wake-up or its poll when there was no more.
+// poll interval, whichever comes first. A cycle that claimed a full batch and moved something
+// notifies its own loop, so a backlog drains batch after batch rather than one batch per poll
+// (a cycle that moved nothing, such as rows held back while the transport is down, waits). stop()
+// wakes the thread and joins it. A failed cycle is logged (EventId 54) and the next one retries; so
+// is a cycle that throws, so that nothing a worker runs can take the process down.
+// cycles()/wait_for_cycles() tell a readiness check (or a test) that the loop has run: after one
+// completed cycle it has taken up a first batch of what was stored before start(), and waits for a
+// wake-up or its poll when there was no more.
 //
 //   loop_.start([this] { return run_once().status(); }, "inbox", options_.poll_interval, logger);
 #pragma once
