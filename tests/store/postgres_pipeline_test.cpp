@@ -77,5 +77,41 @@ TEST(PostgresPipelineTests, TransactionBegunWithTheFirstStatement_RollsBackAsAWh
   EXPECT_TRUE(connection->finish(/*commit=*/true).ok());
 }
 
+TEST(PostgresPipelineTests, DeferredSavepoints_TravelWithTheNextStatementInOrder) {
+  auto connection = connect();
+  ASSERT_NE(connection, nullptr);
+  ASSERT_TRUE(connection->exec("CREATE TABLE t (id integer PRIMARY KEY)").ok());
+  auto insert = [&](int id) {
+    Query query(*connection, "INSERT INTO t VALUES ($1::integer)");
+    query.bind_int(1, id);
+    return query.run();
+  };
+  connection->begin_with_next_statement();
+  ASSERT_TRUE(insert(1).ok());
+  connection->defer("SAVEPOINT s");
+  ASSERT_TRUE(insert(2).ok());
+  connection->defer("ROLLBACK TO SAVEPOINT s");
+  connection->defer("RELEASE SAVEPOINT s");
+  ASSERT_TRUE(insert(3).ok());
+  ASSERT_TRUE(connection->finish(/*commit=*/true).ok());
+  Query ids(*connection, "SELECT string_agg(id::text, ',' ORDER BY id) FROM t");
+  ASSERT_TRUE(*ids.step());
+  EXPECT_EQ(ids.text(0), "1,3");  // 2 was rolled back to the savepoint
+}
+
+TEST(PostgresPipelineTests, DeferredStatementThatFails_FailsTheNextStatement) {
+  auto connection = connect();
+  ASSERT_NE(connection, nullptr);
+  connection->begin_with_next_statement();
+  connection->defer("RELEASE SAVEPOINT never_made");
+  Query one(*connection, "SELECT 1");
+  const absl::Status status = one.run();
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(std::string(status.message()).find("never_made"), std::string::npos) << status;
+  EXPECT_TRUE(connection->finish(/*commit=*/false).ok());
+  Query next(*connection, "SELECT 2");
+  EXPECT_TRUE(next.run().ok()) << "the connection is usable after the rollback";
+}
+
 }  // namespace
 }  // namespace store_test

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "fmt/format.h"
 
 namespace whizbang::postgres {
@@ -80,26 +82,33 @@ constexpr const char* kUnsynced = "SET LOCAL synchronous_commit = off";
 
 }  // namespace
 
-absl::Status Connection::begin_if_pending() {
-  if (!begin_pending_) return absl::OkStatus();
-  begin_pending_ = false;
-  return exec(begin_synced_ ? std::string(kBegin) : fmt::format("{}; {}", kBegin, kUnsynced));
+void Connection::begin_with_next_statement(bool synced) {
+  deferred_.clear();
+  deferred_.push_back(kBegin);
+  if (!synced) deferred_.push_back(kUnsynced);
+  begin_deferred_ = true;
 }
 
 absl::Status Connection::finish(bool commit) {
-  if (begin_pending_) {
-    begin_pending_ = false;
+  if (begin_deferred_) {  // the transaction never reached the server
+    deferred_.clear();
+    begin_deferred_ = false;
     return absl::OkStatus();
   }
+  if (!commit) deferred_.clear();  // undone by the rollback anyway
   return exec(commit ? "COMMIT" : "ROLLBACK");
 }
 
 absl::Status Connection::exec(const std::string& sql) {
-  if (absl::Status status = begin_if_pending(); !status.ok()) return status;
-  Result result(PQexec(conn_, sql.c_str()));
+  // Deferred statements go first, in the same simple query (one round trip).
+  const std::string text =
+      deferred_.empty() ? sql : absl::StrCat(absl::StrJoin(deferred_, "; "), "; ", sql);
+  deferred_.clear();
+  begin_deferred_ = false;
+  Result result(PQexec(conn_, text.c_str()));
   const ExecStatusType status = PQresultStatus(result.get());
   if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) return absl::OkStatus();
-  return error(result.get(), sql);
+  return error(result.get(), text);
 }
 
 absl::StatusOr<const Connection::Prepared*> Connection::prepare(const std::string& sql) {
@@ -127,7 +136,12 @@ std::vector<const char*> parameter_values(int parameters, const Connection::Para
 }  // namespace
 
 absl::StatusOr<Result> Connection::run(const std::string& sql, const Params& params) {
-  if (absl::Status status = begin_if_pending(); !status.ok()) return status;
+  if (!deferred_.empty()) {  // a one-statement pipeline takes them along
+    const Statement statement{&sql, &params};
+    absl::StatusOr<std::vector<Result>> results = run_pipeline({&statement, 1});
+    if (!results.ok()) return results.status();
+    return std::move(results->front());
+  }
   absl::StatusOr<const Prepared*> prepared = prepare(sql);
   if (!prepared.ok()) return prepared.status();
   const std::vector<const char*> values = parameter_values((*prepared)->parameters, params);
@@ -148,15 +162,14 @@ absl::StatusOr<std::vector<Result>> Connection::run_pipeline(
     prepared.push_back(*one);
   }
   if (PQenterPipelineMode(conn_) == 0) return error(nullptr, "entering pipeline mode");
-  // BEGIN (and the transaction's settings) travel first, unprepared; their results are skipped.
-  std::vector<const char*> opening;
-  if (std::exchange(begin_pending_, false)) {
-    opening.push_back(kBegin);
-    if (!begin_synced_) opening.push_back(kUnsynced);
-  }
+  // What was deferred (BEGIN, its settings, savepoints) travels first, unprepared; its results
+  // are skipped.
+  const std::vector<std::string> opening = std::exchange(deferred_, {});
+  begin_deferred_ = false;
   bool sent = true;
-  for (const char* sql : opening) {
-    sent = sent && PQsendQueryParams(conn_, sql, 0, nullptr, nullptr, nullptr, nullptr, 0) == 1;
+  for (const std::string& sql : opening) {
+    sent = sent &&
+           PQsendQueryParams(conn_, sql.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 0) == 1;
   }
   for (std::size_t i = 0; sent && i < statements.size(); ++i) {
     const std::vector<const char*> values =
@@ -180,8 +193,7 @@ absl::StatusOr<std::vector<Result>> Connection::run_pipeline(
     const bool opens = i < opening.size();
     const ExecStatusType status = PQresultStatus(result.get());
     if (failure.ok() && status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
-      failure = error(result.get(),
-                      opens ? std::string(opening[i]) : *statements[i - opening.size()].sql);
+      failure = error(result.get(), opens ? opening[i] : *statements[i - opening.size()].sql);
     }
     if (!opens) results.push_back(std::move(result));
   }
@@ -219,7 +231,8 @@ absl::Status Connection::reset_if_broken() {
   if (PQstatus(conn_) == CONNECTION_OK) return absl::OkStatus();
   PQreset(conn_);
   prepared_.clear();
-  begin_pending_ = false;
+  deferred_.clear();
+  begin_deferred_ = false;
   if (PQstatus(conn_) != CONNECTION_OK) {
     return absl::UnavailableError(
         fmt::format("{}: reconnecting failed: {}", describe(), PQerrorMessage(conn_)));

@@ -77,10 +77,10 @@ class Connection {
   // saved); a transaction that ends before any statement ran never reaches the server.
   // `synced` false: its commit returns before the WAL is flushed (synchronous_commit off for
   // this transaction only).
-  void begin_with_next_statement(bool synced = true) {
-    begin_pending_ = true;
-    begin_synced_ = synced;
-  }
+  void begin_with_next_statement(bool synced = true);
+  // Sends `sql` (a statement with no result to read: SAVEPOINT, RELEASE, ROLLBACK TO) with the
+  // next statement rather than on its own. A failure shows as the next statement's.
+  void defer(std::string sql) { deferred_.push_back(std::move(sql)); }
   // Ends the transaction: COMMIT or ROLLBACK (nothing when it never began).
   absl::Status finish(bool commit);
   // Runs `sql` (a SET) now and again after every reconnect: settings of the session.
@@ -99,13 +99,12 @@ class Connection {
   // The cached statement for `sql`, preparing it on first use.
   absl::StatusOr<const Prepared*> prepare(const std::string& sql);
 
-  // Sends BEGIN first when a transaction is pending.
-  absl::Status begin_if_pending();
-
   PGconn* conn_ = nullptr;
   std::unordered_map<std::string, Prepared> prepared_;  // by sql
-  bool begin_pending_ = false;
-  bool begin_synced_ = true;
+  // Statements that go out ahead of the next one, in order: BEGIN (and its settings) while the
+  // transaction has not reached the server, then deferred ones.
+  std::vector<std::string> deferred_;
+  bool begin_deferred_ = false;  // deferred_ starts with BEGIN
   std::vector<std::string> session_settings_;
 };
 
