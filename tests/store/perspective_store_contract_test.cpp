@@ -13,15 +13,13 @@ using namespace whizbang;
 using namespace std::chrono_literals;
 
 template <class Backend>
-class PerspectiveStoreContractTests : public ::testing::Test {
+class PerspectiveStoreContractTests : public BackendStoreTest<Backend> {
  protected:
   void SetUp() override {
-    options_.instance = instance("orders");
-    options_.now = clock_.fn();
-    store_ = Backend::open(options_, dir_);
-    ASSERT_NE(store_, nullptr);
-    ASSERT_TRUE(store_->add_perspective_association("store_test::OrderCreated", "A").ok());
-    ASSERT_TRUE(store_->add_perspective_association("store_test::OrderCreated", "B").ok());
+    BackendStoreTest<Backend>::SetUp();
+    if (this->HasFatalFailure()) return;
+    ASSERT_TRUE(this->store_->add_perspective_association("store_test::OrderCreated", "A").ok());
+    ASSERT_TRUE(this->store_->add_perspective_association("store_test::OrderCreated", "B").ok());
   }
 
   // Stores an OrderCreated event on `stream` through a work batch (event store + perspective
@@ -31,25 +29,20 @@ class PerspectiveStoreContractTests : public ::testing::Test {
     request.new_outbox.push_back(
         outbox_message(OrderCreated{std::move(order_id), 1}, std::nullopt, stream));
     const MessageId id = request.new_outbox.back().message_id;
-    auto items = store_->process_work_batch(request);
+    auto items = this->store_->process_work_batch(request);
     EXPECT_TRUE(items.ok()) << items.status();
     return id;
   }
   std::vector<PerspectiveWork> claim(std::size_t max = 100) {
-    auto work = store_->claim_perspective_work(max);
+    auto work = this->store_->claim_perspective_work(max);
     EXPECT_TRUE(work.ok()) << work.status();
     return work.ok() ? *work : std::vector<PerspectiveWork>{};
   }
   std::vector<MessageId> complete(std::vector<MessageId> ids) {
-    auto done = store_->complete_perspective_work(ids);
+    auto done = this->store_->complete_perspective_work(ids);
     EXPECT_TRUE(done.ok()) << done.status();
     return done.ok() ? done->events_completed : std::vector<MessageId>{};
   }
-
-  TempDir dir_;
-  ManualClock clock_;
-  StoreOptions options_;
-  std::unique_ptr<WorkStore> store_;
 };
 
 TYPED_TEST_SUITE(PerspectiveStoreContractTests, Backends, BackendNames);

@@ -42,6 +42,24 @@ struct PostgresBackend {
   }
 };
 
+// A typed suite's fixture: a store of `Backend` for an "orders" instance, on a clock the test
+// moves by hand.
+template <class Backend>
+class BackendStoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    options_.instance = instance("orders");
+    options_.now = clock_.fn();
+    store_ = Backend::open(options_, dir_);
+    ASSERT_NE(store_, nullptr);
+  }
+
+  TempDir dir_;
+  ManualClock clock_;
+  whizbang::StoreOptions options_;
+  std::unique_ptr<whizbang::WorkStore> store_;
+};
+
 using Backends = ::testing::Types<MemoryBackend, SqliteBackend, PostgresBackend>;
 class BackendNames {
  public:

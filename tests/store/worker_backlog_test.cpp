@@ -23,20 +23,7 @@ constexpr auto kNeverPolls = std::chrono::hours(1);
 constexpr auto kThreeCycles = std::chrono::seconds(30);
 
 template <class Backend>
-class WorkerBacklogTests : public ::testing::Test {
- protected:
-  void SetUp() override {
-    options_.instance = instance("orders");
-    options_.now = clock_.fn();
-    store_ = Backend::open(options_, dir_);
-    ASSERT_NE(store_, nullptr);
-  }
-
-  TempDir dir_;
-  ManualClock clock_;
-  StoreOptions options_;
-  std::unique_ptr<WorkStore> store_;
-};
+class WorkerBacklogTests : public BackendStoreTest<Backend> {};
 
 TYPED_TEST_SUITE(WorkerBacklogTests, Backends, BackendNames);
 
