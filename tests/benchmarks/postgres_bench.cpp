@@ -30,6 +30,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_schema.hpp"
 #include "outbox_rows.hpp"
 #include "whizbang/ids/message_id.hpp"
 #include "whizbang/store/postgres/postgres_work_store.hpp"
@@ -39,28 +40,9 @@ namespace {
 constexpr int kBatch = 1000;
 constexpr int kClaim = 100;
 
-// The conninfo of the benchmark schema `name` as it is (fresh_schema creates it).
-std::string schema_conninfo(const char* name) {
-  const std::string base(std::getenv("WHIZBANG_PG_CONNINFO"));
-  return base + (base.find('?') == std::string::npos ? "?" : "&") +
-         "options=-csearch_path%3Dbench_" + name;
-}
-
-// A fresh schema on the benchmark's server: the conninfo that uses it.
-std::string fresh_schema(const char* name) {
-  const char* conninfo = std::getenv("WHIZBANG_PG_CONNINFO");
-  if (conninfo == nullptr) return {};
-  PGconn* admin = PQconnectdb(conninfo);
-  const std::string schema = std::string("bench_") + name;
-  PQclear(PQexec(
-      admin, ("DROP SCHEMA IF EXISTS " + schema + " CASCADE; CREATE SCHEMA " + schema).c_str()));
-  PQfinish(admin);
-  return schema_conninfo(name);
-}
-
 std::unique_ptr<whizbang::PostgresWorkStore> open_store(benchmark::State& state,
                                                         const char* schema) {
-  auto store = whizbang::PostgresWorkStore::open(fresh_schema(schema));
+  auto store = whizbang::PostgresWorkStore::open(bench::fresh_schema(schema));
   if (!store.ok()) {
     state.SkipWithError(std::string(store.status().message()).c_str());
     return nullptr;
@@ -119,7 +101,7 @@ PGconn* raw_connection(benchmark::State& state, const char* schema) {
   auto store = open_store(state, schema);  // the store's schema, created by its migrations
   if (store == nullptr) return nullptr;
   store.reset();
-  const std::string conninfo = schema_conninfo(schema);
+  const std::string conninfo = bench::schema_conninfo(schema);
   PGconn* conn = PQconnectdb(conninfo.c_str());
   PQclear(PQprepare(conn, "insert", kRawInsert, 0, nullptr));
   PQclear(PQprepare(conn, "insert_id", kRawInsertId, 0, nullptr));
@@ -139,35 +121,32 @@ void BM_PostgresStoreOutboxMessages(benchmark::State& state) {
 }
 BENCHMARK(BM_PostgresStoreOutboxMessages)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-void BM_RawLibpqPipelinedInsert(benchmark::State& state) {
-  PGconn* conn = raw_connection(state, "raw_outbox");
+// Raw pipelined inserts of kBatch rows per iteration into the schema `schema`; `with_id_table`:
+// each id first goes to the dedup table (raw_insert).
+void raw_insert_batches(benchmark::State& state, const char* schema, bool with_id_table) {
+  PGconn* conn = raw_connection(state, schema);
   if (conn == nullptr) return;
   std::vector<whizbang::OutboxMessage> messages = bench::outbox_rows(kBatch, /*is_event=*/false);
   const std::string instance = whizbang::MessageId::mint().uuid().to_string();
   for (auto _ : state) {
     for (whizbang::OutboxMessage& m : messages) m.message_id = whizbang::MessageId::mint();
-    if (!raw_insert(conn, messages, instance)) state.SkipWithError("raw insert failed");
+    if (!raw_insert(conn, messages, instance, with_id_table)) {
+      state.SkipWithError("raw insert failed");
+    }
   }
   state.SetItemsProcessed(state.iterations() * kBatch);
   PQfinish(conn);
+}
+
+void BM_RawLibpqPipelinedInsert(benchmark::State& state) {
+  raw_insert_batches(state, "raw_outbox", /*with_id_table=*/false);
 }
 BENCHMARK(BM_RawLibpqPipelinedInsert)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // The same, each id passed through the dedup table first (one more row and index entry per
 // message): what the store's insert writes, without its batching or its first-of-an-id rule.
 void BM_RawLibpqPipelinedInsertWithIdTable(benchmark::State& state) {
-  PGconn* conn = raw_connection(state, "raw_outbox_ids");
-  if (conn == nullptr) return;
-  std::vector<whizbang::OutboxMessage> messages = bench::outbox_rows(kBatch, /*is_event=*/false);
-  const std::string instance = whizbang::MessageId::mint().uuid().to_string();
-  for (auto _ : state) {
-    for (whizbang::OutboxMessage& m : messages) m.message_id = whizbang::MessageId::mint();
-    if (!raw_insert(conn, messages, instance, /*with_id_table=*/true)) {
-      state.SkipWithError("raw insert failed");
-    }
-  }
-  state.SetItemsProcessed(state.iterations() * kBatch);
-  PQfinish(conn);
+  raw_insert_batches(state, "raw_outbox_ids", /*with_id_table=*/true);
 }
 BENCHMARK(BM_RawLibpqPipelinedInsertWithIdTable)->Unit(benchmark::kMillisecond)->UseRealTime();
 
@@ -242,7 +221,7 @@ BENCHMARK(BM_RawSkipLockedClaimAndDelete100)->Unit(benchmark::kMillisecond)->Use
 void BM_PostgresWakeUpAcrossStores(benchmark::State& state) {
   auto sender = open_store(state, "wake");
   if (sender == nullptr) return;
-  auto receiver = whizbang::PostgresWorkStore::open(schema_conninfo("wake"));
+  auto receiver = whizbang::PostgresWorkStore::open(bench::schema_conninfo("wake"));
   if (!receiver.ok()) {
     state.SkipWithError(std::string(receiver.status().message()).c_str());
     return;

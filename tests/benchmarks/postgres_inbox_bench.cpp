@@ -14,15 +14,14 @@
 //   WHIZBANG_PG_CONNINFO='postgresql:///whizbang_test?host=/tmp/wh-bench&port=55432&user=whizbang'
 //   build/tests/benchmarks/postgres_inbox_bench
 #include <benchmark/benchmark.h>
-#include <libpq-fe.h>
 
 #include <condition_variable>
-#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
+#include "bench_schema.hpp"
 #include "e2e_bench_tick.hpp"
 #include "whizbang/message/envelope_json.hpp"
 #include "whizbang/store/postgres/postgres_work_store.hpp"
@@ -33,19 +32,6 @@ namespace {
 
 constexpr int kRows = 1000;
 constexpr int kStreams = 500;
-
-// A fresh schema on the benchmark's server: the conninfo that uses it (empty without a server).
-std::string fresh_schema(const std::string& name) {
-  const char* conninfo = std::getenv("WHIZBANG_PG_CONNINFO");
-  if (conninfo == nullptr) return {};
-  PGconn* admin = PQconnectdb(conninfo);
-  PQclear(
-      PQexec(admin, ("DROP SCHEMA IF EXISTS " + name + " CASCADE; CREATE SCHEMA " + name).c_str()));
-  PQfinish(admin);
-  const std::string base(conninfo);
-  return base + (base.find('?') == std::string::npos ? "?" : "&") + "options=-csearch_path%3D" +
-         name;
-}
 
 whizbang::ServiceInstance instance() {
   return {"consumer", whizbang::MessageId::mint().uuid(), "bench-host", 1};
@@ -86,7 +72,7 @@ whizbang::OutboxMessage emitted(const whizbang::WorkItem& item) {
 
 void BM_PostgresInboxWorkers(benchmark::State& state) {
   const auto instances = static_cast<std::size_t>(state.range(0));
-  const std::string conninfo = fresh_schema("bench_inbox_" + std::to_string(instances));
+  const std::string conninfo = bench::fresh_schema("inbox_" + std::to_string(instances));
   if (conninfo.empty()) return state.SkipWithError("no server (WHIZBANG_PG_CONNINFO)");
   const whizbang::Uuid service_id = whizbang::MessageId::mint().uuid();
   auto resolve = [](std::string_view name) {

@@ -86,13 +86,15 @@ void Connection::begin_with_next_statement(bool synced) {
   deferred_.clear();
   deferred_.push_back(kBegin);
   if (!synced) deferred_.push_back(kUnsynced);
-  begin_deferred_ = true;
+}
+
+bool Connection::begin_deferred() const {
+  return !deferred_.empty() && deferred_.front() == kBegin;
 }
 
 absl::Status Connection::finish(bool commit) {
-  if (begin_deferred_) {  // the transaction never reached the server
+  if (begin_deferred()) {  // the transaction never reached the server
     deferred_.clear();
-    begin_deferred_ = false;
     return absl::OkStatus();
   }
   if (!commit) deferred_.clear();  // undone by the rollback anyway
@@ -104,7 +106,6 @@ absl::Status Connection::exec(const std::string& sql) {
   const std::string text =
       deferred_.empty() ? sql : absl::StrCat(absl::StrJoin(deferred_, "; "), "; ", sql);
   deferred_.clear();
-  begin_deferred_ = false;
   Result result(PQexec(conn_, text.c_str()));
   const ExecStatusType status = PQresultStatus(result.get());
   if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) return absl::OkStatus();
@@ -165,7 +166,6 @@ absl::StatusOr<std::vector<Result>> Connection::run_pipeline(
   // What was deferred (BEGIN, its settings, savepoints) travels first, unprepared; its results
   // are skipped.
   const std::vector<std::string> opening = std::exchange(deferred_, {});
-  begin_deferred_ = false;
   bool sent = true;
   for (const std::string& sql : opening) {
     sent = sent &&
@@ -232,7 +232,6 @@ absl::Status Connection::reset_if_broken() {
   PQreset(conn_);
   prepared_.clear();
   deferred_.clear();
-  begin_deferred_ = false;
   if (PQstatus(conn_) != CONNECTION_OK) {
     return absl::UnavailableError(
         fmt::format("{}: reconnecting failed: {}", describe(), PQerrorMessage(conn_)));

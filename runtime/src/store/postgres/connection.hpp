@@ -98,13 +98,14 @@ class Connection {
   };
   // The cached statement for `sql`, preparing it on first use.
   absl::StatusOr<const Prepared*> prepare(const std::string& sql);
+  // Whether the transaction has not reached the server yet (deferred_ starts with BEGIN).
+  bool begin_deferred() const;
 
   PGconn* conn_ = nullptr;
   std::unordered_map<std::string, Prepared> prepared_;  // by sql
   // Statements that go out ahead of the next one, in order: BEGIN (and its settings) while the
   // transaction has not reached the server, then deferred ones.
   std::vector<std::string> deferred_;
-  bool begin_deferred_ = false;  // deferred_ starts with BEGIN
   std::vector<std::string> session_settings_;
 };
 
