@@ -1,26 +1,16 @@
 // The PostgreSQL backend's pipeline: statements sent in one round trip, results read in order.
 #include <gtest/gtest.h>
 
-#include "store/postgres/connection.hpp"
-#include "support/postgres_schema.hpp"
+#include "postgres_connection.hpp"
 
 namespace store_test {
 namespace {
 
-using whizbang::postgres::Connection;
 using whizbang::postgres::Pipeline;
 using whizbang::postgres::Query;
 
-std::unique_ptr<Connection> connect() {
-  const std::string conninfo = whizbang_test::fresh_postgres_schema();
-  if (conninfo.empty()) return nullptr;
-  auto connection = Connection::open(conninfo);
-  EXPECT_TRUE(connection.ok()) << connection.status();
-  return connection.ok() ? *std::move(connection) : nullptr;
-}
-
 TEST(PostgresPipelineTests, Statements_AnswerInOrderWithTheirOwnResults) {
-  auto connection = connect();
+  auto connection = connect_to_fresh_schema();
   ASSERT_NE(connection, nullptr);
   ASSERT_TRUE(connection->exec("CREATE TABLE t (id integer PRIMARY KEY)").ok());
   Pipeline pipeline(*connection);
@@ -41,7 +31,7 @@ TEST(PostgresPipelineTests, Statements_AnswerInOrderWithTheirOwnResults) {
 }
 
 TEST(PostgresPipelineTests, FailingStatement_IsReportedAndTheConnectionStaysUsable) {
-  auto connection = connect();
+  auto connection = connect_to_fresh_schema();
   ASSERT_NE(connection, nullptr);
   Pipeline failing(*connection);
   failing.add("SELECT 1");
@@ -61,7 +51,7 @@ TEST(PostgresPipelineTests, FailingStatement_IsReportedAndTheConnectionStaysUsab
 }
 
 TEST(PostgresPipelineTests, TransactionBegunWithTheFirstStatement_RollsBackAsAWhole) {
-  auto connection = connect();
+  auto connection = connect_to_fresh_schema();
   ASSERT_NE(connection, nullptr);
   ASSERT_TRUE(connection->exec("CREATE TABLE t (id integer PRIMARY KEY)").ok());
   connection->begin_with_next_statement();
@@ -78,7 +68,7 @@ TEST(PostgresPipelineTests, TransactionBegunWithTheFirstStatement_RollsBackAsAWh
 }
 
 TEST(PostgresPipelineTests, DeferredSavepoints_TravelWithTheNextStatementInOrder) {
-  auto connection = connect();
+  auto connection = connect_to_fresh_schema();
   ASSERT_NE(connection, nullptr);
   ASSERT_TRUE(connection->exec("CREATE TABLE t (id integer PRIMARY KEY)").ok());
   auto insert = [&](int id) {
@@ -100,7 +90,7 @@ TEST(PostgresPipelineTests, DeferredSavepoints_TravelWithTheNextStatementInOrder
 }
 
 TEST(PostgresPipelineTests, DeferredStatementThatFails_FailsTheNextStatement) {
-  auto connection = connect();
+  auto connection = connect_to_fresh_schema();
   ASSERT_NE(connection, nullptr);
   connection->begin_with_next_statement();
   connection->defer("RELEASE SAVEPOINT never_made");

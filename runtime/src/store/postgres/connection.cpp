@@ -112,10 +112,14 @@ absl::Status Connection::exec(const std::string& sql) {
   return error(result.get(), text);
 }
 
-absl::StatusOr<const Connection::Prepared*> Connection::prepare(const std::string& sql) {
+absl::StatusOr<const Connection::Prepared*> Connection::prepare(const std::string& sql,
+                                                                const Params& params) {
   if (auto it = prepared_.find(sql); it != prepared_.end()) return &it->second;
   Prepared prepared{fmt::format("s{}", prepared_.size() + 1), parameter_count(sql)};
-  const std::vector<Oid> types(static_cast<std::size_t>(prepared.parameters), kTextOid);
+  std::vector<Oid> types(static_cast<std::size_t>(prepared.parameters), kTextOid);
+  for (std::size_t i = 0; i < params.size() && i < types.size(); ++i) {
+    if (params[i].binary_type != 0) types[i] = params[i].binary_type;
+  }
   Result result(
       PQprepare(conn_, prepared.name.c_str(), sql.c_str(), prepared.parameters, types.data()));
   if (PQresultStatus(result.get()) != PGRES_COMMAND_OK) return error(result.get(), sql);
@@ -125,14 +129,23 @@ absl::StatusOr<const Connection::Prepared*> Connection::prepare(const std::strin
 namespace {
 
 // What PQexecPrepared and PQsendQueryPrepared take: one value per declared parameter (null for
-// NULL, and for a parameter left unbound).
-std::vector<const char*> parameter_values(int parameters, const Connection::Params& params) {
-  std::vector<const char*> values(static_cast<std::size_t>(parameters), nullptr);
-  for (std::size_t i = 0; i < params.size() && i < values.size(); ++i) {
-    if (params[i]) values[i] = params[i]->c_str();
+// NULL, and for a parameter left unbound), with the lengths and formats of binary ones.
+struct ParameterValues {
+  ParameterValues(int parameters, const Connection::Params& params)
+      : values(static_cast<std::size_t>(parameters), nullptr),
+        lengths(values.size(), 0),
+        formats(values.size(), 0) {
+    for (std::size_t i = 0; i < params.size() && i < values.size(); ++i) {
+      if (!params[i].value) continue;
+      values[i] = params[i].value->data();
+      lengths[i] = static_cast<int>(params[i].value->size());
+      formats[i] = params[i].binary_type != 0 ? 1 : 0;
+    }
   }
-  return values;
-}
+  std::vector<const char*> values;
+  std::vector<int> lengths;
+  std::vector<int> formats;
+};
 
 }  // namespace
 
@@ -143,11 +156,12 @@ absl::StatusOr<Result> Connection::run(const std::string& sql, const Params& par
     if (!results.ok()) return results.status();
     return std::move(results->front());
   }
-  absl::StatusOr<const Prepared*> prepared = prepare(sql);
+  absl::StatusOr<const Prepared*> prepared = prepare(sql, params);
   if (!prepared.ok()) return prepared.status();
-  const std::vector<const char*> values = parameter_values((*prepared)->parameters, params);
+  const ParameterValues values((*prepared)->parameters, params);
   Result result(PQexecPrepared(conn_, (*prepared)->name.c_str(), (*prepared)->parameters,
-                               values.data(), nullptr, nullptr, 0));
+                               values.values.data(), values.lengths.data(), values.formats.data(),
+                               0));
   const ExecStatusType status = PQresultStatus(result.get());
   if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) return error(result.get(), sql);
   return result;
@@ -158,7 +172,7 @@ absl::StatusOr<std::vector<Result>> Connection::run_pipeline(
   // Prepared first (each a round trip, once per connection): a pipeline then only executes.
   std::vector<const Prepared*> prepared;
   for (const Statement& statement : statements) {
-    absl::StatusOr<const Prepared*> one = prepare(*statement.sql);
+    absl::StatusOr<const Prepared*> one = prepare(*statement.sql, *statement.params);
     if (!one.ok()) return one.status();
     prepared.push_back(*one);
   }
@@ -172,10 +186,10 @@ absl::StatusOr<std::vector<Result>> Connection::run_pipeline(
            PQsendQueryParams(conn_, sql.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 0) == 1;
   }
   for (std::size_t i = 0; sent && i < statements.size(); ++i) {
-    const std::vector<const char*> values =
-        parameter_values(prepared[i]->parameters, *statements[i].params);
+    const ParameterValues values(prepared[i]->parameters, *statements[i].params);
     sent = PQsendQueryPrepared(conn_, prepared[i]->name.c_str(), prepared[i]->parameters,
-                               values.data(), nullptr, nullptr, 0) == 1;
+                               values.values.data(), values.lengths.data(), values.formats.data(),
+                               0) == 1;
   }
   sent = sent && PQpipelineSync(conn_) == 1;
   // Every result is read (an aborted pipeline too) up to the sync, so the connection leaves

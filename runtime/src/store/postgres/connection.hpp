@@ -2,9 +2,10 @@
 // execution of one statement that binds, runs and reads rows with Status errors. The shape
 // follows the SQLite backend's (store/sqlite/statement.hpp) so both stores read alike.
 //
-// Every parameter is sent as text and declared `text`; the SQL casts each one (`$1::uuid`,
+// A parameter is sent as text and declared `text`; the SQL casts each one (`$1::uuid`,
 // `$5::bigint`), so a statement's parameter types are written where they are used and an unused
-// parameter number is harmless.
+// parameter number is harmless. Arrays of a batch's rows go in binary (binary_array.hpp),
+// declared as their array type.
 #pragma once
 
 #include <libpq-fe.h>
@@ -22,6 +23,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "store/postgres/binary_array.hpp"
 #include "whizbang/ids/uuid.hpp"
 
 namespace whizbang::postgres {
@@ -63,7 +65,13 @@ class Connection {
   std::string describe() const;
   // One or more statements with no parameters (simple query protocol).
   absl::Status exec(const std::string& sql);
-  using Params = std::vector<std::optional<std::string>>;
+  struct Param {
+    std::optional<std::string> value;  // nullopt: NULL
+    Oid binary_type = 0;               // 0: text, declared `text`; else binary, of this type
+  };
+  // A statement binds each parameter the same way on every run: its types are declared when it
+  // is first prepared.
+  using Params = std::vector<Param>;
   // Runs `sql` (prepared on first use; the text is the cache key) with `params` (nullopt: NULL).
   absl::StatusOr<Result> run(const std::string& sql, const Params& params);
   struct Statement {
@@ -97,7 +105,7 @@ class Connection {
     int parameters = 0;
   };
   // The cached statement for `sql`, preparing it on first use.
-  absl::StatusOr<const Prepared*> prepare(const std::string& sql);
+  absl::StatusOr<const Prepared*> prepare(const std::string& sql, const Params& params);
   // Whether the transaction has not reached the server yet (deferred_ starts with BEGIN).
   bool begin_deferred() const;
 
@@ -130,6 +138,10 @@ class Query {
     if (value) bind_int(index, *value);
   }
   void bind_bool(int index, bool value) { set(index, value ? "true" : "false"); }
+  void bind_array(int index, BinaryArray&& array) {
+    const Oid type = array_type_of(array.element());
+    set(index, std::move(array).finish(), type);
+  }
 
   // Runs a statement whose rows are not read.
   absl::Status run();
@@ -169,9 +181,9 @@ class Query {
   }
 
  private:
-  void set(int index, std::string value) {
+  void set(int index, std::string value, Oid binary_type = 0) {
     if (params_.size() < static_cast<std::size_t>(index)) params_.resize(index);
-    params_[index - 1] = std::move(value);
+    params_[index - 1] = {std::move(value), binary_type};
   }
   const char* value(int column) const { return PQgetvalue(result_.get(), row_, column); }
 

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "fmt/format.h"
-#include "store/postgres/array_literal.hpp"
+#include "store/postgres/binary_array.hpp"
 #include "store/postgres/migrations.hpp"
 #include "store/postgres/postgres_store_impl.hpp"
 #include "store/postgres/sql.hpp"
@@ -31,7 +31,11 @@ PostgresWorkStore::Impl::Queries PostgresWorkStore::Impl::add_outbox(
   Queries inserts;
   for (std::size_t first = 0; first < ordered.size(); first += kOutboxRowsPerStatement) {
     const std::size_t end = std::min(ordered.size(), first + kOutboxRowsPerStatement);
-    postgres::ArrayLiteral ids, destinations, types, envelopes, scopes, streams, events, scheduled;
+    using postgres::BinaryArray;
+    using postgres::ElementType;
+    BinaryArray ids(ElementType::Uuid), destinations(ElementType::Text), types(ElementType::Text),
+        envelopes(ElementType::Text), scopes(ElementType::Text), streams(ElementType::Uuid),
+        events(ElementType::Bool), scheduled(ElementType::Int8);
     for (std::size_t i = first; i < end; ++i) {
       const OutboxMessage& message = *ordered[i];
       ids.add(message.message_id.uuid());
@@ -50,14 +54,14 @@ PostgresWorkStore::Impl::Queries PostgresWorkStore::Impl::add_outbox(
                                           : std::nullopt);
     }
     Query& insert = pipeline.add(postgres::sql::kInsertOutbox);
-    insert.bind_text(1, ids.finish());
-    insert.bind_text(2, destinations.finish());
-    insert.bind_text(3, types.finish());
-    insert.bind_text(4, envelopes.finish());
-    insert.bind_text(5, scopes.finish());
-    insert.bind_text(6, streams.finish());
-    insert.bind_text(7, events.finish());
-    insert.bind_text(8, scheduled.finish());
+    insert.bind_array(1, std::move(ids));
+    insert.bind_array(2, std::move(destinations));
+    insert.bind_array(3, std::move(types));
+    insert.bind_array(4, std::move(envelopes));
+    insert.bind_array(5, std::move(scopes));
+    insert.bind_array(6, std::move(streams));
+    insert.bind_array(7, std::move(events));
+    insert.bind_array(8, std::move(scheduled));
     insert.bind_int(9, now);
     insert.bind_uuid(10, options.instance.instance_id);
     insert.bind_int(11, now + lease_micros());

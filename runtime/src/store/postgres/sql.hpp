@@ -44,7 +44,7 @@ inline ClaimLock claim_lock(WorkSource source) {
 inline const std::string kClaimLock = "SELECT pg_advisory_xact_lock($1::bigint)";
 
 // ---- storage ----------------------------------------------------------------------------------
-// A batch of outbox rows in one statement, one array per column (array_literal.hpp): ?1 ids
+// A batch of outbox rows in one statement, one array per column (binary_array.hpp): ?1 ids
 // ?2 destinations ?3 types ?4 envelopes ?5 scopes ?6 streams ?7 is_event ?8 scheduled for; ?9 now
 // ?10 instance ?11 lease expiry. A row is inserted only when its id is new to wh_outbox_ids (the
 // first of several rows with one id); returns the ids inserted. Ids are taken in id order, so
