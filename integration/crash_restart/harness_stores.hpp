@@ -135,7 +135,9 @@ class PostgresStores final : public Stores {
                                     "_fulfilment' AND tablename = 'wh_outbox'") == 1;
   }
   std::string published_ids() const override {
-    return "SELECT count(*) FROM wh_outbox_ids WHERE published_at IS NOT NULL";
+    // Ids whose row is gone: published (the store keeps an id after its row, for dedup).
+    return "SELECT count(*) FROM wh_outbox_ids AS ids WHERE NOT EXISTS "
+           "(SELECT 1 FROM wh_outbox AS o WHERE o.message_id = ids.message_id)";
   }
   std::string model_integer(const std::string& field) const override {
     return "(model_data::jsonb->>'" + field + "')::bigint";

@@ -81,7 +81,7 @@ class RawSqlitePath {
   static constexpr const char* kDeleteOutbox =
       "DELETE FROM wh_outbox WHERE message_id = ?1 AND (instance_id IS NULL OR instance_id = ?2)";
   static constexpr const char* kInsertTombstone =
-      "INSERT INTO wh_outbox_tombstones (message_id, published_at) VALUES (?1, ?2) "
+      "INSERT INTO wh_outbox_tombstones (message_id, stored_at) VALUES (?1, ?2) "
       "ON CONFLICT (message_id) DO NOTHING";
   // store_inbox: permanent dedup first; only a first sighting becomes an inbox row.
   static constexpr const char* kInsertDeduplication =

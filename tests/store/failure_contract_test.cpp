@@ -324,6 +324,30 @@ TYPED_TEST(FailureContractTests, Purge_RemovesBookkeepingPastItsRetentionOnly) {
   EXPECT_FALSE((*recent_again)[0].was_newly_created);
 }
 
+// An outbox id's age counts from when it was stored, not from its publication; and however old,
+// it is kept while its row waits.
+TYPED_TEST(FailureContractTests, Purge_KeepsAnOutboxIdWhileItsRowWaitsThenByTheIdsAge) {
+  const OutboxMessage late = outbox_message(OrderCreated{"o-late", 5}, "orders");
+  this->store({late});
+  this->clock_.advance(8 * 24h);  // past retention, still waiting (the broker was down)
+
+  absl::StatusOr<PurgeCounts> waiting = this->store_->purge(RetentionOptions{});
+  ASSERT_TRUE(waiting.ok()) << waiting.status();
+  EXPECT_EQ(waiting->outbox_tombstones, 0) << "a waiting row's id is never purged";
+  auto again = this->store_->store_outbox_messages({&late, 1});
+  ASSERT_TRUE(again.ok());
+  EXPECT_FALSE((*again)[0].was_newly_created);
+
+  const WorkCompletion published{WorkSource::Outbox, late.message_id, MessageStatus::Published};
+  ASSERT_TRUE(this->store_->complete_work({&published, 1}, {}).ok());
+  absl::StatusOr<PurgeCounts> purged = this->store_->purge(RetentionOptions{});
+  ASSERT_TRUE(purged.ok()) << purged.status();
+  EXPECT_EQ(purged->outbox_tombstones, 1) << "published just now, but stored 8 days ago";
+  auto after = this->store_->store_outbox_messages({&late, 1});
+  ASSERT_TRUE(after.ok());
+  EXPECT_TRUE((*after)[0].was_newly_created);
+}
+
 TYPED_TEST(FailureContractTests, DetachedWork_IsKeptUntilTheRunHoldingItsLeaseCompletesIt) {
   DetachedWork work;
   work.work_id = MessageId::mint();

@@ -53,7 +53,9 @@ struct StoreOptions {
 // How long the store keeps bookkeeping that only guards against duplicates (WorkStore::purge).
 // Past these ages a duplicate is no longer recognised: a redelivery of an inbox message older than
 // `inbox_deduplication` is handled again, a re-emission of an outbox id older than
-// `outbox_tombstones` is published again. Keep them longer than any redelivery or retry window.
+// `outbox_tombstones` is published again. An outbox id's age counts from when it was stored, and
+// an id whose row still waits to be published is never purged. Keep them longer than any
+// redelivery or retry window.
 struct RetentionOptions {
   std::chrono::seconds inbox_deduplication = std::chrono::hours(24 * 7);
   std::chrono::seconds outbox_tombstones = std::chrono::hours(24 * 7);

@@ -69,7 +69,8 @@ void MemoryWorkStore::Impl::complete(std::span<const WorkCompletion> completions
                                             : MessageStatus::EventStored;
     if (!debug_mode && has_status(completion.status, deleting_flag)) {
       if (completion.source == WorkSource::Outbox) {
-        state.outbox_tombstones.emplace(completion.message_id, at);
+        // Kept by the id's age: from when it was stored (RetentionOptions).
+        state.outbox_tombstones.emplace(completion.message_id, row->created_at);
         state.outbox.erase(completion.message_id);
       } else {
         state.inbox.erase(completion.message_id);

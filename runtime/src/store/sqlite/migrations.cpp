@@ -187,12 +187,22 @@ CREATE INDEX wh_message_deduplication_first_seen_at ON wh_message_deduplication 
 CREATE INDEX wh_outbox_tombstones_published_at ON wh_outbox_tombstones (published_at);
 )sql";
 
-constexpr std::array<Migration, 5> kMigrations{{
+// A tombstone's age counts from when its id was stored, as an outbox id's retention does
+// (RetentionOptions): the column says so. A tombstone written before keeps its publication time,
+// a little later than its storing: it is kept a little longer.
+constexpr std::string_view kV6 = R"sql(
+DROP INDEX wh_outbox_tombstones_published_at;
+ALTER TABLE wh_outbox_tombstones RENAME COLUMN published_at TO stored_at;
+CREATE INDEX wh_outbox_tombstones_stored_at ON wh_outbox_tombstones (stored_at);
+)sql";
+
+constexpr std::array<Migration, 6> kMigrations{{
     {1, "core tables", kV1},
     {2, "inbox source_service_id", kV2},
     {3, "outbox tombstones, receptor invocations", kV3},
     {4, "perspective models", kV4},
     {5, "dead letters, stream order, lifecycle completions, detached work", kV5},
+    {6, "outbox tombstones kept by the age of their id", kV6},
 }};
 
 absl::StatusOr<std::int64_t> scalar(Connection& connection, const std::string& sql) {

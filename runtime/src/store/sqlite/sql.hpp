@@ -46,12 +46,15 @@ inline const std::string kInsertInbox =
 // nobody: once another instance claimed it after a lapsed lease, it is theirs.
 inline constexpr const char* kOwnedBy2 = " AND (instance_id IS NULL OR instance_id = ?2)";
 
-// ?1 id ?2 instance
+// ?1 id ?2 instance. An outbox row's deletion returns when it was stored: its tombstone's age
+// counts from then (RetentionOptions).
 inline std::string delete_row(WorkSource source) {
-  return std::string("DELETE FROM ") + table(source) + " WHERE message_id = ?1" + kOwnedBy2;
+  return std::string("DELETE FROM ") + table(source) + " WHERE message_id = ?1" + kOwnedBy2 +
+         (source == WorkSource::Outbox ? " RETURNING created_at" : "");
 }
+// ?1 id ?2 stored at
 inline const std::string kInsertTombstone =
-    "INSERT INTO wh_outbox_tombstones (message_id, published_at) VALUES (?1, ?2) "
+    "INSERT INTO wh_outbox_tombstones (message_id, stored_at) VALUES (?1, ?2) "
     "ON CONFLICT (message_id) DO NOTHING";
 // ?1 id ?2 instance ?3 flags ?4 now
 inline std::string complete_row(WorkSource source) {
@@ -320,8 +323,7 @@ inline std::string requeue(std::string_view table, std::string_view key) {
 // ?1 cut-off (micros)
 inline const std::string kPurgeDeduplication =
     "DELETE FROM wh_message_deduplication WHERE first_seen_at < ?1";
-inline const std::string kPurgeTombstones =
-    "DELETE FROM wh_outbox_tombstones WHERE published_at < ?1";
+inline const std::string kPurgeTombstones = "DELETE FROM wh_outbox_tombstones WHERE stored_at < ?1";
 inline const std::string kPurgeInvocations =
     "DELETE FROM wh_receptor_invocations WHERE completed_at < ?1";
 // ?1 cut-off ?2 this instance (never purged: it is alive)

@@ -96,15 +96,18 @@ absl::Status SqliteWorkStore::Impl::complete(std::span<const WorkCompletion> com
       Use use(*connection, stmt);
       use.bind_uuid(1, completion.message_id.uuid());
       use.bind_uuid(2, self);
-      WB_RETURN_IF_ERROR(use.run());
-      if (completion.source == WorkSource::Outbox && use.changes() == 1) {
-        WB_ASSIGN_OR_RETURN(sqlite3_stmt * tomb,
-                            connection->prepare(sqlite::sql::kInsertTombstone));
-        Use tombstone(*connection, tomb);
-        tombstone.bind_uuid(1, completion.message_id.uuid());
-        tombstone.bind_int(2, now);
-        WB_RETURN_IF_ERROR(tombstone.run());
+      if (completion.source == WorkSource::Inbox) {
+        WB_RETURN_IF_ERROR(use.run());
+        continue;
       }
+      WB_ASSIGN_OR_RETURN(const bool deleted, use.step());
+      if (!deleted) continue;  // gone, or another instance's
+      const std::int64_t stored_at = use.int64(0);
+      WB_ASSIGN_OR_RETURN(sqlite3_stmt * tomb, connection->prepare(sqlite::sql::kInsertTombstone));
+      Use tombstone(*connection, tomb);
+      tombstone.bind_uuid(1, completion.message_id.uuid());
+      tombstone.bind_int(2, stored_at);
+      WB_RETURN_IF_ERROR(tombstone.run());
       continue;
     }
     WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt,

@@ -1,0 +1,60 @@
+// The PostgreSQL store's migrations over a schema an older runtime left, rows included.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+
+#include "postgres_connection.hpp"
+#include "store/postgres/migrations.hpp"
+#include "support/postgres_schema.hpp"
+#include "whizbang/ids/message_id.hpp"
+#include "whizbang/store/postgres/postgres_work_store.hpp"
+
+namespace store_test {
+namespace {
+
+using whizbang::MessageId;
+using whizbang::PostgresWorkStore;
+namespace postgres = whizbang::postgres;
+
+// Version 1 kept an outbox id's publication time in wh_outbox_ids; version 2 keeps ids by their
+// age and while their row waits. A published id and a waiting row's id, both stored long ago,
+// come through the upgrade: the purge then drops the published one only.
+TEST(PostgresMigrationTests, Version1Store_UpgradesAndKeepsItsOutboxIds) {
+  const std::string conninfo = whizbang_test::fresh_postgres_schema();
+  ASSERT_FALSE(conninfo.empty());
+  auto opened = postgres::Connection::open(conninfo);
+  ASSERT_TRUE(opened.ok()) << opened.status();
+  postgres::Connection& connection = **opened;
+  const postgres::Migration& first = postgres::migrations().front();
+  ASSERT_EQ(first.version, 1);
+  ASSERT_TRUE(connection.exec(std::string(first.sql)).ok());
+  const std::string published = MessageId::mint().uuid().to_string();
+  const std::string waiting = MessageId::mint().uuid().to_string();
+  ASSERT_TRUE(connection
+                  .exec("CREATE TABLE wh_schema_version (version integer PRIMARY KEY, name text "
+                        "NOT NULL, applied_at bigint NOT NULL); "
+                        "INSERT INTO wh_schema_version VALUES (1, 'v1', 0); "
+                        "INSERT INTO wh_outbox_ids VALUES ('" +
+                        published + "', 1, 2), ('" + waiting +
+                        "', 1, NULL); "
+                        "INSERT INTO wh_outbox (message_id, message_type, event_data, created_at) "
+                        "VALUES ('" +
+                        waiting + "', 'shop::OrderCreated', '{}', 1)")
+                  .ok());
+
+  auto store = PostgresWorkStore::open(conninfo);
+  ASSERT_TRUE(store.ok()) << store.status();
+  EXPECT_EQ((*store)->schema_version(), PostgresWorkStore::latest_schema_version());
+  auto purged = (*store)->purge(whizbang::RetentionOptions{});
+  ASSERT_TRUE(purged.ok()) << purged.status();
+  EXPECT_EQ(purged->outbox_tombstones, 1);
+
+  postgres::Query left(connection, "SELECT message_id FROM wh_outbox_ids");
+  ASSERT_TRUE(*left.step());
+  EXPECT_EQ(left.uuid(0).to_string(), waiting);
+  EXPECT_FALSE(*left.step());
+}
+
+}  // namespace
+}  // namespace store_test
