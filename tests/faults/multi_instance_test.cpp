@@ -94,6 +94,44 @@ TEST_F(MultiInstanceTests, RowTakenOverJustBeforeItsHandling_FiresNoReceptorHere
   EXPECT_GE(log_.count("[EventId 142 LeaseLost]"), 1);
 }
 
+// A group's handlings share its transaction: the group renews their leases once, when it opens,
+// and the rows stay this instance's until it commits.
+TEST_F(MultiInstanceTests, GroupOfHandlings_RenewsItsLeasesOnceWhenItOpens) {
+  HookedStore* hooks = nullptr;
+  ServiceConfig config = warehouse();
+  config.wrap_store = hooked(hooks);
+  Service first(config);
+  for (const char* order : {"o-1", "o-2", "o-3", "o-4", "o-5"}) deliver(transport_, ship(order));
+  int renewals = 0;
+  hooks->before_renew_leases = [&] { ++renewals; };
+  const whizbang::HostCycle cycle = first.step();
+  EXPECT_EQ(cycle.inbox.handled, 5u);
+  EXPECT_EQ(renewals, 1) << "one renewal for the group, none per handling";
+}
+
+// Rows another instance took over before the group opened: the group's renewal finds them gone
+// and none of their receptors fires here.
+TEST_F(MultiInstanceTests, RowsTakenOverBeforeTheirGroupOpened_FireNoReceptorHere) {
+  HookedStore* hooks = nullptr;
+  ServiceConfig first_config = warehouse();
+  first_config.wrap_store = hooked(hooks);
+  Service first(first_config);
+  Service second(warehouse());
+  deliver(transport_, ship("o-1"));
+  deliver(transport_, ship("o-2"));
+  int begins = 0;
+  hooks->before_begin = [&] {
+    if (++begins != 1) return;  // the group's transaction
+    clock_.advance(301s);
+    EXPECT_EQ(second.step().inbox.handled, 2u);
+  };
+  const whizbang::HostCycle cycle = first.step();
+  EXPECT_EQ(cycle.inbox.handled, 0u);
+  EXPECT_EQ(cycle.inbox.lease_lost, 2u);
+  EXPECT_EQ(fired(first, second, "o-1"), 1);
+  EXPECT_EQ(fired(first, second, "o-2"), 1);
+}
+
 TEST_F(MultiInstanceTests, TwoLiveInstancesOnOneFile_HandleEveryRowOnce) {
   Service first(warehouse());
   Service second(warehouse());

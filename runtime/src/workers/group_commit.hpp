@@ -40,6 +40,8 @@ class GroupCommit {
     return absl::OkStatus();
   }
 
+  bool is_open() const { return transaction_.has_value(); }
+
   // One row was gone through (`handled`: its handling is in the group); commits when the group is
   // full or old enough.
   absl::Status row_done(bool handled) {

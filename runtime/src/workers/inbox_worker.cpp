@@ -145,6 +145,7 @@ absl::StatusOr<InboxCycleResult> InboxWorker::run_once() {
   // transactions. Otherwise each handling commits on its own, twice (see the options).
   const bool grouped = options_.atomic_completion;
   GroupCommit group(store_, options_.max_group, options_.max_group_duration);
+  std::set<MessageId> held_by_group;  // rows whose leases the open group renewed
   std::set<Uuid> failed_streams;
   std::vector<WorkCompletion> released;
   for (std::size_t index = 0; index < items->size(); ++index) {
@@ -163,10 +164,14 @@ absl::StatusOr<InboxCycleResult> InboxWorker::run_once() {
       if (item.stream_id) failed_streams.insert(*item.stream_id);
       continue;
     }
-    if (grouped) {
+    if (grouped && !group.is_open()) {
       if (absl::Status status = group.join(); !status.ok()) return status;
+      absl::StatusOr<std::set<MessageId>> held_rows = hold_for_group(*items, index);
+      if (!held_rows.ok()) return held_rows.status();
+      held_by_group = *std::move(held_rows);
     }
-    absl::StatusOr<Handling> handling = go_through(item, result);
+    absl::StatusOr<Handling> handling =
+        go_through(item, result, grouped && held_by_group.contains(item.message_id));
     if (!handling.ok()) return handling.status();
     if (*handling == Handling::Crashed) {
       // As a crash at that point: nothing of the open group commits, nothing more is done.
@@ -195,7 +200,8 @@ absl::StatusOr<InboxCycleResult> InboxWorker::run_once() {
 }
 
 absl::StatusOr<InboxWorker::Handling> InboxWorker::go_through(const WorkItem& item,
-                                                              InboxCycleResult& result) {
+                                                              InboxCycleResult& result,
+                                                              bool held_by_group) {
   if (absl::Status admitted = admit_envelope(item.envelope_json, options_.signing);
       !admitted.ok()) {
     log(options_.logger, spdlog::level::warn, log_events::kEnvelopeRefused,
@@ -237,7 +243,7 @@ absl::StatusOr<InboxWorker::Handling> InboxWorker::go_through(const WorkItem& it
   envelope->dispatch_context.handler_name = item.handler_name;
   envelope->dispatch_context.source = MessageSource::Inbox;
   drop_untrusted_scope(*envelope, item);
-  return options_.atomic_completion ? handle_in_savepoint(item, *envelope, result)
+  return options_.atomic_completion ? handle_in_savepoint(item, *envelope, result, held_by_group)
                                     : handle_then_complete(item, *envelope, result);
 }
 
@@ -259,13 +265,18 @@ void InboxWorker::drop_untrusted_scope(Envelope& envelope, const WorkItem& item)
 // fails rolls back alone and its failure is recorded in the group.
 absl::StatusOr<InboxWorker::Handling> InboxWorker::handle_in_savepoint(const WorkItem& item,
                                                                        Envelope& envelope,
-                                                                       InboxCycleResult& result) {
+                                                                       InboxCycleResult& result,
+                                                                       bool held_by_group) {
   Savepoint savepoint(store_);
   if (!savepoint.status().ok()) return savepoint.status();
-  if (absl::StatusOr<bool> held = lease_held(item, result); !held.ok() || !*held) {
-    if (absl::Status status = savepoint.rollback(); !status.ok()) return status;
-    if (!held.ok()) return held.status();
-    return Handling::LeaseLost;
+  // A lease the group renewed in this transaction is this instance's until the group ends.
+  if (!held_by_group) {
+    absl::StatusOr<bool> held = lease_held(item, result);
+    if (!held.ok() || !*held) {
+      if (absl::Status status = savepoint.rollback(); !status.ok()) return status;
+      if (!held.ok()) return held.status();
+      return Handling::LeaseLost;
+    }
   }
   InboxHandling handling{item, envelope, store_};
   // Receptors fail by throwing; whatever the handler lets through becomes this row's failure.
@@ -335,6 +346,18 @@ absl::StatusOr<bool> InboxWorker::lease_held(const WorkItem& item, InboxCycleRes
       item.message_id, item.message_type);
   ++result.lease_lost;
   return false;
+}
+
+absl::StatusOr<std::set<MessageId>> InboxWorker::hold_for_group(std::span<const WorkItem> items,
+                                                                std::size_t index) {
+  const std::size_t group_rows = std::max<std::size_t>(options_.max_group, 1);
+  std::vector<WorkLease> leases;
+  for (std::size_t i = index; i < items.size() && leases.size() < group_rows; ++i) {
+    leases.push_back({WorkSource::Inbox, items[i].message_id});
+  }
+  absl::StatusOr<std::vector<MessageId>> held = store_.renew_leases(leases);
+  if (!held.ok()) return held.status();
+  return std::set<MessageId>(held->begin(), held->end());
 }
 
 absl::StatusOr<InboxWorker::Handling> InboxWorker::record_failure(const WorkItem& item,

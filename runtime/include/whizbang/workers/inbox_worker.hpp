@@ -32,6 +32,8 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -124,14 +126,21 @@ class InboxWorker {
 
  private:
   enum class Handling { Handled, NotHandled, Failed, LeaseLost, Crashed };
-  // Checks, decodes and handles a row this instance holds.
-  absl::StatusOr<Handling> go_through(const WorkItem& item, InboxCycleResult& result);
+  // Checks, decodes and handles a row this instance holds. `held_by_group`: its lease was renewed
+  // inside the open group's transaction, which holds the row until it ends.
+  absl::StatusOr<Handling> go_through(const WorkItem& item, InboxCycleResult& result,
+                                      bool held_by_group = false);
   absl::StatusOr<Handling> handle_in_savepoint(const WorkItem& item, Envelope& envelope,
-                                               InboxCycleResult& result);
+                                               InboxCycleResult& result, bool held_by_group);
   absl::StatusOr<Handling> handle_then_complete(const WorkItem& item, Envelope& envelope,
                                                 InboxCycleResult& result);
   // Renews the row's lease inside the handling's transaction; false when another instance has it.
   absl::StatusOr<bool> lease_held(const WorkItem& item, InboxCycleResult& result);
+  // Renews, inside the group's transaction just opened, the leases of the rows from items[index]
+  // the group can take (at most max_group): one store call for the group instead of one per
+  // handling. Returns the rows held.
+  absl::StatusOr<std::set<MessageId>> hold_for_group(std::span<const WorkItem> items,
+                                                     std::size_t index);
   absl::StatusOr<Handling> record_failure(const WorkItem& item, const absl::Status& handled,
                                           InboxCycleResult& result);
   // Clears the hops' scopes when the latest one was set by a service not trusted to set it.
