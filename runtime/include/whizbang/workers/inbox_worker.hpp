@@ -129,7 +129,7 @@ class InboxWorker {
   // Checks, decodes and handles a row this instance holds. `held_by_group`: its lease was renewed
   // inside the open group's transaction, which holds the row until it ends.
   absl::StatusOr<Handling> go_through(const WorkItem& item, InboxCycleResult& result,
-                                      bool held_by_group = false);
+                                      bool held_by_group);
   absl::StatusOr<Handling> handle_in_savepoint(const WorkItem& item, Envelope& envelope,
                                                InboxCycleResult& result, bool held_by_group);
   absl::StatusOr<Handling> handle_then_complete(const WorkItem& item, Envelope& envelope,

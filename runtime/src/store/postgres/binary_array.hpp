@@ -54,24 +54,10 @@ class BinaryArray {
     bytes_.append(text);
     ++count_;
   }
-  void add(const std::optional<std::string>& text) {
-    if (text) {
-      add(std::string_view(*text));
-    } else {
-      add_null();
-    }
-  }
   void add(const Uuid& id) {
     put_int32(16);
     bytes_.append(reinterpret_cast<const char*>(id.bytes().data()), id.bytes().size());
     ++count_;
-  }
-  void add(const std::optional<Uuid>& id) {
-    if (id) {
-      add(*id);
-    } else {
-      add_null();
-    }
   }
   void add(bool value) {
     put_int32(1);
@@ -83,7 +69,9 @@ class BinaryArray {
     put_big_endian(static_cast<std::uint64_t>(value), 8);
     ++count_;
   }
-  void add(const std::optional<std::int64_t>& value) {
+  // An element or NULL.
+  template <class T>
+  void add(const std::optional<T>& value) {
     if (value) {
       add(*value);
     } else {

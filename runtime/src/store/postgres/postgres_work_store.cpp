@@ -153,7 +153,6 @@ PostgresWorkStore::Impl::Queries PostgresWorkStore::Impl::add_completions(
     Query& erase = pipeline.add(postgres::sql::delete_rows(source));
     erase.bind_text(1, deleted[static_cast<int>(source)] + "}");
     erase.bind_uuid(2, self);
-    erase.bind_int(3, now);
   }
   Queries failing;
   for (const WorkFailure& failure : failures) {

@@ -77,11 +77,11 @@ inline const std::string kInsertInbox =
 // nobody: once another instance claimed it after a lapsed lease, it is theirs.
 inline constexpr const char* kOwnedBy2 = " AND (instance_id IS NULL OR instance_id = $2::uuid)";
 
-// ?1 ids (a uuid[] literal) ?2 instance ?3 now. Completed rows are deleted, in one statement per
-// batch; a published outbox row's id stays in wh_outbox_ids until the retention purge.
+// ?1 ids (a uuid[] literal) ?2 instance. Completed rows are deleted, in one statement per batch;
+// a published outbox row's id stays in wh_outbox_ids until the retention purge.
 inline std::string delete_rows(WorkSource source) {
   return std::string("DELETE FROM ") + table(source) + " WHERE message_id = ANY($1::uuid[])" +
-         kOwnedBy2 + " AND $3::bigint IS NOT NULL";
+         kOwnedBy2;
 }
 // ?1 id ?2 instance ?3 flags ?4 now
 inline std::string complete_row(WorkSource source) {
@@ -376,11 +376,15 @@ inline std::string requeue(std::string_view table, std::string_view key) {
 // ?1 cut-off (micros)
 inline const std::string kPurgeDeduplication =
     "DELETE FROM wh_message_deduplication WHERE first_seen_at < $1::bigint";
-// Ids stored before the cut-off whose row is gone (published); a waiting row's id stays while the
-// row does. Found through stored_at's BRIN index (migrations.cpp).
+// An id of wh_outbox_ids (as `ids`) is a published row's when its row is gone: a waiting row's
+// id stays while the row does.
+inline constexpr const char* kRowPublished =
+    "NOT EXISTS (SELECT 1 FROM wh_outbox AS o WHERE o.message_id = ids.message_id)";
+// Ids of published rows stored before the cut-off, found through stored_at's BRIN index
+// (migrations.cpp).
 inline const std::string kPurgePublishedIds =
-    "DELETE FROM wh_outbox_ids AS ids WHERE ids.stored_at < $1::bigint AND NOT EXISTS "
-    "(SELECT 1 FROM wh_outbox AS o WHERE o.message_id = ids.message_id)";
+    std::string("DELETE FROM wh_outbox_ids AS ids WHERE ids.stored_at < $1::bigint AND ") +
+    kRowPublished;
 inline const std::string kPurgeInvocations =
     "DELETE FROM wh_receptor_invocations WHERE completed_at < $1::bigint";
 // ?1 cut-off ?2 this instance (never purged: it is alive)
@@ -442,13 +446,13 @@ inline const std::string kRecentPerspectiveEvents =
 inline const std::string kRecentInvocations =
     "SELECT message_id, receptor_id, service_name, perspective, stage, completed_at, duration_us "
     "FROM wh_receptor_invocations ORDER BY completed_at DESC, message_id DESC LIMIT $1::bigint";
-// Row counts (StoreCounts), in its order; the ids of published rows (their row gone) count as
-// the outbox's tombstones.
-inline const std::string kPublishedIds =
-    "SELECT count(*) FROM wh_outbox_ids AS ids WHERE NOT EXISTS "
-    "(SELECT 1 FROM wh_outbox AS o WHERE o.message_id = ids.message_id)";
+// Row counts (StoreCounts), in its order; the ids of published rows count as the outbox's
+// tombstones.
 inline const std::string kCounts =
-    "SELECT (SELECT count(*) FROM wh_outbox), (" + kPublishedIds +
+    std::string(
+        "SELECT (SELECT count(*) FROM wh_outbox), (SELECT count(*) FROM wh_outbox_ids AS "
+        "ids WHERE ") +
+    kRowPublished +
     "), "
     "(SELECT count(*) FROM wh_inbox), (SELECT count(*) FROM wh_event_store), "
     "(SELECT count(*) FROM wh_perspective_events), (SELECT count(*) FROM wh_receptor_invocations), "
