@@ -29,6 +29,7 @@ class HookedStore final : public whizbang::WorkStore, public whizbang::StoreRead
   absl::Status commit() override { return inner_->commit(); }
   absl::Status rollback() override { return inner_->rollback(); }
   bool in_transaction() const override { return inner_->in_transaction(); }
+  bool writers_take_turns() const override { return inner_->writers_take_turns(); }
   absl::Status savepoint() override { return inner_->savepoint(); }
   absl::Status release_savepoint() override { return inner_->release_savepoint(); }
   absl::Status rollback_to_savepoint() override { return inner_->rollback_to_savepoint(); }

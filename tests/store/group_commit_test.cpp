@@ -6,6 +6,8 @@
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <thread>
+#include <utility>
 
 #include "store_backends.hpp"
 #include "whizbang/ids/derived_identity.hpp"
@@ -28,6 +30,7 @@ class GroupCommitTests : public ::testing::Test {
     ASSERT_NE(store_, nullptr);
     listener_ = store_->add_commit_listener([this](const CommitInfo& info) {
       if (info.outbox_written) ++commits_that_wrote_outbox_;
+      if (info.inbox_written) ++commits_that_wrote_inbox_;
     });
   }
   void TearDown() override {
@@ -82,6 +85,27 @@ class GroupCommitTests : public ::testing::Test {
     };
   }
 
+  // `count` commands as a transport delivers them, each of a stream of its own.
+  std::vector<TransportMessage> delivery(int count, int first = 0) {
+    std::vector<TransportMessage> batch;
+    for (int i = first; i < first + count; ++i) {
+      const OutboxMessage message = outbox_message(ShipOrderCommand{"o-" + std::to_string(i)},
+                                                   "shipping", MessageId::mint().uuid());
+      TransportMessage& delivered = batch.emplace_back();
+      delivered.message_id = message.message_id;
+      delivered.message_type = message.message_type;
+      delivered.envelope_json = message.envelope_json;
+      delivered.stream_id = message.stream_id;
+    }
+    return batch;
+  }
+  // How many of `batch` have an inbox row (stored, not yet handled).
+  std::size_t waiting(const std::vector<TransportMessage>& batch) {
+    std::size_t rows = 0;
+    for (const TransportMessage& message : batch) rows += has_inbox_row(message.message_id);
+    return rows;
+  }
+
   InboxWorkerOptions worker_options(std::size_t max_group = 100) {
     InboxWorkerOptions options;
     options.service_name = "shipping";
@@ -98,6 +122,7 @@ class GroupCommitTests : public ::testing::Test {
   std::unique_ptr<WorkStore> store_;
   int listener_ = 0;
   int commits_that_wrote_outbox_ = 0;
+  int commits_that_wrote_inbox_ = 0;
   std::map<std::string, int> handlings_;
   std::map<std::string, MessageId> emitted_;
 };
@@ -254,6 +279,128 @@ TYPED_TEST(GroupCommitTests, InboxBatch_CrashLosesTheOpenGroup_RetryEmitsTheSame
   }
   EXPECT_EQ(this->handlings_["o-0"], 2);
   EXPECT_EQ(this->handlings_["o-4"], 1) << "never reached before the crash";
+}
+
+// Handling on delivery: storing the delivered batch, its claim and its handlings are one commit,
+// and the delivery is acknowledged (OK) only after it.
+TYPED_TEST(GroupCommitTests, DeliveredBatch_StoredClaimedAndHandledInOneCommit) {
+  InboxWorkerOptions options = this->worker_options();
+  options.handle_on_delivery = true;
+  InboxWorker worker(*this->store_, resolve, this->emitting_handler(), options);
+  const std::vector<TransportMessage> batch = this->delivery(5);
+  ASSERT_TRUE(worker.receive(batch).ok());
+  EXPECT_EQ(this->handlings_.size(), 5u) << "handled before receive() returned";
+  EXPECT_EQ(this->commits_that_wrote_inbox_, 1);
+  EXPECT_EQ(this->commits_that_wrote_outbox_, 1) << "the emissions in the same commit";
+  EXPECT_EQ(this->waiting(batch), 0u);
+  for (const auto& [order, id] : this->emitted_) EXPECT_TRUE(this->has_outbox_row(id)) << order;
+  EXPECT_EQ(worker.loop().cycles(), 0u) << "no worker cycle was needed";
+}
+
+TYPED_TEST(GroupCommitTests, DeliveredBatch_WithoutHandlingOnDelivery_WaitsForTheWorker) {
+  InboxWorker worker(*this->store_, resolve, this->emitting_handler(), this->worker_options());
+  const std::vector<TransportMessage> batch = this->delivery(5);
+  ASSERT_TRUE(worker.receive(batch).ok());
+  EXPECT_TRUE(this->handlings_.empty());
+  EXPECT_EQ(this->waiting(batch), 5u);
+}
+
+TYPED_TEST(GroupCommitTests, DeliveredTwice_HandledOnce) {
+  InboxWorkerOptions options = this->worker_options();
+  options.handle_on_delivery = true;
+  InboxWorker worker(*this->store_, resolve, this->emitting_handler(), options);
+  const std::vector<TransportMessage> batch = this->delivery(3);
+  ASSERT_TRUE(worker.receive(batch).ok());
+  ASSERT_TRUE(worker.receive(batch).ok()) << "a redelivery is acknowledged";
+  for (const auto& [order, count] : this->handlings_) EXPECT_EQ(count, 1) << order;
+  EXPECT_EQ(this->handlings_.size(), 3u);
+}
+
+TYPED_TEST(GroupCommitTests, DeliveredBatch_ThrowingHandlingIsRetriedLater_BatchAcknowledged) {
+  InboxWorkerOptions options = this->worker_options();
+  options.handle_on_delivery = true;
+  InboxWorker worker(*this->store_, resolve, this->emitting_handler({"o-1"}), options);
+  const std::vector<TransportMessage> batch = this->delivery(3);
+  ASSERT_TRUE(worker.receive(batch).ok()) << "the failure is the row's, not the delivery's";
+  auto failed = whizbang::reader_of(*this->store_)->find_inbox_row(batch[1].message_id);
+  ASSERT_TRUE(failed.ok() && failed->has_value());
+  EXPECT_EQ((*failed)->state.attempts, 1);
+  EXPECT_FALSE(this->has_inbox_row(batch[0].message_id));
+  EXPECT_FALSE(this->has_inbox_row(batch[2].message_id));
+}
+
+TYPED_TEST(GroupCommitTests, DeliveredBatch_CrashBeforeTheCommit_NothingStoredDeliveryRefused) {
+  InboxWorkerOptions options = this->worker_options();
+  options.handle_on_delivery = true;
+  bool crash = true;
+  options.before_completion = [&](const WorkItem&) {
+    return crash ? absl::UnavailableError("killed") : absl::OkStatus();
+  };
+  InboxWorker worker(*this->store_, resolve, this->emitting_handler(), options);
+  const std::vector<TransportMessage> batch = this->delivery(2);
+  EXPECT_FALSE(worker.receive(batch).ok()) << "not acknowledged: the broker delivers it again";
+  EXPECT_EQ(this->waiting(batch), 0u) << "the rows rolled back with the handling";
+  EXPECT_EQ(this->handlings_.size(), 1u) << "the crash came after the first handling";
+  crash = false;
+  ASSERT_TRUE(worker.receive(batch).ok());
+  EXPECT_EQ(this->handlings_.size(), 2u);
+  EXPECT_EQ(this->handlings_["o-0"] + this->handlings_["o-1"], 3) << "the lost one again";
+  EXPECT_EQ(this->waiting(batch), 0u);
+}
+
+// A delivering thread handles one group, then acknowledges: what is left of the claim is the
+// worker thread's (still leased to this instance, so its next claim takes it at once).
+TYPED_TEST(GroupCommitTests, DeliveredBatch_HandlesOneGroup_TheWorkerTheRest) {
+  InboxWorkerOptions options = this->worker_options(2);
+  options.handle_on_delivery = true;
+  InboxWorker worker(*this->store_, resolve, this->emitting_handler(), options);
+  const std::vector<TransportMessage> batch = this->delivery(5);
+  ASSERT_TRUE(worker.receive(batch).ok());
+  EXPECT_EQ(this->handlings_.size(), 2u);
+  EXPECT_EQ(this->waiting(batch), 3u);
+  absl::StatusOr<InboxCycleResult> rest = worker.run_once();
+  ASSERT_TRUE(rest.ok()) << rest.status();
+  EXPECT_EQ(rest->handled, 3u) << "claimed again by this instance, before their leases lapse";
+  EXPECT_EQ(this->waiting(batch), 0u);
+}
+
+// A delivery that comes while the worker thread is in a cycle is only stored (the delivering
+// thread never waits for the worker's receptors); the worker handles it next.
+TYPED_TEST(GroupCommitTests, DeliveredDuringAWorkerCycle_OnlyStored) {
+  this->deliver(1);
+  InboxWorkerOptions options = this->worker_options();
+  options.handle_on_delivery = true;
+  const std::vector<TransportMessage> late = this->delivery(2, 10);
+  InboxWorker* self = nullptr;
+  std::thread delivering;
+  bool started = false;
+  absl::Status delivered = absl::UnknownError("not delivered");
+  InboxHandler handler = [&, inner = this->emitting_handler()](InboxHandling& handling) {
+    if (!std::exchange(started, true)) {
+      delivering = std::thread([&] { delivered = self->receive(late); });
+      // Once the store counts it waiting, the delivery is queued behind this cycle's open
+      // group: it found the cycle under way and went on to only store its rows.
+      const auto deadline = std::chrono::steady_clock::now() + 10s;
+      while (this->metrics_->counter(metric_names::kWorkCoordinatorMeter,
+                                     metric_names::kTransactionWaits) == 0 &&
+             std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::yield();
+      }
+    }
+    return inner(handling);
+  };
+  InboxWorker worker(*this->store_, resolve, handler, options);
+  self = &worker;
+  const absl::StatusOr<InboxCycleResult> first = worker.run_once();
+  if (delivering.joinable()) delivering.join();
+  ASSERT_TRUE(first.ok()) << first.status();
+  ASSERT_TRUE(delivered.ok()) << delivered;
+  EXPECT_EQ(this->handlings_.size(), 1u);
+  EXPECT_EQ(this->waiting(late), 2u);
+  absl::StatusOr<InboxCycleResult> next = worker.run_once();
+  ASSERT_TRUE(next.ok()) << next.status();
+  EXPECT_EQ(next->handled, 2u);
+  EXPECT_EQ(this->handlings_.size(), 3u);
 }
 
 }  // namespace

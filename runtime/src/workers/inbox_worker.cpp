@@ -53,6 +53,19 @@ EnvelopeRouting routing_of(std::string_view envelope_json) {
   return routing;
 }
 
+// The worker whose cycle this thread is running, if any: that cycle handles what it stores, so its
+// commit need not wake the worker thread, and a delivery to the same worker from inside it only
+// stores (the cycle's lock is this thread's already).
+thread_local const InboxWorker* cycle_on_this_thread = nullptr;
+
+class CycleOnThisThread {
+ public:
+  explicit CycleOnThisThread(const InboxWorker* worker) { cycle_on_this_thread = worker; }
+  ~CycleOnThisThread() { cycle_on_this_thread = nullptr; }
+  CycleOnThisThread(const CycleOnThisThread&) = delete;
+  CycleOnThisThread& operator=(const CycleOnThisThread&) = delete;
+};
+
 std::string default_handler_name(const TransportMessage& message) {
   std::string_view type = message.message_type;
   const std::size_t colon = type.rfind("::");
@@ -73,7 +86,7 @@ InboxWorker::InboxWorker(WorkStore& store, MessageTypeResolver resolver, InboxHa
       options_(std::move(options)) {
   if (!options_.handler_name) options_.handler_name = default_handler_name;
   commit_listener_ = store_.add_commit_listener([this](const CommitInfo& info) {
-    if (info.inbox_written) loop_.notify();
+    if (info.inbox_written && cycle_on_this_thread != this) loop_.notify();
   });
 }
 
@@ -92,6 +105,18 @@ absl::StatusOr<std::unique_ptr<TransportSubscription>> InboxWorker::subscribe(
 }
 
 absl::Status InboxWorker::receive(std::span<const TransportMessage> batch) {
+  const std::vector<InboxMessage> rows = inbox_rows(batch);
+  if (options_.handle_on_delivery && options_.atomic_completion && cycle_on_this_thread != this) {
+    absl::StatusOr<bool> handled = handle_delivered(rows);
+    if (!handled.ok()) return handled.status();
+    if (*handled) return absl::OkStatus();
+  }
+  absl::StatusOr<std::vector<MessageId>> stored =
+      store_.store_inbox_messages(rows, options_.service_id);
+  return stored.ok() ? absl::OkStatus() : stored.status();
+}
+
+std::vector<InboxMessage> InboxWorker::inbox_rows(std::span<const TransportMessage> batch) const {
   std::vector<InboxMessage> rows;
   rows.reserve(batch.size());
   for (const TransportMessage& delivered : batch) {
@@ -126,13 +151,46 @@ absl::Status InboxWorker::receive(std::span<const TransportMessage> batch) {
     row.source_service_id = routing.source_service;
     rows.push_back(std::move(row));
   }
-  absl::StatusOr<std::vector<MessageId>> stored =
-      store_.store_inbox_messages(rows, options_.service_id);
-  return stored.ok() ? absl::OkStatus() : stored.status();
+  return rows;
+}
+
+absl::StatusOr<bool> InboxWorker::handle_delivered(std::span<const InboxMessage> rows) {
+  // Never waits for the worker thread's cycle: its receptors may run long, and a delivering
+  // thread (a broker connection's) must get back to its connection soon.
+  std::unique_lock lock(cycle_mutex_, std::try_to_lock);
+  if (!lock.owns_lock()) return false;
+  const CycleOnThisThread marker(this);
+  bool rows_left = false;
+  absl::StatusOr<InboxCycleResult> result = cycle(rows, /*one_group=*/true, rows_left);
+  if (!result.ok()) return result.status();
+  if (result->crashed > 0) {
+    // Nothing of the batch was stored: as a crash before the acknowledgement, it comes again.
+    return absl::UnavailableError("a handling of the delivered batch crashed (fault injection)");
+  }
+  if (rows_left) loop_.notify();
+  return true;
 }
 
 absl::StatusOr<InboxCycleResult> InboxWorker::run_once() {
+  std::lock_guard lock(cycle_mutex_);
+  const CycleOnThisThread marker(this);
+  bool rows_left = false;
+  return cycle({}, /*one_group=*/false, rows_left);
+}
+
+absl::StatusOr<InboxCycleResult> InboxWorker::cycle(std::span<const InboxMessage> delivered,
+                                                    bool one_group, bool& rows_left) {
   InboxCycleResult result;
+  // Atomic completion: the rows' handlings (and what else their rows need written) share group
+  // transactions. Otherwise each handling commits on its own, twice (see the options).
+  const bool grouped = options_.atomic_completion;
+  GroupCommit group(store_, options_.max_group, options_.max_group_duration);
+  if (!delivered.empty()) {
+    if (absl::Status status = group.join(); !status.ok()) return status;
+    absl::StatusOr<std::vector<MessageId>> stored =
+        store_.store_inbox_messages(delivered, options_.service_id);
+    if (!stored.ok()) return stored.status();
+  }
   WorkBatchRequest request;
   request.claim_outbox = false;
   request.max_items = options_.max_batch;
@@ -141,11 +199,11 @@ absl::StatusOr<InboxCycleResult> InboxWorker::run_once() {
   if (!items.ok()) return items.status();
 
   LeaseKeeper leases(store_, options_.lease_renewal_interval);
-  // Atomic completion: the rows' handlings (and what else their rows need written) share group
-  // transactions. Otherwise each handling commits on its own, twice (see the options).
-  const bool grouped = options_.atomic_completion;
-  GroupCommit group(store_, options_.max_group, options_.max_group_duration);
   std::set<MessageId> held_by_group;  // rows whose leases the open group renewed
+  if (group.is_open()) {
+    // Claimed inside the open group's transaction: the claim's leases hold every row until it ends.
+    for (const WorkItem& item : *items) held_by_group.insert(item.message_id);
+  }
   std::set<Uuid> failed_streams;
   std::vector<WorkCompletion> released;
   for (std::size_t index = 0; index < items->size(); ++index) {
@@ -183,6 +241,11 @@ absl::StatusOr<InboxCycleResult> InboxWorker::run_once() {
     if (grouped) {
       if (absl::Status status = group.row_done(*handling == Handling::Handled); !status.ok()) {
         return status;
+      }
+      if (one_group && !group.is_open()) {
+        // The rest stay claimed by this instance: the worker's next claim takes them.
+        rows_left = index + 1 < items->size();
+        break;
       }
     }
   }

@@ -32,6 +32,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -92,6 +93,10 @@ struct HostOptions {
   // false: the handling's writes and the inbox completion commit separately (the reference's
   // shape; only for demonstrating and testing emission deduplication).
   bool atomic_inbox_completion = true;
+  // Handle a delivered batch on the delivering thread, in the transaction that stores it
+  // (InboxWorkerOptions::handle_on_delivery). Unset: when the transport delivers on its own
+  // threads and the store's writers take turns (RabbitMQ with SQLite).
+  std::optional<bool> inbox_handle_on_delivery;
   // Fault injection: called before an inbox completion commits; non-OK acts as a crash there.
   std::function<absl::Status(const WorkItem&)> before_inbox_completion;
   // What a received envelope may hold (size, hops, records); one beyond is dead-lettered.

@@ -28,6 +28,7 @@ class MemoryWorkStore final : public WorkStore, public StoreReader {
   absl::Status commit() override;
   absl::Status rollback() override;
   bool in_transaction() const override;
+  bool writers_take_turns() const override { return true; }
   absl::Status savepoint() override;
   absl::Status release_savepoint() override;
   absl::Status rollback_to_savepoint() override;

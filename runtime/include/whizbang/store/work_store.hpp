@@ -66,6 +66,10 @@ class WorkStore : public OutboxStore, public PerspectiveStore {
   virtual absl::Status rollback() = 0;
   // True when the calling thread has a transaction open on this store.
   virtual bool in_transaction() const = 0;
+  // True when the store admits one writing transaction at a time (SQLite, memory): a claim made
+  // inside a longer transaction then keeps no writer waiting who would not wait anyway. False
+  // where claims from many instances proceed side by side (PostgreSQL).
+  virtual bool writers_take_turns() const { return false; }
   // Inside the calling thread's transaction. release_savepoint() keeps what was written since
   // the savepoint (Aborted, and rolled back, when a call after it failed); rollback_to_savepoint()
   // undoes it. Either ends the innermost savepoint; savepoints nest.

@@ -90,6 +90,10 @@ class Transport {
 
   // False while the transport cannot publish (connection down); the worker keeps its rows.
   virtual bool is_ready() const { return true; }
+
+  // True when deliveries come on threads of the transport's own (a broker connection's), never
+  // inside a publish() call: the receiving service may then handle a delivery on that thread.
+  virtual bool delivers_on_own_threads() const { return false; }
 };
 
 // A publish that failed through the transport's passing state, not its messages: a broker that

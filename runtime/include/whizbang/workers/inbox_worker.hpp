@@ -14,6 +14,12 @@
 // commit and a handling that fails rolls back alone. A crash loses the open group's handlings
 // together; their rows are re-offered and handled again, with the same derived ids.
 //
+// Handling on delivery (`handle_on_delivery`): the thread that delivers a batch stores it, claims
+// and handles one group in the same transaction, one commit where storing and the worker's cycle
+// take three; the delivery is acknowledged after that commit. Rows beyond the group are left to the
+// worker thread. For transports that deliver on threads of their own (RabbitMQ), never for one
+// that delivers inside the publisher's call.
+//
 // Rows of one stream are handled in order: when a row fails, the later rows of its stream in the
 // batch are released untouched and wait for its retry. A long batch renews its leases every
 // `lease_renewal_interval`; a handling starts only while this instance still holds the row's
@@ -31,6 +37,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <span>
@@ -79,6 +86,9 @@ struct InboxWorkerOptions {
   // the handler's writes commit first and the completion in a second transaction (the
   // reference's shape, kept to exercise emission deduplication), with no group commit.
   bool atomic_completion = true;
+  // Store, claim and handle a delivered batch's first group in one transaction, on the delivering
+  // thread (see above). Needs atomic_completion; the worker's own cycles go on as they are.
+  bool handle_on_delivery = false;
   // Fault injection for tests: runs just before the completion commits; a non-OK status acts as
   // a crash at that point (nothing more is recorded, the open group's handlings included; the
   // leases lapse and the rows are re-offered).
@@ -114,7 +124,8 @@ class InboxWorker {
 
   // Subscribes to `transport` with options.bindings; deliveries go to receive().
   absl::StatusOr<std::unique_ptr<TransportSubscription>> subscribe(Transport& transport);
-  // Stores a delivered batch in the inbox; OK acknowledges it. Wakes the worker thread.
+  // Stores a delivered batch in the inbox (and handles it, with handle_on_delivery); OK
+  // acknowledges it. Wakes the worker thread for what it left.
   absl::Status receive(std::span<const TransportMessage> batch);
 
   absl::StatusOr<InboxCycleResult> run_once();
@@ -126,6 +137,15 @@ class InboxWorker {
 
  private:
   enum class Handling { Handled, NotHandled, Failed, LeaseLost, Crashed };
+  // The rows a delivered batch becomes (dedup ids, stream, sender).
+  std::vector<InboxMessage> inbox_rows(std::span<const TransportMessage> batch) const;
+  // Stores the delivered rows, then claims and handles one group, all in one transaction; false
+  // when a cycle of the worker thread is under way (the caller then only stores them).
+  absl::StatusOr<bool> handle_delivered(std::span<const InboxMessage> rows);
+  // One claim and its handlings. `delivered` rows are stored first, inside the first group's
+  // transaction; `one_group`: stop once the first group committed, leaving the rest claimed.
+  absl::StatusOr<InboxCycleResult> cycle(std::span<const InboxMessage> delivered, bool one_group,
+                                         bool& rows_left);
   // Checks, decodes and handles a row this instance holds. `held_by_group`: its lease was renewed
   // inside the open group's transaction, which holds the row until it ends.
   absl::StatusOr<Handling> go_through(const WorkItem& item, InboxCycleResult& result,
@@ -151,6 +171,9 @@ class InboxWorker {
   InboxHandler handler_;
   InboxWorkerOptions options_;
   int commit_listener_ = 0;
+  // One cycle at a time (the worker's, or a delivering thread's): two would claim the same rows,
+  // both leased to this instance.
+  std::mutex cycle_mutex_;
   WorkerLoop loop_;
 };
 

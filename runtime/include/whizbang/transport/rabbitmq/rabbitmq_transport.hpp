@@ -48,6 +48,7 @@ class RabbitMqTransport final : public Transport {
       std::string_view service_name, std::vector<TransportBinding> bindings,
       DeliveryHandler handler) override;
   bool is_ready() const override { return ready_.load(); }
+  bool delivers_on_own_threads() const override { return true; }
 
   const RabbitMqOptions& options() const { return options_; }
 
