@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <optional>
 #include <set>
+#include <utility>
 
 #include "fmt/format.h"
 #include "store/store_support.hpp"
@@ -58,12 +59,18 @@ EnvelopeRouting routing_of(std::string_view envelope_json) {
 // stores (the cycle's lock is this thread's already).
 thread_local const InboxWorker* cycle_on_this_thread = nullptr;
 
+// Marks a cycle for its duration; restores the mark of a cycle it runs inside (another worker's,
+// when a transport delivers inside a publish made on this thread).
 class CycleOnThisThread {
  public:
-  explicit CycleOnThisThread(const InboxWorker* worker) { cycle_on_this_thread = worker; }
-  ~CycleOnThisThread() { cycle_on_this_thread = nullptr; }
+  explicit CycleOnThisThread(const InboxWorker* worker)
+      : outer_(std::exchange(cycle_on_this_thread, worker)) {}
+  ~CycleOnThisThread() { cycle_on_this_thread = outer_; }
   CycleOnThisThread(const CycleOnThisThread&) = delete;
   CycleOnThisThread& operator=(const CycleOnThisThread&) = delete;
+
+ private:
+  const InboxWorker* outer_;
 };
 
 std::string default_handler_name(const TransportMessage& message) {
