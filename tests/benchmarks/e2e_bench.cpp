@@ -65,8 +65,8 @@ enum class Run { Stepped, PublishOnly, Threads };
 struct Node {
   Node(const std::string& location, const std::string& name, whizbang::Transport& transport,
        const whizbang::Registry& registry, Run run = Run::Stepped,
-       whizbang::Durability durability = whizbang::Durability::Full,
-       std::size_t inbox_group = 100) {
+       whizbang::Durability durability = whizbang::Durability::Full, std::size_t inbox_group = 100,
+       std::optional<bool> handle_on_delivery = std::nullopt) {
     whizbang::StoreOptions store_options;
     store_options.instance.service_name = name;
     store_options.durability = durability;
@@ -77,6 +77,7 @@ struct Node {
     options.store = store.get();
     options.transport = &transport;
     options.inbox_max_group = inbox_group;
+    options.inbox_handle_on_delivery = handle_on_delivery;
     host = *whizbang::ServiceHost::create(registry, services, std::move(options));
     if (run == Run::Threads) {
       (void)host->start();
@@ -264,12 +265,14 @@ struct BrokerPair {
   std::unique_ptr<Node> consumer;
   std::unique_ptr<Node> producer;
 
-  bool start(whizbang::Durability durability = whizbang::Durability::Full) {
+  // `handle_on_delivery`: the consumer's setting (unset: the host's choice, on for SQLite).
+  bool start(whizbang::Durability durability = whizbang::Durability::Full,
+             std::optional<bool> handle_on_delivery = std::nullopt) {
     std::filesystem::create_directories(dir);
     if (!producer_transport.is_ready() || !consumer_transport.is_ready()) return false;
-    consumer =
-        std::make_unique<Node>((dir / "consumer.db").string(), "consumer-" + suffix,
-                               consumer_transport, consumer_registry(), Run::Threads, durability);
+    consumer = std::make_unique<Node>((dir / "consumer.db").string(), "consumer-" + suffix,
+                                      consumer_transport, consumer_registry(), Run::Threads,
+                                      durability, 100, handle_on_delivery);
     producer = std::make_unique<Node>((dir / "producer.db").string(), "producer-" + suffix,
                                       producer_transport, bench::producer_registry(), Run::Threads,
                                       durability);
@@ -304,12 +307,14 @@ struct BrokerPair {
 };
 
 // `batch` publishes per iteration, each outside any transaction (queued for the drain worker) or
-// all in one transaction (the transactional outbox); FULL or NORMAL durability.
+// all in one transaction (the transactional outbox); FULL or NORMAL durability; the consumer
+// handling deliveries on the subscription's thread (the default on SQLite) or on its inbox
+// worker's (on_delivery 0: the shape before handling on delivery, for comparison).
 void BM_DurableEndToEnd_OverRabbitMq_Sqlite(benchmark::State& state) {
   BrokerPair pair;
   const bool one_transaction = state.range(2) != 0;
-  if (!pair.start(state.range(1) != 0 ? whizbang::Durability::Normal
-                                      : whizbang::Durability::Full)) {
+  if (!pair.start(state.range(1) != 0 ? whizbang::Durability::Normal : whizbang::Durability::Full,
+                  state.range(3) != 0)) {
     return state.SkipWithError("no broker (WHIZBANG_AMQP_URL)");
   }
   const std::int64_t batch = state.range(0);
@@ -329,10 +334,12 @@ void BM_DurableEndToEnd_OverRabbitMq_Sqlite(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * batch);
 }
 BENCHMARK(BM_DurableEndToEnd_OverRabbitMq_Sqlite)
-    ->ArgNames({"batch", "normal", "one_transaction"})
-    ->Args({100, 0, 0})
-    ->Args({100, 0, 1})
-    ->Args({100, 1, 1})
+    ->ArgNames({"batch", "normal", "one_transaction", "on_delivery"})
+    ->Args({100, 0, 0, 1})
+    ->Args({100, 0, 1, 1})
+    ->Args({100, 1, 1, 1})
+    ->Args({100, 0, 0, 0})
+    ->Args({100, 0, 1, 0})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
