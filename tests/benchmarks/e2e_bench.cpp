@@ -10,7 +10,8 @@
 // - Over RabbitMQ (WHIZBANG_AMQP_URL; see rabbitmq_bench for starting a broker): both services
 //   on their worker threads with a RabbitMqTransport each (their own connections), SQLite
 //   stores; messages/s for batches of 100, and the publish -> remote receptor latency of one
-//   message at a time (p50/p99). The raw rabbitmq-c loop of the same run is the baseline.
+//   message at a time (p50/p99). Also the two services as two processes (the consumer forked),
+//   run unpinned. The raw rabbitmq-c loop of the same run is the baseline.
 //   build/tests/benchmarks/e2e_bench
 #include <benchmark/benchmark.h>
 
@@ -25,7 +26,11 @@
 #include <whizbang/transport/rabbitmq/rabbitmq_topology.hpp>
 #include <whizbang/transport/rabbitmq/rabbitmq_transport.hpp>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <optional>
 #include <thread>
 
@@ -255,6 +260,22 @@ BENCHMARK(BM_DurableEndToEnd_Sqlite_LightLoadLatency)
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
+// Both services' durable queues (and their dead-letter queues) go with the run: left behind,
+// the Ticks nobody consumes any more pile up on the broker and slow every later run down.
+void delete_queues(const std::string& suffix) {
+  bench::RawConnection raw(bench::bench_amqp_options());
+  if (!raw.ok) return;
+  const std::string exchange =
+      whizbang::default_destination(whizbang::MessageTraits<bench::Tick>::info());
+  for (const std::string& service : {"consumer-" + suffix, "producer-" + suffix}) {
+    const std::string queue = whizbang::rabbitmq_queue_name(service, exchange);
+    for (const std::string& name : {queue, whizbang::rabbitmq_dead_letter_queue(queue)}) {
+      amqp_queue_delete(raw.state, 1, amqp_cstring_bytes(name.c_str()), 0, 0);
+      if (amqp_get_rpc_reply(raw.state).reply_type != AMQP_RESPONSE_NORMAL) return;
+    }
+  }
+}
+
 // Two services over the broker, on their threads; the consumer's queue declared first.
 struct BrokerPair {
   std::filesystem::path dir = std::filesystem::temp_directory_path() /
@@ -286,23 +307,8 @@ struct BrokerPair {
   ~BrokerPair() {
     producer.reset();
     consumer.reset();
-    delete_queues();
+    delete_queues(suffix);
     std::filesystem::remove_all(dir);
-  }
-  // Both services' durable queues (and their dead-letter queues) go with the run: left behind,
-  // the Ticks nobody consumes any more pile up on the broker and slow every later run down.
-  void delete_queues() {
-    bench::RawConnection raw(bench::bench_amqp_options());
-    if (!raw.ok) return;
-    const std::string exchange =
-        whizbang::default_destination(whizbang::MessageTraits<bench::Tick>::info());
-    for (const std::string& service : {"consumer-" + suffix, "producer-" + suffix}) {
-      const std::string queue = whizbang::rabbitmq_queue_name(service, exchange);
-      for (const std::string& name : {queue, whizbang::rabbitmq_dead_letter_queue(queue)}) {
-        amqp_queue_delete(raw.state, 1, amqp_cstring_bytes(name.c_str()), 0, 0);
-        if (amqp_get_rpc_reply(raw.state).reply_type != AMQP_RESPONSE_NORMAL) return;
-      }
-    }
   }
 };
 
@@ -357,6 +363,151 @@ void BM_DurableEndToEnd_OverRabbitMq_OneMessageLatency(benchmark::State& state) 
 }
 BENCHMARK(BM_DurableEndToEnd_OverRabbitMq_OneMessageLatency)
     ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+
+// The consumer service as a process of its own (forked: its store, broker connections and
+// threads), for the two-process shape. It reports on a pipe: 'R' once its queue is declared, a
+// byte per `batch` Ticks handled, and, once the command pipe closes, its latencies.
+class ConsumerProcess {
+ public:
+  ConsumerProcess(const std::filesystem::path& store, const std::string& service,
+                  std::int64_t batch) {
+    int report[2];
+    int command[2];
+    if (pipe(report) != 0 || pipe(command) != 0) return;
+    pid_ = fork();
+    if (pid_ == 0) {
+      close(report[0]);
+      close(command[1]);
+      run(report[1], command[0], store, service, batch);
+    }
+    close(report[1]);
+    close(command[0]);
+    report_ = report[0];
+    command_ = command[1];
+  }
+  ~ConsumerProcess() { (void)stop(); }
+
+  bool ready() { return read_byte() == 'R'; }
+  // Blocks until the child handled its next `batch` Ticks; false when it died.
+  bool next_batch() { return read_byte() == 'B'; }
+  // Stops the child; its publish -> receptor latencies, in ns.
+  std::vector<std::int64_t> stop() {
+    std::vector<std::int64_t> latencies;
+    if (pid_ <= 0) return latencies;
+    close(command_);
+    std::int64_t count = 0;
+    if (read_all(&count, sizeof count) && count > 0) {
+      latencies.resize(static_cast<std::size_t>(count));
+      if (!read_all(latencies.data(), latencies.size() * sizeof(std::int64_t))) latencies.clear();
+    }
+    close(report_);
+    waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+    return latencies;
+  }
+
+ private:
+  [[noreturn]] static void run(int report, int command, const std::filesystem::path& store,
+                               const std::string& service, std::int64_t batch) {
+    std::atomic<bool> stopping{false};
+    {
+      whizbang::RabbitMqTransport transport(bench::bench_amqp_options());
+      if (!transport.is_ready()) _exit(write_byte(report, 'F'));
+      Node consumer(store.string(), service, transport, consumer_registry(), Run::Threads);
+      std::thread commands([&] {
+        char byte;
+        while (read(command, &byte, 1) > 0) {
+        }
+        stopping = true;  // the command pipe closed: the benchmark is done
+      });
+      (void)write_byte(report, 'R');
+      for (std::int64_t total = batch; !stopping; total += batch) {
+        while (!consumer.tally.wait_for(total, std::chrono::seconds(1)) && !stopping) {
+        }
+        if (!stopping) (void)write_byte(report, 'B');
+      }
+      commands.join();
+      const std::vector<std::int64_t> latencies = consumer.tally.take_latencies();
+      const auto count = static_cast<std::int64_t>(latencies.size());
+      (void)write_all(report, &count, sizeof count);
+      (void)write_all(report, latencies.data(), latencies.size() * sizeof(std::int64_t));
+    }
+    _exit(0);  // not the parent's atexit handlers
+  }
+  static int write_byte(int fd, char byte) { return write(fd, &byte, 1) == 1 ? 0 : 1; }
+  static bool write_all(int fd, const void* data, std::size_t size) {
+    const char* at = static_cast<const char*>(data);
+    while (size > 0) {
+      const ssize_t n = write(fd, at, size);
+      if (n <= 0) return false;
+      at += n;
+      size -= static_cast<std::size_t>(n);
+    }
+    return true;
+  }
+  bool read_all(void* data, std::size_t size) {
+    char* at = static_cast<char*>(data);
+    while (size > 0) {
+      const ssize_t n = read(report_, at, size);
+      if (n <= 0) return false;
+      at += n;
+      size -= static_cast<std::size_t>(n);
+    }
+    return true;
+  }
+  char read_byte() {
+    char byte = 0;
+    return read_all(&byte, 1) ? byte : '\0';
+  }
+
+  pid_t pid_ = -1;
+  int report_ = -1;
+  int command_ = -1;
+};
+
+// Two service processes: the producer here, the consumer forked (ConsumerProcess). `batch`
+// publishes per iteration in one transaction; the iteration ends when the consumer process
+// reports them handled. Run unpinned: each process gets a core, as two services would.
+void BM_DurableEndToEnd_OverRabbitMq_TwoProcesses(benchmark::State& state) {
+  const std::int64_t batch = state.range(0);
+  const std::string suffix = bench::unique_amqp_name("e2e2p");
+  const auto dir = std::filesystem::temp_directory_path() / ("whizbang-e2e-2p-" + suffix);
+  std::filesystem::create_directories(dir);
+  {
+    ConsumerProcess consumer(dir / "consumer.db", "consumer-" + suffix, batch);
+    if (!consumer.ready()) {
+      state.SkipWithError("the consumer process did not start (broker: WHIZBANG_AMQP_URL)");
+    } else {
+      whizbang::RabbitMqTransport transport(bench::bench_amqp_options());
+      Node producer((dir / "producer.db").string(), "producer-" + suffix, transport,
+                    bench::producer_registry(), Run::Threads);
+      for (auto _ : state) {
+        whizbang::Transaction transaction(*producer.store);
+        for (std::int64_t i = 0; i < batch; ++i) {
+          bench::Tick tick;
+          tick.sent_at_ns = bench::steady_now_ns();
+          (void)producer.host->dispatcher().publish(whizbang::Route::Outbox(tick));
+        }
+        (void)transaction.commit();
+        if (!consumer.next_batch()) {
+          state.SkipWithError("the consumer process stopped");
+          break;
+        }
+      }
+      state.SetItemsProcessed(state.iterations() * batch);
+    }
+    set_latency_counters(state, consumer.stop());
+  }
+  delete_queues(suffix);
+  std::filesystem::remove_all(dir);
+}
+// batch 1: one message at a time, for its publish -> remote receptor latency.
+BENCHMARK(BM_DurableEndToEnd_OverRabbitMq_TwoProcesses)
+    ->ArgNames({"batch"})
+    ->Arg(100)
+    ->Arg(1)
+    ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
 // The baseline: the same number of 800-byte messages through the broker with raw rabbitmq-c
