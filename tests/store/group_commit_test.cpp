@@ -364,6 +364,17 @@ TYPED_TEST(GroupCommitTests, DeliveredBatch_HandlesOneGroup_TheWorkerTheRest) {
   EXPECT_EQ(this->waiting(batch), 0u);
 }
 
+TYPED_TEST(GroupCommitTests, DeliveredAfterStop_OnlyStored) {
+  InboxWorkerOptions options = this->worker_options();
+  options.handle_on_delivery = true;
+  InboxWorker worker(*this->store_, resolve, this->emitting_handler(), options);
+  worker.stop();  // as a host stopping: no receptor of this service runs after it
+  const std::vector<TransportMessage> batch = this->delivery(2);
+  ASSERT_TRUE(worker.receive(batch).ok());
+  EXPECT_TRUE(this->handlings_.empty());
+  EXPECT_EQ(this->waiting(batch), 2u) << "kept for the next start";
+}
+
 // A delivery that comes while the worker thread is in a cycle is only stored (the delivering
 // thread never waits for the worker's receptors); the worker handles it next.
 TYPED_TEST(GroupCommitTests, DeliveredDuringAWorkerCycle_OnlyStored) {

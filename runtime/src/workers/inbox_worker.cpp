@@ -113,7 +113,8 @@ absl::StatusOr<std::unique_ptr<TransportSubscription>> InboxWorker::subscribe(
 
 absl::Status InboxWorker::receive(std::span<const TransportMessage> batch) {
   const std::vector<InboxMessage> rows = inbox_rows(batch);
-  if (options_.handle_on_delivery && options_.atomic_completion && cycle_on_this_thread != this) {
+  if (options_.handle_on_delivery && options_.atomic_completion && handling_deliveries_ &&
+      cycle_on_this_thread != this) {
     absl::StatusOr<bool> handled = handle_delivered(rows);
     if (!handled.ok()) return handled.status();
     if (*handled) return absl::OkStatus();
@@ -165,7 +166,7 @@ absl::StatusOr<bool> InboxWorker::handle_delivered(std::span<const InboxMessage>
   // Never waits for the worker thread's cycle: its receptors may run long, and a delivering
   // thread (a broker connection's) must get back to its connection soon.
   std::unique_lock lock(cycle_mutex_, std::try_to_lock);
-  if (!lock.owns_lock()) return false;
+  if (!lock.owns_lock() || !handling_deliveries_) return false;  // again: stop() may have come
   const CycleOnThisThread marker(this);
   bool rows_left = false;
   absl::StatusOr<InboxCycleResult> result = cycle(rows, /*one_group=*/true, rows_left);
@@ -442,10 +443,17 @@ absl::StatusOr<InboxWorker::Handling> InboxWorker::record_failure(const WorkItem
 }
 
 void InboxWorker::start() {
+  handling_deliveries_ = true;
   loop_.start([this] { return run_once().status(); }, "inbox", options_.poll_interval,
               options_.logger);
 }
 
-void InboxWorker::stop() { loop_.stop(); }
+void InboxWorker::stop() {
+  // Deliveries from now on are only stored; one being handled finishes first (one group), so no
+  // receptor of this worker runs once stop() returned.
+  handling_deliveries_ = false;
+  if (cycle_on_this_thread != this) std::lock_guard wait_for_cycle(cycle_mutex_);
+  loop_.stop();
+}
 
 }  // namespace whizbang

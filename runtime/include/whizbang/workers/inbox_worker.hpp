@@ -17,8 +17,9 @@
 // Handling on delivery (`handle_on_delivery`): the thread that delivers a batch stores it, claims
 // and handles one group in the same transaction, one commit where storing and the worker's cycle
 // take three; the delivery is acknowledged after that commit. Rows beyond the group are left to the
-// worker thread. For transports that deliver on threads of their own (RabbitMQ), never for one
-// that delivers inside the publisher's call.
+// worker thread, and so is all of it once stop() was called. Meant for transports that deliver on
+// threads of their own (RabbitMQ): with one that delivers inside a publish, the publishing thread
+// would run this service's receptors.
 //
 // Rows of one stream are handled in order: when a row fails, the later rows of its stream in the
 // batch are released untouched and wait for its retry. A long batch renews its leases every
@@ -174,6 +175,8 @@ class InboxWorker {
   // One cycle at a time (the worker's, or a delivering thread's): two would claim the same rows,
   // both leased to this instance.
   std::mutex cycle_mutex_;
+  // False once stop() was called (until start()): a delivery is then only stored.
+  std::atomic<bool> handling_deliveries_{true};
   WorkerLoop loop_;
 };
 
