@@ -4,6 +4,7 @@
 // them a second time.
 #include "fault_fixture.hpp"
 #include "hooked_store.hpp"
+#include "support/forwarding_transport.hpp"
 
 namespace faults {
 namespace {
@@ -11,17 +12,9 @@ namespace {
 using namespace std::chrono_literals;
 
 // The in-process transport with a readiness switch.
-class SwitchableTransport final : public whizbang::Transport {
+class SwitchableTransport final : public test_support::ForwardingTransport {
  public:
-  absl::Status publish(const whizbang::TransportDestination& destination,
-                       std::span<const whizbang::TransportMessage> batch) override {
-    return inner_.publish(destination, batch);
-  }
-  absl::StatusOr<std::unique_ptr<whizbang::TransportSubscription>> subscribe(
-      std::string_view service_name, std::vector<whizbang::TransportBinding> bindings,
-      DeliveryHandler handler) override {
-    return inner_.subscribe(service_name, std::move(bindings), std::move(handler));
-  }
+  SwitchableTransport() : ForwardingTransport(inner_) {}
   bool is_ready() const override { return ready_.load(); }
 
   whizbang::InProcessTransport& inner() { return inner_; }

@@ -5,23 +5,16 @@
 #include <optional>
 
 #include "host_fixture.hpp"
+#include "support/forwarding_transport.hpp"
 
 namespace lifecycle_test {
 namespace {
 
 // The in-process transport, presented as one that delivers on threads of its own (as a broker
 // connection's). The tests step the workers, so deliveries still come on the publisher's thread.
-class OwnThreadsTransport final : public whizbang::Transport {
+class OwnThreadsTransport final : public test_support::ForwardingTransport {
  public:
-  absl::Status publish(const whizbang::TransportDestination& destination,
-                       std::span<const whizbang::TransportMessage> batch) override {
-    return inner_.publish(destination, batch);
-  }
-  absl::StatusOr<std::unique_ptr<whizbang::TransportSubscription>> subscribe(
-      std::string_view service_name, std::vector<whizbang::TransportBinding> bindings,
-      DeliveryHandler handler) override {
-    return inner_.subscribe(service_name, std::move(bindings), std::move(handler));
-  }
+  OwnThreadsTransport() : ForwardingTransport(inner_) {}
   bool delivers_on_own_threads() const override { return true; }
 
  private:

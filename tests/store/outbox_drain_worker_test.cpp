@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "store_test_support.hpp"
+#include "support/forwarding_transport.hpp"
 #include "support/temp_dir.hpp"
 #include "whizbang/store/memory_work_store.hpp"
 #include "whizbang/store/sqlite/sqlite_work_store.hpp"
@@ -272,24 +273,8 @@ TEST_F(OutboxDrainWorkerTests, TransportFailure_RecordsAFailureWithBackoff) {
   EXPECT_EQ(result->published, 1u);
 }
 
-// A transport in front of another: the fakes below change how publishing goes, never who
-// subscribes.
-class ForwardingTransport : public Transport {
- public:
-  explicit ForwardingTransport(Transport& inner) : inner_(inner) {}
-  absl::Status publish(const TransportDestination& destination,
-                       std::span<const TransportMessage> batch) override {
-    return inner_.publish(destination, batch);
-  }
-  absl::StatusOr<std::unique_ptr<TransportSubscription>> subscribe(
-      std::string_view service_name, std::vector<TransportBinding> bindings,
-      DeliveryHandler handler) override {
-    return inner_.subscribe(service_name, std::move(bindings), std::move(handler));
-  }
-
- private:
-  Transport& inner_;
-};
+// The fakes below change how publishing goes, never who subscribes.
+using test_support::ForwardingTransport;
 
 // A broker connection that drops under a publish: the publish fails and the transport is then
 // not ready until it reconnects.
