@@ -56,6 +56,16 @@ TEST_F(DispatcherLocalDispatchRecordTests,
   EXPECT_EQ(envelope->receptor_invocations[0].receptor_id, "lifecycle_test::SharedProjection");
 }
 
+// Stamped when the row is written, so the drain worker publishes the stored text as it is.
+TEST_F(DispatcherLocalDispatchRecordTests, OutboxRow_NamesThePublishingService) {
+  Service orders(log_, transport_, "orders", {}, nullptr, write_through);
+  auto receipt = orders.host->dispatcher().publish(placed("o-9"));
+  ASSERT_TRUE(receipt.ok());
+  auto envelope = stored_outbox_envelope(orders, receipt->message_id);
+  ASSERT_TRUE(envelope.ok()) << envelope.status();
+  EXPECT_EQ(envelope->source_service_id, whizbang::service_id_for("orders"));
+}
+
 TEST_F(DispatcherLocalDispatchRecordTests, TrackingOff_RecordsNothing) {
   whizbang::GuardrailOptions off;
   off.tracking = whizbang::ReceptorInvocationTracking::Off;

@@ -20,6 +20,7 @@ absl::Status Dispatcher::write_outbox(const Envelope& envelope,
   stored.dispatch_context.source = MessageSource::Outbox;
   stored.dispatch_context.is_default_dispatch = false;
   stored.hops.back().topic = row.destination.value_or("(event-store)");
+  if (stored.source_service_id.is_nil()) stored.source_service_id = options_.source_service_id;
   if (options_.serialize) row.envelope_json = options_.serialize(stored);
   if (options_.store != nullptr && !defers_outside_transaction()) {
     absl::StatusOr<std::vector<StoredOutboxRow>> stored_rows =

@@ -67,6 +67,7 @@ absl::Status ServiceHost::build_dispatcher(const ServiceRegistry& services) {
   DispatcherOptions dispatcher_options;
   dispatcher_options.self = {o.service_name, MessageId::mint().uuid(), host_name(),
                              static_cast<std::int64_t>(getpid())};
+  dispatcher_options.source_service_id = o.service_id;
   dispatcher_options.store = o.store;
   dispatcher_options.unit_of_work = [store = o.store](const std::function<absl::Status()>& work) {
     Transaction transaction(*store);  // joins the handling's transaction when one is open

@@ -58,6 +58,10 @@ enum class PublishOutsideTransaction : std::uint8_t {
 struct DispatcherOptions {
   // This service instance: its name feeds derived ids and every hop names it.
   ServiceInstance self;
+  // This service's id, stamped on each envelope written to the outbox that names no publishing
+  // service yet (Envelope::source_service_id). Nil: the outbox drain worker stamps it when it
+  // publishes, which costs a second serialization of each envelope.
+  Uuid source_service_id;
   // Where outbox and event-store rows go (a WorkStore, usually). Without one, rows go to `defer`.
   OutboxStore* store = nullptr;
   // Receives rows when there is no store (e.g. a deferred outbox channel). Null: rows are dropped

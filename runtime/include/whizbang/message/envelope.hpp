@@ -157,7 +157,8 @@ class Envelope {
   // Inline room for the usual one or two records: recording a fire allocates nothing.
   absl::InlinedVector<ReceptorInvocationRecord, 2> receptor_invocations;
   DispatchContext dispatch_context;
-  // The publishing service's id, stamped by the outbox drain worker. Nil = unknown.
+  // The publishing service's id, stamped when the dispatcher writes the envelope to the outbox
+  // (DispatcherOptions::source_service_id), else by the outbox drain worker. Nil = unknown.
   Uuid source_service_id;
 
   // In process only (never serialized):
