@@ -168,26 +168,23 @@ absl::StatusOr<bool> InboxWorker::handle_delivered(std::span<const InboxMessage>
   std::unique_lock lock(cycle_mutex_, std::try_to_lock);
   if (!lock.owns_lock() || !handling_deliveries_) return false;  // again: stop() may have come
   const CycleOnThisThread marker(this);
-  bool rows_left = false;
-  absl::StatusOr<InboxCycleResult> result = cycle(rows, /*one_group=*/true, rows_left);
+  absl::StatusOr<InboxCycleResult> result = cycle(rows, /*one_group=*/true);
   if (!result.ok()) return result.status();
   if (result->crashed > 0) {
     // Nothing of the batch was stored: as a crash before the acknowledgement, it comes again.
     return absl::UnavailableError("a handling of the delivered batch crashed (fault injection)");
   }
-  if (rows_left) loop_.notify();
   return true;
 }
 
 absl::StatusOr<InboxCycleResult> InboxWorker::run_once() {
   std::lock_guard lock(cycle_mutex_);
   const CycleOnThisThread marker(this);
-  bool rows_left = false;
-  return cycle({}, /*one_group=*/false, rows_left);
+  return cycle({}, /*one_group=*/false);
 }
 
 absl::StatusOr<InboxCycleResult> InboxWorker::cycle(std::span<const InboxMessage> delivered,
-                                                    bool one_group, bool& rows_left) {
+                                                    bool one_group) {
   InboxCycleResult result;
   // Atomic completion: the rows' handlings (and what else their rows need written) share group
   // transactions. Otherwise each handling commits on its own, twice (see the options).
@@ -252,7 +249,7 @@ absl::StatusOr<InboxCycleResult> InboxWorker::cycle(std::span<const InboxMessage
       }
       if (one_group && !group.is_open()) {
         // The rest stay claimed by this instance: the worker's next claim takes them.
-        rows_left = index + 1 < items->size();
+        if (index + 1 < items->size()) loop_.notify();
         break;
       }
     }

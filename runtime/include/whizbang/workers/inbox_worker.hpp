@@ -144,9 +144,9 @@ class InboxWorker {
   // when a cycle of the worker thread is under way (the caller then only stores them).
   absl::StatusOr<bool> handle_delivered(std::span<const InboxMessage> rows);
   // One claim and its handlings. `delivered` rows are stored first, inside the first group's
-  // transaction; `one_group`: stop once the first group committed, leaving the rest claimed.
-  absl::StatusOr<InboxCycleResult> cycle(std::span<const InboxMessage> delivered, bool one_group,
-                                         bool& rows_left);
+  // transaction; `one_group`: stop once the first group committed, leaving the rest claimed (and
+  // waking the worker thread for them).
+  absl::StatusOr<InboxCycleResult> cycle(std::span<const InboxMessage> delivered, bool one_group);
   // Checks, decodes and handles a row this instance holds. `held_by_group`: its lease was renewed
   // inside the open group's transaction, which holds the row until it ends.
   absl::StatusOr<Handling> go_through(const WorkItem& item, InboxCycleResult& result,
