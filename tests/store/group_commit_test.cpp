@@ -89,13 +89,8 @@ class GroupCommitTests : public ::testing::Test {
   std::vector<TransportMessage> delivery(int count, int first = 0) {
     std::vector<TransportMessage> batch;
     for (int i = first; i < first + count; ++i) {
-      const OutboxMessage message = outbox_message(ShipOrderCommand{"o-" + std::to_string(i)},
-                                                   "shipping", MessageId::mint().uuid());
-      TransportMessage& delivered = batch.emplace_back();
-      delivered.message_id = message.message_id;
-      delivered.message_type = message.message_type;
-      delivered.envelope_json = message.envelope_json;
-      delivered.stream_id = message.stream_id;
+      batch.push_back(transport_message(outbox_message(ShipOrderCommand{"o-" + std::to_string(i)},
+                                                       "shipping", MessageId::mint().uuid())));
     }
     return batch;
   }
@@ -104,6 +99,13 @@ class GroupCommitTests : public ::testing::Test {
     std::size_t rows = 0;
     for (const TransportMessage& message : batch) rows += has_inbox_row(message.message_id);
     return rows;
+  }
+
+  // The same, handling each delivery as it is stored.
+  InboxWorkerOptions on_delivery_options(std::size_t max_group = 100) {
+    InboxWorkerOptions options = worker_options(max_group);
+    options.handle_on_delivery = true;
+    return options;
   }
 
   InboxWorkerOptions worker_options(std::size_t max_group = 100) {
@@ -284,9 +286,7 @@ TYPED_TEST(GroupCommitTests, InboxBatch_CrashLosesTheOpenGroup_RetryEmitsTheSame
 // Handling on delivery: storing the delivered batch, its claim and its handlings are one commit,
 // and the delivery is acknowledged (OK) only after it.
 TYPED_TEST(GroupCommitTests, DeliveredBatch_StoredClaimedAndHandledInOneCommit) {
-  InboxWorkerOptions options = this->worker_options();
-  options.handle_on_delivery = true;
-  InboxWorker worker(*this->store_, resolve, this->emitting_handler(), options);
+  InboxWorker worker(*this->store_, resolve, this->emitting_handler(), this->on_delivery_options());
   const std::vector<TransportMessage> batch = this->delivery(5);
   ASSERT_TRUE(worker.receive(batch).ok());
   EXPECT_EQ(this->handlings_.size(), 5u) << "handled before receive() returned";
@@ -306,9 +306,7 @@ TYPED_TEST(GroupCommitTests, DeliveredBatch_WithoutHandlingOnDelivery_WaitsForTh
 }
 
 TYPED_TEST(GroupCommitTests, DeliveredTwice_HandledOnce) {
-  InboxWorkerOptions options = this->worker_options();
-  options.handle_on_delivery = true;
-  InboxWorker worker(*this->store_, resolve, this->emitting_handler(), options);
+  InboxWorker worker(*this->store_, resolve, this->emitting_handler(), this->on_delivery_options());
   const std::vector<TransportMessage> batch = this->delivery(3);
   ASSERT_TRUE(worker.receive(batch).ok());
   ASSERT_TRUE(worker.receive(batch).ok()) << "a redelivery is acknowledged";
@@ -317,9 +315,8 @@ TYPED_TEST(GroupCommitTests, DeliveredTwice_HandledOnce) {
 }
 
 TYPED_TEST(GroupCommitTests, DeliveredBatch_ThrowingHandlingIsRetriedLater_BatchAcknowledged) {
-  InboxWorkerOptions options = this->worker_options();
-  options.handle_on_delivery = true;
-  InboxWorker worker(*this->store_, resolve, this->emitting_handler({"o-1"}), options);
+  InboxWorker worker(*this->store_, resolve, this->emitting_handler({"o-1"}),
+                     this->on_delivery_options());
   const std::vector<TransportMessage> batch = this->delivery(3);
   ASSERT_TRUE(worker.receive(batch).ok()) << "the failure is the row's, not the delivery's";
   auto failed = whizbang::reader_of(*this->store_)->find_inbox_row(batch[1].message_id);
@@ -330,8 +327,7 @@ TYPED_TEST(GroupCommitTests, DeliveredBatch_ThrowingHandlingIsRetriedLater_Batch
 }
 
 TYPED_TEST(GroupCommitTests, DeliveredBatch_CrashBeforeTheCommit_NothingStoredDeliveryRefused) {
-  InboxWorkerOptions options = this->worker_options();
-  options.handle_on_delivery = true;
+  InboxWorkerOptions options = this->on_delivery_options();
   bool crash = true;
   options.before_completion = [&](const WorkItem&) {
     return crash ? absl::UnavailableError("killed") : absl::OkStatus();
@@ -351,9 +347,8 @@ TYPED_TEST(GroupCommitTests, DeliveredBatch_CrashBeforeTheCommit_NothingStoredDe
 // A delivering thread handles one group, then acknowledges: what is left of the claim is the
 // worker thread's (still leased to this instance, so its next claim takes it at once).
 TYPED_TEST(GroupCommitTests, DeliveredBatch_HandlesOneGroup_TheWorkerTheRest) {
-  InboxWorkerOptions options = this->worker_options(2);
-  options.handle_on_delivery = true;
-  InboxWorker worker(*this->store_, resolve, this->emitting_handler(), options);
+  InboxWorker worker(*this->store_, resolve, this->emitting_handler(),
+                     this->on_delivery_options(2));
   const std::vector<TransportMessage> batch = this->delivery(5);
   ASSERT_TRUE(worker.receive(batch).ok());
   EXPECT_EQ(this->handlings_.size(), 2u);
@@ -365,9 +360,7 @@ TYPED_TEST(GroupCommitTests, DeliveredBatch_HandlesOneGroup_TheWorkerTheRest) {
 }
 
 TYPED_TEST(GroupCommitTests, DeliveredAfterStop_OnlyStored) {
-  InboxWorkerOptions options = this->worker_options();
-  options.handle_on_delivery = true;
-  InboxWorker worker(*this->store_, resolve, this->emitting_handler(), options);
+  InboxWorker worker(*this->store_, resolve, this->emitting_handler(), this->on_delivery_options());
   worker.stop();  // as a host stopping: no receptor of this service runs after it
   const std::vector<TransportMessage> batch = this->delivery(2);
   ASSERT_TRUE(worker.receive(batch).ok());
@@ -379,8 +372,7 @@ TYPED_TEST(GroupCommitTests, DeliveredAfterStop_OnlyStored) {
 // thread never waits for the worker's receptors); the worker handles it next.
 TYPED_TEST(GroupCommitTests, DeliveredDuringAWorkerCycle_OnlyStored) {
   this->deliver(1);
-  InboxWorkerOptions options = this->worker_options();
-  options.handle_on_delivery = true;
+  InboxWorkerOptions options = this->on_delivery_options();
   const std::vector<TransportMessage> late = this->delivery(2, 10);
   InboxWorker* self = nullptr;
   std::thread delivering;

@@ -10,14 +10,7 @@
 namespace whizbang {
 namespace {
 
-TransportMessage delivery_of(const OutboxMessage& row) {
-  TransportMessage message;
-  message.message_id = row.message_id;
-  message.message_type = row.message_type;
-  message.envelope_json = row.envelope_json;
-  message.is_event = row.is_event;
-  return message;
-}
+using store_test::transport_message;
 
 TEST(InboxDeliveryIdentityTests, TransportIdThatIsNotTheEnvelopes_IsDeadLetteredNotHandled) {
   MemoryWorkStore store;
@@ -31,7 +24,7 @@ TEST(InboxDeliveryIdentityTests, TransportIdThatIsNotTheEnvelopes_IsDeadLettered
       InboxWorkerOptions{});
   const OutboxMessage genuine =
       store_test::outbox_message(store_test::OrderCreated{"o-1", 1}, "orders");
-  TransportMessage forged = delivery_of(genuine);
+  TransportMessage forged = transport_message(genuine);
   forged.message_id = MessageId::mint();  // another id, the same envelope
   ASSERT_TRUE(worker.receive({&forged, 1}).ok());
 
@@ -41,7 +34,7 @@ TEST(InboxDeliveryIdentityTests, TransportIdThatIsNotTheEnvelopes_IsDeadLettered
   EXPECT_EQ(handled, 0);
 
   // The genuine delivery is handled.
-  const TransportMessage delivery = delivery_of(genuine);
+  const TransportMessage delivery = transport_message(genuine);
   ASSERT_TRUE(worker.receive({&delivery, 1}).ok());
   cycle = worker.run_once();
   ASSERT_TRUE(cycle.ok()) << cycle.status();
@@ -84,7 +77,7 @@ TEST(InboxDeliveryIdentityTests, EnvelopeOverTheLimits_IsDeadLetteredNotHandled)
                        store_test::instance("orders"));
   std::vector<TransportMessage> deliveries;
   for (const Envelope& envelope : {many_hops, many_records, big}) {
-    deliveries.push_back(delivery_of(row_of(envelope)));
+    deliveries.push_back(transport_message(row_of(envelope)));
   }
   ASSERT_TRUE(worker.receive(deliveries).ok());
 

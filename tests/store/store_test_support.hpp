@@ -22,6 +22,7 @@
 #include "whizbang/message/envelope_json.hpp"
 #include "whizbang/registry.hpp"
 #include "whizbang/store/outbox_message.hpp"
+#include "whizbang/transport/transport.hpp"
 
 namespace store_test {
 
@@ -35,6 +36,17 @@ struct ShipOrderCommand {
 struct AuditEvent {
   std::string action;
 };
+
+// The row as a transport delivers it to a receiving service.
+inline whizbang::TransportMessage transport_message(const whizbang::OutboxMessage& from) {
+  whizbang::TransportMessage message;
+  message.message_id = from.message_id;
+  message.message_type = from.message_type;
+  message.envelope_json = from.envelope_json;
+  message.stream_id = from.stream_id;
+  message.is_event = from.is_event;
+  return message;
+}
 
 }  // namespace store_test
 
