@@ -90,6 +90,13 @@ struct Node {
       (void)host->subscribe();  // no threads: the benchmark steps the workers itself
     }
   }
+  // Publishes one Tick stamped with its send time, as a message for the outbox.
+  void publish_tick() {
+    bench::Tick tick;
+    tick.sent_at_ns = bench::steady_now_ns();
+    (void)host->dispatcher().publish(whizbang::Route::Outbox(tick));
+  }
+
   bench::Counter counter;
   bench::Tally tally;
   whizbang::ServiceRegistry services;
@@ -170,9 +177,7 @@ void BM_DurableEndToEnd_Sqlite(benchmark::State& state) {
       for (std::int64_t sent = 0; sent < kShapeMessages;) {
         whizbang::Transaction transaction(store);
         for (std::int64_t i = 0; i < publish_batch && sent < kShapeMessages; ++i, ++sent) {
-          bench::Tick tick;
-          tick.sent_at_ns = bench::steady_now_ns();
-          (void)producer.host->dispatcher().publish(whizbang::Route::Outbox(tick));
+          producer.publish_tick();
         }
         (void)transaction.commit();
       }
@@ -247,9 +252,7 @@ void BM_DurableEndToEnd_Sqlite_LightLoadLatency(benchmark::State& state) {
       for (int i = 0; i < 1000; ++i) {
         std::this_thread::sleep_until(next);
         next += std::chrono::milliseconds(1);
-        bench::Tick tick;
-        tick.sent_at_ns = bench::steady_now_ns();
-        (void)producer.host->dispatcher().publish(whizbang::Route::Outbox(tick));
+        producer.publish_tick();
       }
       total += 1000;
       if (!consumer.tally.wait_for(total, std::chrono::seconds(60))) {
@@ -305,11 +308,6 @@ struct BrokerPair {
                                       durability);
     return true;
   }
-  void publish_tick() {
-    bench::Tick tick;
-    tick.sent_at_ns = bench::steady_now_ns();
-    (void)producer->host->dispatcher().publish(whizbang::Route::Outbox(tick));
-  }
   ~BrokerPair() {
     producer.reset();
     consumer.reset();
@@ -335,7 +333,7 @@ void BM_DurableEndToEnd_OverRabbitMq_Sqlite(benchmark::State& state) {
     {
       std::optional<whizbang::Transaction> transaction;
       if (one_transaction) transaction.emplace(*pair.producer->store);
-      for (std::int64_t i = 0; i < batch; ++i) pair.publish_tick();
+      for (std::int64_t i = 0; i < batch; ++i) pair.producer->publish_tick();
       if (transaction) (void)transaction->commit();
     }
     total += batch;
@@ -360,7 +358,7 @@ void BM_DurableEndToEnd_OverRabbitMq_OneMessageLatency(benchmark::State& state) 
   if (!pair.start()) return state.SkipWithError("no broker (WHIZBANG_AMQP_URL)");
   std::int64_t total = 0;
   for (auto _ : state) {
-    pair.publish_tick();
+    pair.producer->publish_tick();
     if (!pair.consumer->tally.wait_for(++total, std::chrono::seconds(60))) {
       return state.SkipWithError("the message did not arrive within 60 s");
     }
@@ -419,7 +417,10 @@ class ConsumerProcess {
     std::atomic<bool> stopping{false};
     {
       whizbang::RabbitMqTransport transport(bench::bench_amqp_options());
-      if (!transport.is_ready()) _exit(write_byte(report, 'F'));
+      if (!transport.is_ready()) {
+        (void)write_all(report, "F", 1);
+        _exit(1);
+      }
       Node consumer(store.string(), service, transport, consumer_registry(), Run::Threads);
       std::thread commands([&] {
         char byte;
@@ -427,11 +428,11 @@ class ConsumerProcess {
         }
         stopping = true;  // the command pipe closed: the benchmark is done
       });
-      (void)write_byte(report, 'R');
+      (void)write_all(report, "R", 1);
       for (std::int64_t total = batch; !stopping; total += batch) {
         while (!consumer.tally.wait_for(total, std::chrono::seconds(1)) && !stopping) {
         }
-        if (!stopping) (void)write_byte(report, 'B');
+        if (!stopping) (void)write_all(report, "B", 1);
       }
       commands.join();
       const std::vector<std::int64_t> latencies = consumer.tally.take_latencies();
@@ -441,7 +442,6 @@ class ConsumerProcess {
     }
     _exit(0);  // not the parent's atexit handlers
   }
-  static int write_byte(int fd, char byte) { return write(fd, &byte, 1) == 1 ? 0 : 1; }
   static bool write_all(int fd, const void* data, std::size_t size) {
     const char* at = static_cast<const char*>(data);
     while (size > 0) {
@@ -491,9 +491,7 @@ void BM_DurableEndToEnd_OverRabbitMq_TwoProcesses(benchmark::State& state) {
       for (auto _ : state) {
         whizbang::Transaction transaction(*producer.store);
         for (std::int64_t i = 0; i < batch; ++i) {
-          bench::Tick tick;
-          tick.sent_at_ns = bench::steady_now_ns();
-          (void)producer.host->dispatcher().publish(whizbang::Route::Outbox(tick));
+          producer.publish_tick();
         }
         (void)transaction.commit();
         if (!consumer.next_batch()) {
