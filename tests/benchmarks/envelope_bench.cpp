@@ -1,7 +1,8 @@
 // The envelope codec: serialize_envelope and deserialize_envelope of a typical envelope (a
 // payload, two hops with times, scope, stream and metadata, two invocation records), against
 // RapidJSON writing and parsing the same bytes without any mapping (the floor a codec on it can
-// reach), in the same run.
+// reach), in the same run. Also the event store's split of an envelope (each claimed event's) and
+// the bounded parse every reader of untrusted JSON runs, against the same parse floor.
 //   build/tests/benchmarks/envelope_bench
 #include <benchmark/benchmark.h>
 #include <rapidjson/document.h>
@@ -14,6 +15,8 @@
 #include <whizbang/security/envelope_signing.hpp>
 
 #include "dispatch_bench_messages.hpp"
+#include "store/store_support.hpp"
+#include "whizbang/internal/bounded_json.hpp"
 #include "whizbang_messages.hpp"
 #include "whizbang_registry.hpp"
 
@@ -97,6 +100,30 @@ void BM_Baseline_RapidJsonParseSameBytes(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(json.size()));
 }
 BENCHMARK(BM_Baseline_RapidJsonParseSameBytes);
+
+// What the event store keeps of each event an outbox or inbox claim takes (store_internal::
+// event_parts): a bounded parse, then the payload and the hops written out again.
+void BM_EventParts(benchmark::State& state) {
+  const std::string json = whizbang::serialize_envelope(typical_envelope());
+  for (auto _ : state) {
+    auto parts = whizbang::store_internal::event_parts(json);
+    benchmark::DoNotOptimize(parts.ok());
+  }
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(json.size()));
+}
+BENCHMARK(BM_EventParts);
+
+// The document every other reader of untrusted JSON parses (bounded nesting, UTF-8, unique
+// keys), against the floor above: rapidjson's own Parse with none of the checks.
+void BM_ParseBounded(benchmark::State& state) {
+  const std::string json = whizbang::serialize_envelope(typical_envelope());
+  for (auto _ : state) {
+    rapidjson::Document document;
+    benchmark::DoNotOptimize(whizbang::internal::parse_bounded(json, document).IsError());
+  }
+  state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(json.size()));
+}
+BENCHMARK(BM_ParseBounded);
 
 const whizbang::SigningKeyRing& signing_keys() {
   static const whizbang::SigningKeyRing keys =

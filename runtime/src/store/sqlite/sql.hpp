@@ -46,18 +46,19 @@ inline const std::string kInsertInbox =
 // nobody: once another instance claimed it after a lapsed lease, it is theirs.
 inline constexpr const char* kOwnedBy2 = " AND (instance_id IS NULL OR instance_id = ?2)";
 
-// ?1 id ?2 instance. An outbox row's deletion returns when it was stored: its tombstone's age
-// counts from then (RetentionOptions).
-inline std::string delete_row(WorkSource source) {
-  return std::string("DELETE FROM ") + table(source) + " WHERE message_id = ?1" + kOwnedBy2 +
-         (source == WorkSource::Outbox ? " RETURNING created_at" : "");
+// ?1 id ?2 instance
+inline std::string build_delete_row(WorkSource source) {
+  return std::string("DELETE FROM ") + table(source) + " WHERE message_id = ?1" + kOwnedBy2;
 }
-// ?1 id ?2 stored at
-inline const std::string kInsertTombstone =
-    "INSERT INTO wh_outbox_tombstones (message_id, stored_at) VALUES (?1, ?2) "
-    "ON CONFLICT (message_id) DO NOTHING";
+// ?1 id ?2 instance. The tombstone of a published outbox row still ours, run just before its
+// delete_row(): its age counts from when the row was stored (RetentionOptions). Not the delete's
+// RETURNING: SQLite answers RETURNING through a temporary table, opened and freed per row.
+inline const std::string kTombstoneOwnedOutboxRow =
+    "INSERT INTO wh_outbox_tombstones (message_id, stored_at) "
+    "SELECT message_id, created_at FROM wh_outbox WHERE message_id = ?1" +
+    std::string(kOwnedBy2) + " ON CONFLICT (message_id) DO NOTHING";
 // ?1 id ?2 instance ?3 flags ?4 now
-inline std::string complete_row(WorkSource source) {
+inline std::string build_complete_row(WorkSource source) {
   std::string sql = std::string("UPDATE ") + table(source) +
                     " SET status = status | ?3, "
                     "processed_at = CASE WHEN ?3 <> 0 THEN ?4 ELSE processed_at END, "
@@ -94,7 +95,7 @@ inline std::string failure_reason_columns() {
 // Reaching max attempts turns the reason into MaxAttemptsExceeded (5). Returns what the failure
 // counters and the dead-letter warning need. (dead_lettered_at itself, not "IS NOT NULL": SQLite
 // 3.40's RETURNING answers that expression wrongly for a column the same UPDATE sets to NULL.)
-inline std::string fail_row(WorkSource source) {
+inline std::string build_fail_row(WorkSource source) {
   return std::string("UPDATE ") + table(source) + " SET status = status | ?3 | " +
          number(MessageStatus::Failed) + ", " + failure_reason_columns() + failure_columns() +
          " WHERE message_id = ?1" + kOwnedBy2 +
@@ -112,7 +113,7 @@ inline const std::string kHeartbeat =
 // dead-lettered, not scheduled in the future; and (stream order) with no earlier live row of
 // their stream that waits elsewhere: leased to another instance, or scheduled for later (a
 // retry). An earlier row that is claimable now comes first in the same answer.
-inline std::string claimable(WorkSource source) {
+inline std::string build_claimable(WorkSource source) {
   const bool outbox = source == WorkSource::Outbox;
   const std::string only_event_store =
       outbox ? std::string(" AND (?4 = 0 OR destination IS NULL)") : std::string();
@@ -133,27 +134,58 @@ inline std::string claimable(WorkSource source) {
          "ORDER BY message_id LIMIT ?3";
 }
 // ?1 id ?2 instance ?3 lease expiry
-inline std::string lease_row(WorkSource source) {
+inline std::string build_lease_row(WorkSource source) {
   return std::string("UPDATE ") + table(source) +
          " SET instance_id = ?2, lease_expiry = ?3 WHERE message_id = ?1";
 }
 // ?1 id ?2 instance ?3 lease expiry
-inline std::string renew_row(WorkSource source) {
+inline std::string build_renew_row(WorkSource source) {
   return std::string("UPDATE ") + table(source) +
          " SET lease_expiry = ?3 WHERE message_id = ?1 AND instance_id = ?2 "
          "AND processed_at IS NULL AND dead_lettered_at IS NULL";
 }
 // ?1 id ?2 error ?3 now. A row the store cannot read (SerializationError) is dead-lettered.
-inline std::string quarantine_row(WorkSource source) {
+inline std::string build_quarantine_row(WorkSource source) {
   return std::string("UPDATE ") + table(source) + " SET status = status | " +
          number(MessageStatus::Failed) +
          ", error = ?2, failure_reason = " + number(FailureReason::SerializationError) +
          ", dead_lettered_at = ?3, scheduled_for = NULL, instance_id = NULL, lease_expiry = NULL "
          "WHERE message_id = ?1";
 }
-inline std::string mark_event_stored(WorkSource source) {
+inline std::string build_mark_event_stored(WorkSource source) {
   return std::string("UPDATE ") + table(source) + " SET status = status | " +
          number(MessageStatus::EventStored) + " WHERE message_id = ?1";
+}
+
+// The per-table statements above, each built once: the store runs them per row, and a
+// statement's text is its key in the statement cache.
+template <std::string (*Build)(WorkSource)>
+const std::string& built_once(WorkSource source) {
+  static const std::string outbox = Build(WorkSource::Outbox);
+  static const std::string inbox = Build(WorkSource::Inbox);
+  return source == WorkSource::Outbox ? outbox : inbox;
+}
+inline const std::string& delete_row(WorkSource source) {
+  return built_once<build_delete_row>(source);
+}
+inline const std::string& complete_row(WorkSource source) {
+  return built_once<build_complete_row>(source);
+}
+inline const std::string& fail_row(WorkSource source) { return built_once<build_fail_row>(source); }
+inline const std::string& claimable(WorkSource source) {
+  return built_once<build_claimable>(source);
+}
+inline const std::string& lease_row(WorkSource source) {
+  return built_once<build_lease_row>(source);
+}
+inline const std::string& renew_row(WorkSource source) {
+  return built_once<build_renew_row>(source);
+}
+inline const std::string& quarantine_row(WorkSource source) {
+  return built_once<build_quarantine_row>(source);
+}
+inline const std::string& mark_event_stored(WorkSource source) {
+  return built_once<build_mark_event_stored>(source);
 }
 
 // ---- event store ------------------------------------------------------------------------------

@@ -85,29 +85,27 @@ absl::Status SqliteWorkStore::Impl::complete(std::span<const WorkCompletion> com
                                              bool debug_mode) {
   const std::int64_t now = now_micros();
   const Uuid& self = options.instance.instance_id;
+  // ?1 the row, ?2 this instance (the statement touches the row only while it is ours).
+  auto run_on_owned_row = [&](const std::string& sql, const MessageId& id) -> absl::Status {
+    WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, connection->prepare(sql));
+    Use use(*connection, stmt);
+    use.bind_uuid(1, id.uuid());
+    use.bind_uuid(2, self);
+    return use.run();
+  };
   for (const WorkCompletion& completion : completions) {
     const bool deletes =
         !debug_mode && has_status(completion.status, completion.source == WorkSource::Outbox
                                                          ? MessageStatus::Published
                                                          : MessageStatus::EventStored);
     if (deletes) {
-      WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt,
-                          connection->prepare(sqlite::sql::delete_row(completion.source)));
-      Use use(*connection, stmt);
-      use.bind_uuid(1, completion.message_id.uuid());
-      use.bind_uuid(2, self);
-      if (completion.source == WorkSource::Inbox) {
-        WB_RETURN_IF_ERROR(use.run());
-        continue;
+      if (completion.source == WorkSource::Outbox) {
+        // A published row leaves a tombstone, while it is ours (as the delete goes).
+        WB_RETURN_IF_ERROR(
+            run_on_owned_row(sqlite::sql::kTombstoneOwnedOutboxRow, completion.message_id));
       }
-      WB_ASSIGN_OR_RETURN(const bool deleted, use.step());
-      if (!deleted) continue;  // gone, or another instance's
-      const std::int64_t stored_at = use.int64(0);
-      WB_ASSIGN_OR_RETURN(sqlite3_stmt * tomb, connection->prepare(sqlite::sql::kInsertTombstone));
-      Use tombstone(*connection, tomb);
-      tombstone.bind_uuid(1, completion.message_id.uuid());
-      tombstone.bind_int(2, stored_at);
-      WB_RETURN_IF_ERROR(tombstone.run());
+      WB_RETURN_IF_ERROR(
+          run_on_owned_row(sqlite::sql::delete_row(completion.source), completion.message_id));
       continue;
     }
     WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt,

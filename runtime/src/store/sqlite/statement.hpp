@@ -10,9 +10,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "whizbang/ids/uuid.hpp"
@@ -74,7 +74,9 @@ class Connection {
 
   sqlite3* db_ = nullptr;
   std::string path_;
-  std::unordered_map<std::string, Statement> cache_;
+  // Looked up on every statement a store runs, a few hundred bytes of SQL each: absl's hash
+  // reads a key several times faster than std::hash.
+  absl::flat_hash_map<std::string, Statement> cache_;
 };
 
 // One use of a cached statement: bind, step, read. Resets the statement on destruction so the
