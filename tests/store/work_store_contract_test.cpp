@@ -266,6 +266,27 @@ TYPED_TEST(WorkStoreContractTests, EventStoreOnlyRow_IsAppendedAndHandedOutWitho
   EXPECT_EQ((*events)[0].event_id, message.message_id);
 }
 
+// The claim that appends an event marks its row stored (in the row, not only in the item it
+// returns): a re-claim after a lapsed lease finds the mark and appends nothing again.
+TYPED_TEST(WorkStoreContractTests, ClaimedEventRow_IsMarkedStoredInTheStore) {
+  const Uuid stream = MessageId::mint().uuid();
+  const OutboxMessage message = outbox_message(OrderCreated{"o-1", 5}, "orders", stream);
+  ASSERT_TRUE(this->store_->store_outbox_messages({&message, 1}).ok());
+  ASSERT_EQ(this->batch().size(), 1u);
+  std::optional<OutboxRow> row = this->outbox_row(message.message_id);
+  ASSERT_TRUE(row.has_value());
+  EXPECT_TRUE(has_status(row->state.status, MessageStatus::EventStored));
+
+  this->clock_.advance(this->options_.lease_duration + std::chrono::seconds(1));
+  std::vector<WorkItem> again = this->batch();
+  ASSERT_EQ(again.size(), 1u);
+  EXPECT_TRUE(again[0].is_orphaned);
+  EXPECT_TRUE(has_status(again[0].status, MessageStatus::EventStored));
+  auto events = this->store_->read_stream(stream);
+  ASSERT_TRUE(events.ok()) << events.status();
+  EXPECT_EQ(events->size(), 1u);
+}
+
 TYPED_TEST(WorkStoreContractTests,
            PerspectiveAssociation_CreatesOnePerspectiveEventPerStoredEvent) {
   ASSERT_TRUE(

@@ -133,10 +133,11 @@ inline std::string build_claimable(WorkSource source) {
          "AND e.instance_id <> ?2)))) "
          "ORDER BY message_id LIMIT ?3";
 }
-// ?1 id ?2 instance ?3 lease expiry
+// ?1 id ?2 instance ?3 lease expiry ?4 status bits to add (EventStored when the claim appended
+// the row's event)
 inline std::string build_lease_row(WorkSource source) {
   return std::string("UPDATE ") + table(source) +
-         " SET instance_id = ?2, lease_expiry = ?3 WHERE message_id = ?1";
+         " SET instance_id = ?2, lease_expiry = ?3, status = status | ?4 WHERE message_id = ?1";
 }
 // ?1 id ?2 instance ?3 lease expiry
 inline std::string build_renew_row(WorkSource source) {
@@ -151,10 +152,6 @@ inline std::string build_quarantine_row(WorkSource source) {
          ", error = ?2, failure_reason = " + number(FailureReason::SerializationError) +
          ", dead_lettered_at = ?3, scheduled_for = NULL, instance_id = NULL, lease_expiry = NULL "
          "WHERE message_id = ?1";
-}
-inline std::string build_mark_event_stored(WorkSource source) {
-  return std::string("UPDATE ") + table(source) + " SET status = status | " +
-         number(MessageStatus::EventStored) + " WHERE message_id = ?1";
 }
 
 // The per-table statements above, each built once: the store runs them per row, and a
@@ -183,9 +180,6 @@ inline const std::string& renew_row(WorkSource source) {
 }
 inline const std::string& quarantine_row(WorkSource source) {
   return built_once<build_quarantine_row>(source);
-}
-inline const std::string& mark_event_stored(WorkSource source) {
-  return built_once<build_mark_event_stored>(source);
 }
 
 // ---- event store ------------------------------------------------------------------------------

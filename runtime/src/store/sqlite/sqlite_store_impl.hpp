@@ -103,8 +103,8 @@ struct SqliteWorkStore::Impl final : store_internal::TransactionBackend {
   absl::StatusOr<bool> idle_poll(const WorkBatchRequest& request);
   absl::Status claim(WorkSource source, const WorkBatchRequest& request,
                      const std::set<MessageId>& newly_stored, std::vector<WorkItem>& items);
-  // Appends `item` to the event store; false (and the row quarantined) when its envelope is
-  // unreadable.
+  // Appends `item` to the event store (the caller marks the row stored); false (and the row
+  // quarantined) when its envelope is unreadable.
   // The perspectives each event type feeds (wh_message_associations), looked up once per claim.
   using PerspectiveTargets = std::map<std::string, std::vector<std::string>, std::less<>>;
   absl::StatusOr<bool> append_event(WorkItem& item, PerspectiveTargets& targets);
