@@ -194,9 +194,9 @@ inline const rapidjson::Value* duplicate_key(const rapidjson::Value& value) {
 
 }  // namespace bounded_json_detail
 
-// Parses `json` into `document` as Document::Parse<kParseFullPrecisionFlag>(data, size) would,
-// nesting at most kMaxJsonDepth levels, refusing invalid UTF-8 and duplicate keys. On error
-// `document` is left null; the result says where and why.
+// Parses `json` into `document` as Document::Parse(data, size) would, nesting at most
+// kMaxJsonDepth levels, refusing invalid UTF-8 and duplicate keys. On error `document` is left
+// null; the result says where and why.
 inline BoundedParseResult parse_bounded(std::string_view json, rapidjson::Document& document) {
   BoundedParseResult result;
   auto generate = [&](rapidjson::Document& target) {
@@ -206,11 +206,7 @@ inline BoundedParseResult parse_bounded(std::string_view json, rapidjson::Docume
     BoundedDocumentHandler handler(target);
     // The handler validates each decoded string (raw bytes and escapes alike): rapidjson's own
     // kParseValidateEncodingFlag checks per character and cost a third of an envelope's decode.
-    // Numbers in full precision: rapidjson's default fast path reads about one double in five
-    // with 17 significant digits one unit in the last place off (short decimals like prices
-    // read exactly), so a value forwarded through this runtime changed on the way.
-    static_cast<rapidjson::ParseResult&>(result) =
-        reader.Parse<rapidjson::kParseFullPrecisionFlag>(input, handler);
+    static_cast<rapidjson::ParseResult&>(result) = reader.Parse(input, handler);
     if (result.Code() == rapidjson::kParseErrorTermination) result.refusal = handler.refusal();
     return !result.IsError();
   };
