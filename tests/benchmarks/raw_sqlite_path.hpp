@@ -70,9 +70,12 @@ class RawSqlitePath {
       "SELECT ?1, ?2, ?3, ?4, 1, 1, 0, ?5, ?6, ?7, ?1 "
       "WHERE NOT EXISTS (SELECT 1 FROM wh_outbox_tombstones WHERE message_id = ?1) "
       "ON CONFLICT (message_id) DO NOTHING";
-  // ?1 now ?2 instance ?3 lease expiry ?4 limit: due, live rows not leased to someone else.
+  // ?1 now ?2 instance ?3 lease expiry ?4 limit: due, live rows not leased to someone else. The
+  // claim's transaction appends every row it claims (each is an event) to the event store, so
+  // the same update marks them stored (status | 2), as the library's lease does.
   static constexpr const char* kClaimOutbox =
-      "UPDATE wh_outbox SET instance_id = ?2, lease_expiry = ?3 WHERE message_id IN ("
+      "UPDATE wh_outbox SET instance_id = ?2, lease_expiry = ?3, status = status | 2 "
+      "WHERE message_id IN ("
       "SELECT message_id FROM wh_outbox WHERE processed_at IS NULL AND dead_lettered_at IS NULL "
       "AND (scheduled_for IS NULL OR scheduled_for <= ?1) "
       "AND (instance_id IS NULL OR lease_expiry < ?1 OR instance_id = ?2) "
@@ -93,23 +96,19 @@ class RawSqlitePath {
       "VALUES (?1, ?2, ?3, ?4, 1, 1, 0, ?5, ?6, ?1) "
       "ON CONFLICT (message_id) DO NOTHING";
   static constexpr const char* kClaimInbox =
-      "UPDATE wh_inbox SET instance_id = ?2, lease_expiry = ?3 WHERE message_id IN ("
+      "UPDATE wh_inbox SET instance_id = ?2, lease_expiry = ?3, status = status | 2 "
+      "WHERE message_id IN ("
       "SELECT message_id FROM wh_inbox WHERE processed_at IS NULL AND dead_lettered_at IS NULL "
       "AND (scheduled_for IS NULL OR scheduled_for <= ?1) "
       "AND (instance_id IS NULL OR lease_expiry < ?1 OR instance_id = ?2) "
       "ORDER BY message_id LIMIT ?4) RETURNING message_id, message_type, event_data";
-  // The event-store append of a claimed event: next version of its stream, the event, the row
-  // marked as stored.
+  // The event-store append of a claimed event: next version of its stream, the event.
   static constexpr const char* kStreamMaxVersion =
       "SELECT COALESCE(MAX(version), 0) FROM wh_event_store WHERE stream_id = ?1";
   static constexpr const char* kAppendEvent =
       "INSERT INTO wh_event_store (event_id, stream_id, aggregate_id, aggregate_type, event_type, "
       "event_data, metadata, version, created_at) VALUES (?1, ?1, ?1, ?2, ?2, ?3, ?4, ?5, ?6) "
       "ON CONFLICT (event_id) DO NOTHING";
-  static constexpr const char* kMarkOutboxStored =
-      "UPDATE wh_outbox SET status = status | 2 WHERE message_id = ?1";
-  static constexpr const char* kMarkInboxStored =
-      "UPDATE wh_inbox SET status = status | 2 WHERE message_id = ?1";
   static constexpr const char* kInsertInvocation =
       "INSERT INTO wh_receptor_invocations (message_id, receptor_id, service_name, perspective, "
       "stage, completed_at, duration_us) VALUES (?1, ?2, ?3, '', ?4, ?5, ?6) "
@@ -190,10 +189,8 @@ class RawSqlitePath {
            prepare(producer_, kDeleteOutbox, delete_outbox_) &&
            prepare(producer_, kStreamMaxVersion, producer_version_) &&
            prepare(producer_, kAppendEvent, producer_append_) &&
-           prepare(producer_, kMarkOutboxStored, producer_mark_) &&
            prepare(consumer_, kStreamMaxVersion, consumer_version_) &&
            prepare(consumer_, kAppendEvent, consumer_append_) &&
-           prepare(consumer_, kMarkInboxStored, consumer_mark_) &&
            prepare(producer_, kInsertTombstone, insert_tombstone_) &&
            prepare(consumer_, "BEGIN IMMEDIATE", consumer_begin_) &&
            prepare(consumer_, "COMMIT", consumer_commit_) &&
@@ -252,16 +249,15 @@ class RawSqlitePath {
     sqlite3_stmt* claim;
     sqlite3_stmt* version;
     sqlite3_stmt* append;
-    sqlite3_stmt* mark;
     const whizbang::Uuid& instance;
   };
   Side producer_side() {
-    return {producer_,         producer_begin_,  producer_commit_, claim_outbox_,
-            producer_version_, producer_append_, producer_mark_,   producer_instance_};
+    return {producer_,         producer_begin_,  producer_commit_,  claim_outbox_,
+            producer_version_, producer_append_, producer_instance_};
   }
   Side consumer_side() {
-    return {consumer_,         consumer_begin_,  consumer_commit_, claim_inbox_,
-            consumer_version_, consumer_append_, consumer_mark_,   consumer_instance_};
+    return {consumer_,         consumer_begin_,  consumer_commit_,  claim_inbox_,
+            consumer_version_, consumer_append_, consumer_instance_};
   }
 
   // A claim and the event-store append of what it claimed, in one transaction.
@@ -283,8 +279,6 @@ class RawSqlitePath {
       sqlite3_bind_int64(side.append, 5, version);
       sqlite3_bind_int64(side.append, 6, now);
       if (!run(side.db, side.append)) return false;
-      bind_id(side.mark, 1, row.id.uuid());
-      if (!run(side.db, side.mark)) return false;
     }
     return run(side.db, side.commit);
   }
@@ -403,10 +397,8 @@ class RawSqlitePath {
   sqlite3_stmt* delete_outbox_ = nullptr;
   sqlite3_stmt* producer_version_ = nullptr;
   sqlite3_stmt* producer_append_ = nullptr;
-  sqlite3_stmt* producer_mark_ = nullptr;
   sqlite3_stmt* consumer_version_ = nullptr;
   sqlite3_stmt* consumer_append_ = nullptr;
-  sqlite3_stmt* consumer_mark_ = nullptr;
   sqlite3_stmt* insert_tombstone_ = nullptr;
   sqlite3_stmt* consumer_begin_ = nullptr;
   sqlite3_stmt* consumer_commit_ = nullptr;
