@@ -6,6 +6,8 @@
 #include <rapidjson/document.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <string>
 
 #include "interop_messages.hpp"
 #include "whizbang_messages.hpp"
@@ -117,6 +119,29 @@ TEST(DotNetPayloadTests, NestedStruct_SpelledTheWayOfTheMessageHoldingIt) {
   const OrderPlaced order = sample_order();
   const rapidjson::Document shared = parsed(MessageTraits<OrderPlaced>::info().to_json(&order));
   EXPECT_TRUE(shared["Lines"][0].HasMember("UnitPrice"));
+}
+
+// A double reads as the nearest double to its text, as .NET's parser and strtod give it: a price
+// that came off by one unit in the last place would re-encode as another number, and a value
+// forwarded through a C++ service would change on the way.
+TEST(DotNetPayloadTests, SharedType_DoublesReadExactly_SoTheyReEncodeUnchanged) {
+  const whizbang::MessageTypeInfo& info = MessageTraits<OrderPlaced>::info();
+  for (const char* text : {"184467440737095500000.0", "1.844674407370955E+20",
+                           "0.30000000000000004", "9007199254740993", "2.2250738585072011e-308",
+                           "1.7976931348623157e308", "5e-324", "123456789012345678901234567890"}) {
+    const std::string json =
+        std::string(R"({"Lines":[{"Sku":"S","Quantity":1,"UnitPrice":)") + text + "}]}";
+    absl::StatusOr<whizbang::AnyMessage> decoded = info.from_json(json);
+    ASSERT_TRUE(decoded.ok()) << text << ": " << decoded.status();
+    const OrderPlaced* order = decoded->get_if<OrderPlaced>();
+    ASSERT_NE(order, nullptr);
+    ASSERT_EQ(order->lines.size(), 1u);
+    EXPECT_EQ(order->lines[0].unit_price, std::strtod(text, nullptr)) << text;
+    const std::string encoded = info.to_json(order);
+    absl::StatusOr<whizbang::AnyMessage> again = info.from_json(encoded);
+    ASSERT_TRUE(again.ok()) << encoded;
+    EXPECT_EQ(info.to_json(again->get_if<OrderPlaced>()), encoded) << text;
+  }
 }
 
 TEST(DotNetPayloadTests, SharedType_RoundTripsThroughItsOwnEncoding) {

@@ -2,7 +2,11 @@
 // and in the payload, wherever the document is parsed (bounded_json.hpp).
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "store_test_support.hpp"
 #include "tampering.hpp"
@@ -80,6 +84,61 @@ TEST(StrictJsonTests, DuplicateKeyInTheRefusal_IsShortened) {
   const internal::BoundedParseResult parsed = internal::parse_bounded(json, document);
   ASSERT_TRUE(parsed.IsError());
   EXPECT_LT(internal::describe_parse_error(parsed).size(), 100u);
+}
+
+// Numbers keep the types a reader of the document expects (integers by range, as rapidjson types
+// them), doubles read as the nearest double to their text, and a number no double holds is
+// refused with a reason rather than read as infinity. A zero with a large exponent once reached
+// undefined behaviour in rapidjson's own full-precision reader.
+TEST(StrictJsonTests, Numbers_ReadByRangeAndCorrectlyRounded) {
+  auto read = [](const std::string& text) {
+    rapidjson::Document document;
+    const internal::BoundedParseResult parsed = internal::parse_bounded("[" + text + "]", document);
+    EXPECT_FALSE(parsed.IsError()) << text << ": " << internal::describe_parse_error(parsed);
+    return document.IsArray() ? rapidjson::Value(document[0], document.GetAllocator())
+                              : rapidjson::Value();
+  };
+  EXPECT_TRUE(read("4294967295").IsUint());
+  EXPECT_FALSE(read("4294967296").IsUint());
+  EXPECT_TRUE(read("4294967296").IsUint64());
+  EXPECT_TRUE(read("-2147483648").IsInt());
+  EXPECT_FALSE(read("-2147483649").IsInt());
+  EXPECT_EQ(read("-9223372036854775808").GetInt64(), INT64_MIN);
+  EXPECT_EQ(read("18446744073709551615").GetUint64(), UINT64_MAX);
+  EXPECT_TRUE(read("-0").IsInt());
+  EXPECT_EQ(read("-0").GetInt(), 0);
+  EXPECT_TRUE(read("18446744073709551616").IsDouble());
+  EXPECT_EQ(read("18446744073709551616").GetDouble(), 18446744073709551616.0);
+  EXPECT_TRUE(read("1.0").IsDouble());
+  EXPECT_TRUE(std::signbit(read("-0.0").GetDouble()));
+  for (const char* text : {"184467440737095500000.0", "0.30000000000000004", "2.5e-324",
+                           "2.2250738585072011e-308", "1.7976931348623157e308", "1E+2"}) {
+    EXPECT_EQ(read(text).GetDouble(), std::strtod(text, nullptr)) << text;
+  }
+  // Wherever the number stands: spaced in an array, after a key, or the whole document.
+  rapidjson::Document placed;
+  ASSERT_FALSE(internal::parse_bounded(R"({"a": [ 0.30000000000000004 ,1.5],"b":2.5e-324})", placed)
+                   .IsError());
+  EXPECT_EQ(placed["a"][0].GetDouble(), 0.30000000000000004);
+  EXPECT_EQ(placed["b"].GetDouble(), 5e-324);
+  ASSERT_FALSE(internal::parse_bounded("184467440737095500000.0", placed).IsError());
+  EXPECT_EQ(placed.GetDouble(), 184467440737095500000.0);
+  // Too small for a double: zero, with its sign.
+  for (const char* text : {"0e-30", "0.0e-400", "1e-400", "0.0000001e-320", "1e-2147483650"}) {
+    EXPECT_EQ(read(text).GetDouble(), 0.0) << text;
+  }
+  EXPECT_TRUE(std::signbit(read("-1e-400").GetDouble()));
+  // Too big for one: refused, whichever reader noticed.
+  const std::vector<std::string> too_big = {"9e308", "-1.8e308", "100e307", "1e309",
+                                            std::string(400, '9')};
+  for (const std::string& text : too_big) {
+    rapidjson::Document document;
+    const internal::BoundedParseResult parsed = internal::parse_bounded("[" + text + "]", document);
+    ASSERT_TRUE(parsed.IsError()) << text;
+    EXPECT_NE(internal::describe_parse_error(parsed).find("big"), std::string::npos)
+        << internal::describe_parse_error(parsed);
+    EXPECT_TRUE(document.IsNull());
+  }
 }
 
 }  // namespace
