@@ -14,6 +14,7 @@
 #include "fmt/format.h"
 #include "internal/text.hpp"
 #include "message/dotnet_time.hpp"
+#include "message/envelope_parse_memo.hpp"
 #include "whizbang/internal/bounded_json.hpp"
 #include "whizbang/internal/json_codec.hpp"
 
@@ -615,16 +616,20 @@ absl::Status read_record(const Value& json, ReceptorInvocationRecord& record,
   return absl::OkStatus();
 }
 
-absl::Status parse_document(std::string_view json, rapidjson::Document& document) {
+// The envelope's document: parsed into `scratch`, or the one this thread's cycle parsed already
+// (message/envelope_parse_memo.hpp).
+absl::StatusOr<const rapidjson::Document*> parse_document(std::string_view json,
+                                                          rapidjson::Document& scratch) {
   // Bounded: an unbounded recursive parse let a corrupt envelope of a few hundred thousand '['
   // overflow the stack (a crash, not an error status).
-  const internal::BoundedParseResult parsed = internal::parse_bounded(json, document);
-  if (parsed.IsError()) {
+  internal::BoundedParseResult parsed;
+  const rapidjson::Document* document = parsed_envelope(json, scratch, parsed);
+  if (document == nullptr) {
     return absl::InvalidArgumentError(
         fmt::format("malformed envelope JSON {}", internal::describe_parse_error(parsed)));
   }
-  if (!document.IsObject()) return shape_error("$", "an object");
-  return absl::OkStatus();
+  if (!document->IsObject()) return shape_error("$", "an object");
+  return document;
 }
 
 }  // namespace
@@ -687,8 +692,10 @@ absl::StatusOr<Envelope> deserialize_envelope(std::string_view json,
     return absl::InvalidArgumentError(
         fmt::format("envelope of {} bytes: over the limit of {}", json.size(), limits.max_bytes));
   }
-  rapidjson::Document document;
-  WHIZBANG_RETURN_IF_ERROR(parse_document(json, document));
+  rapidjson::Document scratch;
+  absl::StatusOr<const rapidjson::Document*> parsed = parse_document(json, scratch);
+  if (!parsed.ok()) return parsed.status();
+  const rapidjson::Document& document = **parsed;
   Envelope envelope;
   std::int64_t version = 1;
   WHIZBANG_RETURN_IF_ERROR(read_int64(document, "v", version, "$"));
@@ -788,9 +795,10 @@ absl::StatusOr<Envelope> deserialize_envelope(std::string_view json,
 }
 
 absl::StatusOr<std::string> peek_envelope_type(std::string_view json) {
-  rapidjson::Document document;
-  WHIZBANG_RETURN_IF_ERROR(parse_document(json, document));
-  const Value* type = member(document, "t");
+  rapidjson::Document scratch;
+  absl::StatusOr<const rapidjson::Document*> document = parse_document(json, scratch);
+  if (!document.ok()) return document.status();
+  const Value* type = member(**document, "t");
   if (type == nullptr || !type->IsString()) return shape_error("$.t", "a string");
   return std::string(type->GetString(), type->GetStringLength());
 }

@@ -5,6 +5,7 @@
 #include <rapidjson/writer.h>
 
 #include "fmt/format.h"
+#include "message/envelope_parse_memo.hpp"
 #include "whizbang/internal/bounded_json.hpp"
 #include "whizbang/observability/logging.hpp"
 #include "whizbang/observability/metrics.hpp"
@@ -97,14 +98,18 @@ void report_quarantined(const std::shared_ptr<spdlog::logger>& logger, std::stri
 }
 
 absl::StatusOr<EventParts> event_parts(std::string_view envelope_json) {
-  rapidjson::Document document;
   // Bounded: an unbounded recursive parse (and the Accept() calls below, and the perspective
   // worker's on what is stored here) let a corrupt row of 100000 nested '[' overflow the stack.
-  const internal::BoundedParseResult parsed = internal::parse_bounded(envelope_json, document);
-  if (parsed.IsError()) {
+  // The claim's cycle reads the same envelope again to handle it: parsed once for both
+  // (message/envelope_parse_memo.hpp).
+  rapidjson::Document scratch;
+  internal::BoundedParseResult parsed;
+  const rapidjson::Document* read = parsed_envelope(envelope_json, scratch, parsed);
+  if (read == nullptr) {
     return absl::InvalidArgumentError(
         fmt::format("envelope JSON is malformed ({})", internal::describe_parse_error(parsed)));
   }
+  const rapidjson::Document& document = *read;
   if (!document.IsObject()) {
     return absl::InvalidArgumentError("envelope JSON is malformed (not an object)");
   }

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "fmt/format.h"
+#include "message/envelope_parse_memo.hpp"
 #include "store/store_support.hpp"
 #include "whizbang/failure.hpp"
 #include "whizbang/internal/bounded_json.hpp"
@@ -35,10 +36,14 @@ std::optional<Uuid> uuid_member(const rapidjson::Value& object, const char* name
 }
 
 EnvelopeRouting routing_of(std::string_view envelope_json) {
-  rapidjson::Document document;
   // Bounded: an unbounded recursive parse let a delivery of a few hundred thousand '[' overflow
-  // the stack before the row could be stored (and quarantined when claimed).
-  if (internal::parse_bounded(envelope_json, document).IsError() || !document.IsObject()) return {};
+  // the stack before the row could be stored (and quarantined when claimed). Handled on
+  // delivery, the same cycle reads the envelope again: parsed once (envelope_parse_memo.hpp).
+  rapidjson::Document scratch;
+  internal::BoundedParseResult parsed;
+  const rapidjson::Document* read = parsed_envelope(envelope_json, scratch, parsed);
+  if (read == nullptr || !read->IsObject()) return {};
+  const rapidjson::Document& document = *read;
   EnvelopeRouting routing;
   routing.source_service = uuid_member(document, "ss").value_or(Uuid());
   auto hops = document.FindMember("h");
@@ -112,6 +117,7 @@ absl::StatusOr<std::unique_ptr<TransportSubscription>> InboxWorker::subscribe(
 }
 
 absl::Status InboxWorker::receive(std::span<const TransportMessage> batch) {
+  const EnvelopeParseMemo memo;  // routing read here, the rows handled below: one parse each
   const std::vector<InboxMessage> rows = inbox_rows(batch);
   if (options_.handle_on_delivery && options_.atomic_completion && handling_deliveries_ &&
       cycle_on_this_thread != this) {
@@ -179,6 +185,7 @@ absl::StatusOr<bool> InboxWorker::handle_delivered(std::span<const InboxMessage>
 
 absl::StatusOr<InboxCycleResult> InboxWorker::run_once() {
   std::lock_guard lock(cycle_mutex_);
+  const EnvelopeParseMemo memo;  // an event row's claim and its handling: one parse
   const CycleOnThisThread marker(this);
   return cycle({}, /*one_group=*/false);
 }

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "message/envelope_parse_memo.hpp"
 #include "store/store_support.hpp"
 #include "whizbang/failure.hpp"
 #include "whizbang/transport/publish_strategy.hpp"
@@ -234,6 +235,7 @@ void OutboxDrainWorker::resolve_before_batch() {
 }
 
 absl::StatusOr<DrainCycleResult> OutboxDrainWorker::run_once() {
+  const EnvelopeParseMemo memo;  // an event row's claim and its publishing: one parse
   DrainCycleResult result;
   WorkBatchRequest request;
   if (channel_ != nullptr) request.new_outbox = channel_->drain_all();
