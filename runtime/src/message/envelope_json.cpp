@@ -41,12 +41,7 @@ void key(Writer& writer, std::string_view name) {
 void string(Writer& writer, std::string_view text) {
   writer.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
 }
-void uuid(Writer& writer, const Uuid& id) {
-  std::string text;
-  text.reserve(36);
-  internal::append_uuid(text, id);
-  string(writer, text);
-}
+void uuid(Writer& writer, const Uuid& id) { internal::write_uuid_string(writer, id); }
 
 // A hop's scope as a .NET ScopeDelta (docs/guide/16-security.md): values under "v" (the tenant
 // and user as "Sc", the principals as "Ac"/"Ef", the kind as "Ty"), collections under "c" as
