@@ -96,6 +96,22 @@ TEST(EnvelopeParseMemoTests, FullMemo_StillAnswersWhatItKeeps_AndParsesTheRest) 
   EXPECT_EQ(parse(R"({"n":0})", scratch), first);
 }
 
+// A cycle of large envelopes keeps no more than kMaxKeptTextBytes of them.
+TEST(EnvelopeParseMemoTests, LargeTextsTogether_AreKeptUpToTheirBound) {
+  const EnvelopeParseMemo memo;
+  rapidjson::Document scratch;
+  auto text = [](std::size_t n) {
+    const std::string prefix = R"({"n":)" + std::to_string(n) + R"(,"s":")";
+    return prefix + std::string(EnvelopeParseMemo::kMaxTextBytes - prefix.size() - 2, 'x') + "\"}";
+  };
+  const std::size_t fit = EnvelopeParseMemo::kMaxKeptTextBytes / EnvelopeParseMemo::kMaxTextBytes;
+  const rapidjson::Document* first = parse(text(0), scratch);
+  EXPECT_NE(first, &scratch);
+  for (std::size_t n = 1; n < fit; ++n) EXPECT_NE(parse(text(n), scratch), &scratch) << n;
+  EXPECT_EQ(parse(text(fit), scratch), &scratch);
+  EXPECT_EQ(parse(text(0), scratch), first);
+}
+
 TEST(EnvelopeParseMemoTests, AnotherThreadsMemo_IsNotThisThreads) {
   const EnvelopeParseMemo memo;
   rapidjson::Document scratch;

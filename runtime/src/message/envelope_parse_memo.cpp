@@ -19,6 +19,7 @@ struct KeptDocument {
 
 struct Memo {
   int open = 0;  // nested memos share the outermost one's documents
+  std::size_t kept_text_bytes = 0;
   absl::flat_hash_map<std::string, std::unique_ptr<KeptDocument>> documents;
 };
 
@@ -33,7 +34,10 @@ EnvelopeParseMemo::EnvelopeParseMemo() { ++this_threads_memo().open; }
 
 EnvelopeParseMemo::~EnvelopeParseMemo() {
   Memo& memo = this_threads_memo();
-  if (--memo.open == 0) memo.documents.clear();
+  if (--memo.open == 0) {
+    memo.documents.clear();
+    memo.kept_text_bytes = 0;
+  }
 }
 
 const rapidjson::Document* parsed_envelope(std::string_view json, rapidjson::Document& scratch,
@@ -47,13 +51,15 @@ const rapidjson::Document* parsed_envelope(std::string_view json, rapidjson::Doc
       return &found->second->document;
     }
   }
-  if (!kept || memo.documents.size() >= EnvelopeParseMemo::kMaxDocuments) {
+  if (!kept || memo.documents.size() >= EnvelopeParseMemo::kMaxDocuments ||
+      memo.kept_text_bytes + json.size() > EnvelopeParseMemo::kMaxKeptTextBytes) {
     result = internal::parse_bounded(json, scratch);
     return result.IsError() ? nullptr : &scratch;
   }
   auto kept_document = std::make_unique<KeptDocument>();
   result = internal::parse_bounded(json, kept_document->document);
   if (result.IsError()) return nullptr;
+  memo.kept_text_bytes += json.size();
   return &memo.documents.emplace(std::string(json), std::move(kept_document))
               .first->second->document;
 }

@@ -7,9 +7,10 @@
 //
 // While an EnvelopeParseMemo is open on a thread, parsed_envelope() keeps each document it parses
 // and answers the same text again from it. The memo is the cycle's: it is emptied when the
-// outermost one closes, so nothing outlives the cycle, and it holds at most kMaxDocuments
-// documents of texts no longer than kMaxTextBytes (beyond that it parses as if no memo were
-// open). A document is read only, so sharing it changes no reader's result.
+// outermost one closes, so nothing outlives the cycle. It keeps at most kMaxDocuments documents,
+// of texts no longer than kMaxTextBytes each and kMaxKeptTextBytes together (a cycle of large
+// envelopes must not hold them all); beyond that it parses as if no memo were open. A document
+// is read only, so sharing it changes no reader's result.
 //
 //   const EnvelopeParseMemo memo;  // a worker cycle
 //   ...
@@ -32,6 +33,7 @@ class EnvelopeParseMemo {
  public:
   static constexpr std::size_t kMaxDocuments = 1024;
   static constexpr std::size_t kMaxTextBytes = 64 * 1024;
+  static constexpr std::size_t kMaxKeptTextBytes = 4 * 1024 * 1024;
 
   EnvelopeParseMemo();
   ~EnvelopeParseMemo();
