@@ -3,7 +3,8 @@
 // A message's envelope text is read several times on one thread in one cycle: the inbox reads
 // its routing fields when it arrives, the claim splits an event into its stored parts, and the
 // handling reads the whole envelope; the outbox drain splits and reads it too. Parsing was a
-// third of the per-message work (docs/guide/13-performance.md), most of it these repeats.
+// third of the per-message work (docs/guide/13-rabbitmq.md, "What it costs"), most of it these
+// repeats.
 //
 // While an EnvelopeParseMemo is open on a thread, parsed_envelope() keeps each document it parses
 // and answers the same text again from it. The memo is the cycle's: it is emptied when the
