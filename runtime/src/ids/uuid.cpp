@@ -71,14 +71,17 @@ std::string Uuid::to_n_string() const {
   return out;
 }
 
-std::string Uuid::to_string() const {
-  std::string out;
-  out.reserve(36);
+void Uuid::write_text(char* out) const {
   for (std::size_t i = 0; i < bytes_.size(); ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) out.push_back('-');
-    out.push_back(kHexDigits[bytes_[i] >> 4]);
-    out.push_back(kHexDigits[bytes_[i] & 0x0F]);
+    if (i == 4 || i == 6 || i == 8 || i == 10) *out++ = '-';
+    *out++ = kHexDigits[bytes_[i] >> 4];
+    *out++ = kHexDigits[bytes_[i] & 0x0F];
   }
+}
+
+std::string Uuid::to_string() const {
+  std::string out(kTextSize, '\0');
+  write_text(out.data());
   return out;
 }
 

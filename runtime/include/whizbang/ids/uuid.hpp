@@ -9,6 +9,7 @@
 
 #include <array>
 #include <compare>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -36,6 +37,9 @@ class Uuid {
 
   // Hyphenated lowercase: 8-4-4-4-12.
   std::string to_string() const;
+  static constexpr std::size_t kTextSize = 36;
+  // The to_string() text into `out` (kTextSize characters, no terminator), without allocating.
+  void write_text(char* out) const;
   // 32 lowercase hex digits, no hyphens (the .NET "N" format).
   std::string to_n_string() const;
   // Appends the "N" form to `out` without allocating when `out` has capacity.

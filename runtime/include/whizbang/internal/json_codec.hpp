@@ -79,33 +79,14 @@ inline absl::Status json_type_error(const std::string& path, std::string_view ex
 
 // ---- Uuid text ---------------------------------------------------------------------------
 
-inline constexpr std::size_t kUuidTextSize = 36;
-
-// The 36 characters of `id`'s text, lower-case ("0195a8f0-0000-7000-8000-000000000001").
-inline void write_uuid_text(const Uuid& id, char* out) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  const Uuid::Bytes& bytes = id.bytes();
-  for (std::size_t i = 0; i < bytes.size(); ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) *out++ = '-';
-    *out++ = kHex[bytes[i] >> 4];
-    *out++ = kHex[bytes[i] & 0x0f];
-  }
-}
-
-inline void append_uuid(std::string& out, const Uuid& id) {
-  char text[kUuidTextSize];
-  write_uuid_text(id, text);
-  out.append(text, kUuidTextSize);
-}
-
 // `id` as a JSON string. Its text never needs escaping, so it is written as it is: no buffer on
 // the heap, no escaping pass (an envelope holds half a dozen).
 template <class Writer>
 void write_uuid_string(Writer& writer, const Uuid& id) {
-  char quoted[kUuidTextSize + 2];
+  char quoted[Uuid::kTextSize + 2];
   quoted[0] = '"';
-  write_uuid_text(id, quoted + 1);
-  quoted[kUuidTextSize + 1] = '"';
+  id.write_text(quoted + 1);
+  quoted[Uuid::kTextSize + 1] = '"';
   writer.RawValue(quoted, sizeof quoted, rapidjson::kStringType);
 }
 
