@@ -117,10 +117,14 @@ absl::StatusOr<std::unique_ptr<TransportSubscription>> InboxWorker::subscribe(
 }
 
 absl::Status InboxWorker::receive(std::span<const TransportMessage> batch) {
-  const EnvelopeParseMemo memo;  // routing read here, the rows handled below: one parse each
+  const bool handle_here = options_.handle_on_delivery && options_.atomic_completion &&
+                           handling_deliveries_ && cycle_on_this_thread != this;
+  // Handled here, the routing read below and the handling share one parse per envelope; only
+  // stored, nothing here reads them again, and keeping them would be work for nothing.
+  std::optional<EnvelopeParseMemo> memo;
+  if (handle_here) memo.emplace();
   const std::vector<InboxMessage> rows = inbox_rows(batch);
-  if (options_.handle_on_delivery && options_.atomic_completion && handling_deliveries_ &&
-      cycle_on_this_thread != this) {
+  if (handle_here) {
     absl::StatusOr<bool> handled = handle_delivered(rows);
     if (!handled.ok()) return handled.status();
     if (*handled) return absl::OkStatus();
