@@ -415,5 +415,67 @@ TEST_F(SqliteDurabilityTests, ClaimInsideTheCallersTransaction_IsSyncedWithIt) {
   EXPECT_GT(vfs_.syncs(), before);
 }
 
+// An outbox row is stored leased to its writer. A claim within a second of that lease keeps it
+// rather than rewriting the row (envelope and all) for a lease a moment longer; an older lease is
+// renewed as the claim's own.
+class SqliteClaimLeaseTests : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    options_.instance = instance("orders");
+    options_.now = clock_.fn();
+    auto store = SqliteWorkStore::open(dir_.file("lease.db"), options_);
+    ASSERT_TRUE(store.ok()) << store.status();
+    store_ = *std::move(store);
+  }
+  TimePoint stored_lease(const MessageId& id) {
+    auto row = store_->find_outbox_row(id);
+    EXPECT_TRUE(row.ok() && row->has_value());
+    return row.ok() && row->has_value() ? (*row)->state.lease_expiry.value_or(TimePoint{})
+                                        : TimePoint{};
+  }
+
+  TempDir dir_;
+  ManualClock clock_;
+  StoreOptions options_;
+  std::unique_ptr<SqliteWorkStore> store_;
+};
+
+TEST_F(SqliteClaimLeaseTests, ClaimOfARowLeasedHereJustNow_KeepsThatLease) {
+  const OutboxMessage message = outbox_message(OrderCreated{"o", 1}, "orders");
+  const TimePoint stored_at = clock_.now();
+  ASSERT_TRUE(store_->store_outbox_messages({&message, 1}).ok());
+  clock_.advance(std::chrono::milliseconds(500));
+  auto claimed = store_->process_work_batch({});
+  ASSERT_TRUE(claimed.ok()) << claimed.status();
+  ASSERT_EQ(claimed->size(), 1u);
+  EXPECT_EQ((*claimed)[0].lease_expiry, stored_at + options_.lease_duration);
+  EXPECT_EQ(stored_lease(message.message_id), stored_at + options_.lease_duration);
+}
+
+TEST_F(SqliteClaimLeaseTests, ClaimOfARowLeasedHereEarlier_RenewsTheLease) {
+  const OutboxMessage message = outbox_message(OrderCreated{"o", 1}, "orders");
+  ASSERT_TRUE(store_->store_outbox_messages({&message, 1}).ok());
+  clock_.advance(std::chrono::seconds(2));
+  const TimePoint claimed_at = clock_.now();
+  auto claimed = store_->process_work_batch({});
+  ASSERT_TRUE(claimed.ok()) << claimed.status();
+  ASSERT_EQ(claimed->size(), 1u);
+  EXPECT_EQ((*claimed)[0].lease_expiry, claimed_at + options_.lease_duration);
+  EXPECT_EQ(stored_lease(message.message_id), claimed_at + options_.lease_duration);
+}
+
+TEST_F(SqliteClaimLeaseTests, ClaimThatStoresTheRowsEvent_StillMarksTheRow) {
+  const OutboxMessage message =
+      outbox_message(OrderCreated{"o", 1}, "orders", MessageId::mint().uuid());
+  ASSERT_TRUE(message.is_event);
+  ASSERT_TRUE(store_->store_outbox_messages({&message, 1}).ok());
+  auto claimed = store_->process_work_batch({});
+  ASSERT_TRUE(claimed.ok()) << claimed.status();
+  ASSERT_EQ(claimed->size(), 1u);
+  auto row = store_->find_outbox_row(message.message_id);
+  ASSERT_TRUE(row.ok() && row->has_value());
+  EXPECT_TRUE(has_status((*row)->state.status, MessageStatus::EventStored));
+}
+
 }  // namespace
 }  // namespace store_test

@@ -11,6 +11,11 @@ namespace whizbang {
 
 using sqlite::Use;
 
+namespace {
+// How recent a lease of this instance's a claim keeps rather than rewrites.
+constexpr std::int64_t kRecentLeaseMicros = 1'000'000;
+}  // namespace
+
 absl::StatusOr<bool> SqliteWorkStore::Impl::any_claimable(const std::string& sql,
                                                           std::optional<std::int64_t> fourth) {
   WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, connection->prepare(sql));
@@ -112,6 +117,11 @@ absl::Status SqliteWorkStore::Impl::claim(WorkSource source, const WorkBatchRequ
   const std::int64_t now = now_micros();
   const std::int64_t lease_expiry = now + lease_micros();
   const std::size_t first = items.size();
+  // Rows this instance leased within the last second (an outbox row is stored leased to its
+  // writer) keep that lease: rewriting it would rewrite the row, envelope and all, for a lease
+  // at most a second longer (docs/guide/06-stores-and-workers.md, "What a claim writes").
+  std::vector<bool> lease_kept;  // by position in the claim
+  const std::int64_t recent_lease = lease_expiry - kRecentLeaseMicros;
   {
     WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, connection->prepare(sqlite::sql::claimable(source)));
     Use use(*connection, stmt);
@@ -124,6 +134,11 @@ absl::Status SqliteWorkStore::Impl::claim(WorkSource source, const WorkBatchRequ
       if (!row) break;
       WorkItem item = store_internal::decode_claimed_item(use, source, now, lease_expiry);
       item.is_newly_stored = newly_stored.contains(item.message_id);
+      const std::optional<std::int64_t> held_until = use.optional_int64(10);
+      const bool keep = held_until && *held_until >= recent_lease &&
+                        use.optional_uuid(9) == options.instance.instance_id;
+      if (keep) item.lease_expiry = store_internal::from_micros(*held_until);
+      lease_kept.push_back(keep);
       items.push_back(std::move(item));
     }
   }
@@ -141,6 +156,10 @@ absl::Status SqliteWorkStore::Impl::claim(WorkSource source, const WorkBatchRequ
       if (!stored) continue;  // quarantined (and so not leased)
       stored_now = MessageStatus::EventStored;
       item.status = item.status | stored_now;
+    }
+    if (stored_now == MessageStatus::None && lease_kept[i - first]) {
+      kept.push_back(std::move(item));
+      continue;
     }
     Use use(*connection, lease);
     use.bind_uuid(1, item.message_id.uuid());
