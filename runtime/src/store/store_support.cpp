@@ -4,8 +4,12 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <iterator>
+#include <optional>
+
 #include "fmt/format.h"
 #include "message/envelope_parse_memo.hpp"
+#include "message/json_member_text.hpp"
 #include "whizbang/internal/bounded_json.hpp"
 #include "whizbang/observability/logging.hpp"
 #include "whizbang/observability/metrics.hpp"
@@ -119,6 +123,19 @@ absl::StatusOr<EventParts> event_parts(std::string_view envelope_json) {
     return absl::InvalidArgumentError("envelope JSON lacks its id or payload");
   }
   EventParts parts;
+  // The payload and the hops as the sender wrote them (a .NET sender's escapes, an integer past
+  // 64 bits: all kept); written out again from the document only when a key has escapes.
+  static constexpr std::string_view kKeys[] = {"id", "p", "h"};
+  std::optional<std::string_view> texts[std::size(kKeys)];
+  if (internal::top_level_member_texts(envelope_json, kKeys, texts) && texts[0] && texts[1]) {
+    constexpr std::string_view kIdKey = R"({"MessageId":)";
+    constexpr std::string_view kHopsKey = R"(,"Hops":)";
+    const std::string_view hops = texts[2] ? *texts[2] : std::string_view("[]");
+    parts.event_data.assign(*texts[1]);
+    parts.metadata.reserve(kIdKey.size() + texts[0]->size() + kHopsKey.size() + hops.size() + 1);
+    parts.metadata.append(kIdKey).append(*texts[0]).append(kHopsKey).append(hops).append("}");
+    return parts;
+  }
   {
     rapidjson::StringBuffer buffer;
     rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
