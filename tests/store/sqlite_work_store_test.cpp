@@ -477,5 +477,45 @@ TEST_F(SqliteClaimLeaseTests, ClaimThatStoresTheRowsEvent_StillMarksTheRow) {
   EXPECT_TRUE(has_status((*row)->state.status, MessageStatus::EventStored));
 }
 
+
+TEST_F(SqliteClaimLeaseTests, RenewalOfALeaseTakenJustNow_KeepsIt) {
+  const OutboxMessage message = outbox_message(OrderCreated{"o", 1}, "orders");
+  const TimePoint stored_at = clock_.now();
+  ASSERT_TRUE(store_->store_outbox_messages({&message, 1}).ok());
+  clock_.advance(std::chrono::milliseconds(500));
+  const WorkLease lease{WorkSource::Outbox, message.message_id};
+  auto renewed = store_->renew_leases({&lease, 1});
+  ASSERT_TRUE(renewed.ok()) << renewed.status();
+  ASSERT_EQ(renewed->size(), 1u) << "still this instance's";
+  EXPECT_EQ(stored_lease(message.message_id), stored_at + options_.lease_duration);
+}
+
+TEST_F(SqliteClaimLeaseTests, RenewalOfAnOlderLease_ExtendsIt) {
+  const OutboxMessage message = outbox_message(OrderCreated{"o", 1}, "orders");
+  ASSERT_TRUE(store_->store_outbox_messages({&message, 1}).ok());
+  clock_.advance(std::chrono::seconds(2));
+  const TimePoint renewed_at = clock_.now();
+  const WorkLease lease{WorkSource::Outbox, message.message_id};
+  auto renewed = store_->renew_leases({&lease, 1});
+  ASSERT_TRUE(renewed.ok()) << renewed.status();
+  ASSERT_EQ(renewed->size(), 1u);
+  EXPECT_EQ(stored_lease(message.message_id), renewed_at + options_.lease_duration);
+}
+
+TEST_F(SqliteClaimLeaseTests, RenewalOfALapsedLeaseAnotherInstanceTook_IsRefused) {
+  StoreOptions other = options_;
+  other.instance = instance("orders");
+  auto second = SqliteWorkStore::open(dir_.file("lease.db"), other);
+  ASSERT_TRUE(second.ok()) << second.status();
+  const OutboxMessage message = outbox_message(OrderCreated{"o", 1}, "orders");
+  ASSERT_TRUE(store_->store_outbox_messages({&message, 1}).ok());
+  clock_.advance(options_.lease_duration + std::chrono::seconds(1));
+  ASSERT_EQ((*second)->process_work_batch({})->size(), 1u);  // taken over, freshly leased
+  const WorkLease lease{WorkSource::Outbox, message.message_id};
+  auto renewed = store_->renew_leases({&lease, 1});
+  ASSERT_TRUE(renewed.ok()) << renewed.status();
+  EXPECT_TRUE(renewed->empty()) << "a fresh lease, but the other instance's";
+}
+
 }  // namespace
 }  // namespace store_test

@@ -145,6 +145,13 @@ inline std::string build_renew_row(WorkSource source) {
          " SET lease_expiry = ?3 WHERE message_id = ?1 AND instance_id = ?2 "
          "AND processed_at IS NULL AND dead_lettered_at IS NULL";
 }
+// ?1 id ?2 instance: the lease of a row this instance holds, not yet processed nor dead-lettered
+// (the rows renew_row() renews).
+inline std::string build_lease_held_until(WorkSource source) {
+  return std::string("SELECT lease_expiry FROM ") + table(source) +
+         " WHERE message_id = ?1 AND instance_id = ?2 AND processed_at IS NULL "
+         "AND dead_lettered_at IS NULL";
+}
 // ?1 id ?2 error ?3 now. A row the store cannot read (SerializationError) is dead-lettered.
 inline std::string build_quarantine_row(WorkSource source) {
   return std::string("UPDATE ") + table(source) + " SET status = status | " +
@@ -177,6 +184,9 @@ inline const std::string& lease_row(WorkSource source) {
 }
 inline const std::string& renew_row(WorkSource source) {
   return built_once<build_renew_row>(source);
+}
+inline const std::string& lease_held_until(WorkSource source) {
+  return built_once<build_lease_held_until>(source);
 }
 inline const std::string& quarantine_row(WorkSource source) {
   return built_once<build_quarantine_row>(source);

@@ -12,7 +12,7 @@ namespace whizbang {
 using sqlite::Use;
 
 namespace {
-// How recent a lease of this instance's a claim keeps rather than rewrites.
+// How recent a lease of this instance's a claim or a renewal keeps rather than rewrites.
 constexpr std::int64_t kRecentLeaseMicros = 1'000'000;
 }  // namespace
 
@@ -99,6 +99,23 @@ absl::StatusOr<std::vector<MessageId>> SqliteWorkStore::Impl::renew(
   const std::int64_t lease_expiry = now_micros() + lease_micros();
   std::vector<MessageId> renewed;
   for (const WorkLease& lease : leases) {
+    // A lease taken within the last second is kept, as a claim keeps it: renewing it would
+    // rewrite the row for a lease a moment longer. Whether the row is still this instance's is
+    // read either way, inside the caller's transaction.
+    {
+      WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt,
+                          connection->prepare(sqlite::sql::lease_held_until(lease.source)));
+      Use use(*connection, stmt);
+      use.bind_uuid(1, lease.message_id.uuid());
+      use.bind_uuid(2, options.instance.instance_id);
+      WB_ASSIGN_OR_RETURN(bool held, use.step());
+      if (!held) continue;  // another instance's, or gone
+      const std::optional<std::int64_t> held_until = use.optional_int64(0);
+      if (held_until && *held_until >= lease_expiry - kRecentLeaseMicros) {
+        renewed.push_back(lease.message_id);
+        continue;
+      }
+    }
     WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt,
                         connection->prepare(sqlite::sql::renew_row(lease.source)));
     Use use(*connection, stmt);
