@@ -477,7 +477,6 @@ TEST_F(SqliteClaimLeaseTests, ClaimThatStoresTheRowsEvent_StillMarksTheRow) {
   EXPECT_TRUE(has_status((*row)->state.status, MessageStatus::EventStored));
 }
 
-
 TEST_F(SqliteClaimLeaseTests, RenewalOfALeaseTakenJustNow_KeepsIt) {
   const OutboxMessage message = outbox_message(OrderCreated{"o", 1}, "orders");
   const TimePoint stored_at = clock_.now();
@@ -515,6 +514,30 @@ TEST_F(SqliteClaimLeaseTests, RenewalOfALapsedLeaseAnotherInstanceTook_IsRefused
   auto renewed = store_->renew_leases({&lease, 1});
   ASSERT_TRUE(renewed.ok()) << renewed.status();
   EXPECT_TRUE(renewed->empty()) << "a fresh lease, but the other instance's";
+}
+
+// With a short lease (the sample's is 2 s) "just now" is a hundredth of it: a lease a claim or a
+// renewal keeps always has at least 99% of its time left, so it is never one that lapsed.
+TEST_F(SqliteClaimLeaseTests, ShortLease_IsRenewedOnceAHundredthOfItHasPassed) {
+  StoreOptions short_lease = options_;
+  short_lease.lease_duration = std::chrono::seconds(1);
+  auto store = SqliteWorkStore::open(dir_.file("short.db"), short_lease);
+  ASSERT_TRUE(store.ok()) << store.status();
+  const OutboxMessage message = outbox_message(OrderCreated{"o", 1}, "orders");
+  const TimePoint stored_at = clock_.now();
+  ASSERT_TRUE((*store)->store_outbox_messages({&message, 1}).ok());
+  const WorkLease lease{WorkSource::Outbox, message.message_id};
+  clock_.advance(std::chrono::milliseconds(5));
+  ASSERT_EQ((*store)->renew_leases({&lease, 1})->size(), 1u);
+  auto row = (*store)->find_outbox_row(message.message_id);
+  ASSERT_TRUE(row.ok() && row->has_value());
+  EXPECT_EQ((*row)->state.lease_expiry, stored_at + short_lease.lease_duration) << "kept";
+  clock_.advance(std::chrono::milliseconds(900));  // the stored lease has 95 ms left
+  const TimePoint renewed_at = clock_.now();
+  ASSERT_EQ((*store)->renew_leases({&lease, 1})->size(), 1u);
+  row = (*store)->find_outbox_row(message.message_id);
+  ASSERT_TRUE(row.ok() && row->has_value());
+  EXPECT_EQ((*row)->state.lease_expiry, renewed_at + short_lease.lease_duration) << "extended";
 }
 
 }  // namespace

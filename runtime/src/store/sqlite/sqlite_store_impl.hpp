@@ -1,6 +1,7 @@
 // SqliteWorkStore's state and the helpers its operations share (split over several .cpp files).
 #pragma once
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <optional>
@@ -75,6 +76,11 @@ struct SqliteWorkStore::Impl final : store_internal::TransactionBackend {
   std::int64_t now_micros() const { return store_internal::to_micros(options.now()); }
   std::int64_t lease_micros() const {
     return std::chrono::duration_cast<std::chrono::microseconds>(options.lease_duration).count();
+  }
+  // How recently this instance's lease on a row must have been taken for a claim or a renewal to
+  // keep it rather than rewrite the row: a lease kept has at least 99% of its duration left.
+  std::int64_t recent_lease_micros() const {
+    return std::min<std::int64_t>(1'000'000, lease_micros() / 100);
   }
 
   // Each returns a status; called with the gate held (inside a transaction).

@@ -11,11 +11,6 @@ namespace whizbang {
 
 using sqlite::Use;
 
-namespace {
-// How recent a lease of this instance's a claim or a renewal keeps rather than rewrites.
-constexpr std::int64_t kRecentLeaseMicros = 1'000'000;
-}  // namespace
-
 absl::StatusOr<bool> SqliteWorkStore::Impl::any_claimable(const std::string& sql,
                                                           std::optional<std::int64_t> fourth) {
   WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, connection->prepare(sql));
@@ -99,7 +94,7 @@ absl::StatusOr<std::vector<MessageId>> SqliteWorkStore::Impl::renew(
   const std::int64_t lease_expiry = now_micros() + lease_micros();
   std::vector<MessageId> renewed;
   for (const WorkLease& lease : leases) {
-    // A lease taken within the last second is kept, as a claim keeps it: renewing it would
+    // A lease taken just now is kept, as a claim keeps it: renewing it would
     // rewrite the row for a lease a moment longer. Whether the row is still this instance's is
     // read either way, inside the caller's transaction.
     {
@@ -111,7 +106,7 @@ absl::StatusOr<std::vector<MessageId>> SqliteWorkStore::Impl::renew(
       WB_ASSIGN_OR_RETURN(bool held, use.step());
       if (!held) continue;  // another instance's, or gone
       const std::optional<std::int64_t> held_until = use.optional_int64(0);
-      if (held_until && *held_until >= lease_expiry - kRecentLeaseMicros) {
+      if (held_until && *held_until >= lease_expiry - recent_lease_micros()) {
         renewed.push_back(lease.message_id);
         continue;
       }
@@ -134,11 +129,11 @@ absl::Status SqliteWorkStore::Impl::claim(WorkSource source, const WorkBatchRequ
   const std::int64_t now = now_micros();
   const std::int64_t lease_expiry = now + lease_micros();
   const std::size_t first = items.size();
-  // Rows this instance leased within the last second (an outbox row is stored leased to its
-  // writer) keep that lease: rewriting it would rewrite the row, envelope and all, for a lease
-  // at most a second longer (docs/guide/06-stores-and-workers.md, "What a claim writes").
+  // Rows this instance leased just now (an outbox row is stored leased to its writer) keep that
+  // lease: rewriting it would rewrite the row, envelope and all, for a lease a moment longer
+  // (docs/guide/06-stores-and-workers.md, "What a claim writes").
   std::vector<bool> lease_kept;  // by position in the claim
-  const std::int64_t recent_lease = lease_expiry - kRecentLeaseMicros;
+  const std::int64_t recent_lease = lease_expiry - recent_lease_micros();
   {
     WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, connection->prepare(sqlite::sql::claimable(source)));
     Use use(*connection, stmt);
