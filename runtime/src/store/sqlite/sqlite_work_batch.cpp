@@ -94,9 +94,9 @@ absl::StatusOr<std::vector<MessageId>> SqliteWorkStore::Impl::renew(
   const std::int64_t lease_expiry = now_micros() + lease_micros();
   std::vector<MessageId> renewed;
   for (const WorkLease& lease : leases) {
-    // A lease taken just now is kept, as a claim keeps it: renewing it would
-    // rewrite the row for a lease a moment longer. Whether the row is still this instance's is
-    // read either way, inside the caller's transaction.
+    // A lease taken just now is kept, as a claim keeps it: renewing it would rewrite the row for
+    // a lease a moment longer. Whether the row is still this instance's is read either way,
+    // inside the caller's transaction.
     {
       WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt,
                           connection->prepare(sqlite::sql::lease_held_until(lease.source)));
