@@ -415,9 +415,9 @@ TEST_F(SqliteDurabilityTests, ClaimInsideTheCallersTransaction_IsSyncedWithIt) {
   EXPECT_GT(vfs_.syncs(), before);
 }
 
-// An outbox row is stored leased to its writer. A claim within a second of that lease keeps it
-// rather than rewriting the row (envelope and all) for a lease a moment longer; an older lease is
-// renewed as the claim's own.
+// An outbox row is stored leased to its writer. A claim just after (within a hundredth of the
+// lease, at most a second) keeps that lease rather than rewriting the row (envelope and all) for
+// a lease a moment longer; an older lease is renewed as the claim's own.
 class SqliteClaimLeaseTests : public ::testing::Test {
  protected:
   void SetUp() override {

@@ -77,10 +77,13 @@ struct SqliteWorkStore::Impl final : store_internal::TransactionBackend {
   std::int64_t lease_micros() const {
     return std::chrono::duration_cast<std::chrono::microseconds>(options.lease_duration).count();
   }
-  // How recently this instance's lease on a row must have been taken for a claim or a renewal to
-  // keep it rather than rewrite the row: a lease kept has at least 99% of its duration left.
-  std::int64_t recent_lease_micros() const {
-    return std::min<std::int64_t>(1'000'000, lease_micros() / 100);
+  // Whether this instance's lease on a row, held until `held_until`, was taken just now (within
+  // a hundredth of the lease, at most a second): a claim or a renewal that would extend it to
+  // `new_expiry` keeps it rather than rewrite the row. A kept lease has at least 99% of its
+  // duration left.
+  bool lease_taken_just_now(std::optional<std::int64_t> held_until, std::int64_t new_expiry) const {
+    const std::int64_t just_now = std::min<std::int64_t>(1'000'000, lease_micros() / 100);
+    return held_until && *held_until >= new_expiry - just_now;
   }
 
   // Each returns a status; called with the gate held (inside a transaction).

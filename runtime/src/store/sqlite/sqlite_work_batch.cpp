@@ -105,8 +105,7 @@ absl::StatusOr<std::vector<MessageId>> SqliteWorkStore::Impl::renew(
       use.bind_uuid(2, options.instance.instance_id);
       WB_ASSIGN_OR_RETURN(bool held, use.step());
       if (!held) continue;  // another instance's, or gone
-      const std::optional<std::int64_t> held_until = use.optional_int64(0);
-      if (held_until && *held_until >= lease_expiry - recent_lease_micros()) {
+      if (lease_taken_just_now(use.optional_int64(0), lease_expiry)) {
         renewed.push_back(lease.message_id);
         continue;
       }
@@ -133,7 +132,6 @@ absl::Status SqliteWorkStore::Impl::claim(WorkSource source, const WorkBatchRequ
   // lease: rewriting it would rewrite the row, envelope and all, for a lease a moment longer
   // (docs/guide/06-stores-and-workers.md, "What a claim writes").
   std::vector<bool> lease_kept;  // by position in the claim
-  const std::int64_t recent_lease = lease_expiry - recent_lease_micros();
   {
     WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, connection->prepare(sqlite::sql::claimable(source)));
     Use use(*connection, stmt);
@@ -147,7 +145,7 @@ absl::Status SqliteWorkStore::Impl::claim(WorkSource source, const WorkBatchRequ
       WorkItem item = store_internal::decode_claimed_item(use, source, now, lease_expiry);
       item.is_newly_stored = newly_stored.contains(item.message_id);
       const std::optional<std::int64_t> held_until = use.optional_int64(10);
-      const bool keep = held_until && *held_until >= recent_lease &&
+      const bool keep = lease_taken_just_now(held_until, lease_expiry) &&
                         use.optional_uuid(9) == options.instance.instance_id;
       if (keep) item.lease_expiry = store_internal::from_micros(*held_until);
       lease_kept.push_back(keep);
