@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <vector>
 
 #include "transport/rabbitmq/amqp_declare.hpp"
 #include "transport/rabbitmq/amqp_message.hpp"
+#include "transport/rabbitmq/corked_writes.hpp"
 #include "whizbang/observability/logging.hpp"
 
 namespace whizbang::rabbitmq {
@@ -72,15 +74,23 @@ absl::Status ConfirmedPublisher::publish(const TransportDestination& destination
     declared_exchanges_.insert(destination.address);
   }
   const std::uint64_t first_tag = next_delivery_tag_;
-  for (const TransportMessage& message : batch) {
-    OutgoingProperties properties(destination, message);
-    const int rc = amqp_basic_publish(
-        connection_->state(), AmqpConnection::kChannel, bytes_of(destination.address),
-        bytes_of(destination.routing_key), /*mandatory=*/1,
-        /*immediate=*/0, properties.properties(), bytes_of(message.envelope_json));
-    if (rc != AMQP_STATUS_OK) return drop(connection_->check(rc, "basic.publish"));
-    ++next_delivery_tag_;
+  int rc = AMQP_STATUS_OK;
+  {
+    // A batch leaves as one stream, not a push per message (corked_writes.hpp); uncorked before
+    // a failure drops the connection.
+    std::optional<CorkedWrites> corked;
+    if (batch.size() > 1) corked.emplace(amqp_get_sockfd(connection_->state()));
+    for (const TransportMessage& message : batch) {
+      OutgoingProperties properties(destination, message);
+      rc = amqp_basic_publish(connection_->state(), AmqpConnection::kChannel,
+                              bytes_of(destination.address), bytes_of(destination.routing_key),
+                              /*mandatory=*/1, /*immediate=*/0, properties.properties(),
+                              bytes_of(message.envelope_json));
+      if (rc != AMQP_STATUS_OK) break;
+      ++next_delivery_tag_;
+    }
   }
+  if (rc != AMQP_STATUS_OK) return drop(connection_->check(rc, "basic.publish"));
   absl::Status confirmed = wait_for_confirms(batch, first_tag);
   if (connection_ != nullptr) amqp_maybe_release_buffers(connection_->state());
   return confirmed;
