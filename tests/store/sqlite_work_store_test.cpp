@@ -464,17 +464,52 @@ TEST_F(SqliteClaimLeaseTests, ClaimOfARowLeasedHereEarlier_RenewsTheLease) {
   EXPECT_EQ(stored_lease(message.message_id), claimed_at + options_.lease_duration);
 }
 
-TEST_F(SqliteClaimLeaseTests, ClaimThatStoresTheRowsEvent_StillMarksTheRow) {
+// The event the claim appends is the row's "stored" mark: the row reads EventStored, while its
+// own bytes (status column included) are left as stored.
+TEST_F(SqliteClaimLeaseTests, ClaimThatStoresTheRowsEvent_MarksItWithoutRewritingTheRow) {
   const OutboxMessage message =
       outbox_message(OrderCreated{"o", 1}, "orders", MessageId::mint().uuid());
   ASSERT_TRUE(message.is_event);
+  const TimePoint stored_at = clock_.now();
   ASSERT_TRUE(store_->store_outbox_messages({&message, 1}).ok());
   auto claimed = store_->process_work_batch({});
   ASSERT_TRUE(claimed.ok()) << claimed.status();
   ASSERT_EQ(claimed->size(), 1u);
+  EXPECT_TRUE(has_status((*claimed)[0].status, MessageStatus::EventStored));
   auto row = store_->find_outbox_row(message.message_id);
   ASSERT_TRUE(row.ok() && row->has_value());
   EXPECT_TRUE(has_status((*row)->state.status, MessageStatus::EventStored));
+  EXPECT_EQ(stored_lease(message.message_id), stored_at + options_.lease_duration);
+
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(dir_.file("lease.db").c_str(), &db), SQLITE_OK);
+  sqlite3_stmt* stmt = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(db, "SELECT status FROM wh_outbox", -1, &stmt, nullptr), SQLITE_OK);
+  ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
+  EXPECT_EQ(sqlite3_column_int64(stmt, 0), static_cast<std::int64_t>(MessageStatus::Stored))
+      << "the claim rewrote the row";
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+
+  // Claimed again once the lease lapsed: the event is not appended twice.
+  clock_.advance(options_.lease_duration + std::chrono::seconds(1));
+  auto again = store_->process_work_batch({});
+  ASSERT_TRUE(again.ok()) << again.status();
+  ASSERT_EQ(again->size(), 1u);
+  EXPECT_TRUE(has_status((*again)[0].status, MessageStatus::EventStored));
+  auto events = store_->read_stream(*message.stream_id);
+  ASSERT_TRUE(events.ok()) << events.status();
+  EXPECT_EQ(events->size(), 1u);
+}
+
+// An event row whose event is not (yet) in the store does not read as stored.
+TEST_F(SqliteClaimLeaseTests, EventRowNotYetClaimed_DoesNotReadAsStored) {
+  const OutboxMessage message =
+      outbox_message(OrderCreated{"o", 1}, "orders", MessageId::mint().uuid());
+  ASSERT_TRUE(store_->store_outbox_messages({&message, 1}).ok());
+  auto row = store_->find_outbox_row(message.message_id);
+  ASSERT_TRUE(row.ok() && row->has_value());
+  EXPECT_FALSE(has_status((*row)->state.status, MessageStatus::EventStored));
 }
 
 TEST_F(SqliteClaimLeaseTests, RenewalOfALeaseTakenJustNow_KeepsIt) {

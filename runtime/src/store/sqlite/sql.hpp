@@ -23,6 +23,18 @@ inline std::string number(MessageStatus status) {
 }
 inline std::string number(FailureReason reason) { return std::to_string(static_cast<int>(reason)); }
 
+// An outbox or inbox row's status as it reads: the stored bits, plus EventStored when the row is
+// an event on a stream whose event is in the event store. On SQLite the event's presence is the
+// mark, so the claim that appends it does not rewrite the row (envelope and all) to say so
+// (docs/guide/06-stores-and-workers.md, "What a claim writes"). `row`: the table or its alias.
+inline std::string status_read(std::string_view row) {
+  const std::string r(row);
+  return "(" + r + ".status | CASE WHEN " + r + ".is_event <> 0 AND " + r +
+         ".stream_id IS NOT NULL AND EXISTS (SELECT 1 FROM wh_event_store AS stored "
+         "WHERE stored.event_id = " +
+         r + ".message_id) THEN " + number(MessageStatus::EventStored) + " ELSE 0 END)";
+}
+
 // ---- storage ----------------------------------------------------------------------------------
 // ?1 id ?2 destination ?3 type ?4 envelope ?5 scope ?6 stream ?7 is_event ?8 instance ?9 lease
 // ?10 now ?11 scheduled for. A tombstoned (published) id is a duplicate like an existing row.
@@ -118,8 +130,8 @@ inline std::string build_claimable(WorkSource source) {
   const std::string only_event_store =
       outbox ? std::string(" AND (?4 = 0 OR destination IS NULL)") : std::string();
   return std::string("SELECT message_id, ") + (outbox ? "destination" : "handler_name") +
-         ", message_type, event_data, stream_id, is_event, status, attempts, error, "
-         "instance_id, lease_expiry, " +
+         ", message_type, event_data, stream_id, is_event, " + status_read("r") +
+         ", attempts, error, instance_id, lease_expiry, " +
          (outbox ? "NULL" : "source_service_id") + " FROM " + table(source) +
          " AS r WHERE processed_at IS NULL AND dead_lettered_at IS NULL "
          "AND (scheduled_for IS NULL OR scheduled_for <= ?1) "
@@ -133,11 +145,10 @@ inline std::string build_claimable(WorkSource source) {
          "AND e.instance_id <> ?2)))) "
          "ORDER BY message_id LIMIT ?3";
 }
-// ?1 id ?2 instance ?3 lease expiry ?4 status bits to add (EventStored when the claim appended
-// the row's event)
+// ?1 id ?2 instance ?3 lease expiry
 inline std::string build_lease_row(WorkSource source) {
   return std::string("UPDATE ") + table(source) +
-         " SET instance_id = ?2, lease_expiry = ?3, status = status | ?4 WHERE message_id = ?1";
+         " SET instance_id = ?2, lease_expiry = ?3 WHERE message_id = ?1";
 }
 // ?1 id ?2 instance ?3 lease expiry
 inline std::string build_renew_row(WorkSource source) {
@@ -392,30 +403,39 @@ inline constexpr std::string_view kReceptorInvocationRowColumns[] = {
     "message_id", "receptor_id",  "service_name", "perspective",
     "stage",      "completed_at", "duration_us"};
 
-// "a, b, c" for a SELECT; a column for which `present` answers false is selected as NULL.
+// "a, b, c" for a SELECT of `table`; a column for which `present` answers false is selected as
+// NULL. An outbox or inbox row's status is selected as it reads (status_read).
 template <class Present>
-std::string select_columns(ColumnList columns, Present present) {
+std::string select_columns(std::string_view table, ColumnList columns, Present present) {
+  const bool work_row = table == "wh_outbox" || table == "wh_inbox";
   std::string list;
   for (std::string_view column : columns) {
     if (!list.empty()) list += ", ";
-    list += column == "NULL" || present(column) ? column : std::string_view("NULL");
+    if (column != "NULL" && !present(column)) {
+      list += "NULL";
+    } else if (work_row && column == "status") {
+      list += status_read(table);
+    } else {
+      list += column;
+    }
   }
   return list;
 }
-inline std::string select_columns(ColumnList columns) {
-  return select_columns(columns, [](std::string_view) { return true; });
+inline std::string select_columns(std::string_view table, ColumnList columns) {
+  return select_columns(table, columns, [](std::string_view) { return true; });
 }
 
 // ?1 id
-inline const std::string kFindOutbox =
-    "SELECT " + select_columns(kOutboxRowColumns) + " FROM wh_outbox WHERE message_id = ?1";
-inline const std::string kFindInbox =
-    "SELECT " + select_columns(kInboxRowColumns) + " FROM wh_inbox WHERE message_id = ?1";
+inline const std::string kFindOutbox = "SELECT " + select_columns("wh_outbox", kOutboxRowColumns) +
+                                       " FROM wh_outbox WHERE message_id = ?1";
+inline const std::string kFindInbox = "SELECT " + select_columns("wh_inbox", kInboxRowColumns) +
+                                      " FROM wh_inbox WHERE message_id = ?1";
 // ?1 stream
-inline const std::string kReadStream = "SELECT " + select_columns(kEventRowColumns) +
+inline const std::string kReadStream = "SELECT " +
+                                       select_columns("wh_event_store", kEventRowColumns) +
                                        " FROM wh_event_store WHERE stream_id = ?1 ORDER BY version";
 inline const std::string kPerspectiveEvents =
-    "SELECT " + select_columns(kPerspectiveEventRowColumns) +
+    "SELECT " + select_columns("wh_perspective_events", kPerspectiveEventRowColumns) +
     " FROM wh_perspective_events WHERE stream_id = ?1 ORDER BY event_id, perspective_name";
 
 // The inspector's newest-first listings: a table's row columns, newest first, ?1 limit
@@ -438,7 +458,7 @@ inline constexpr RecentListing kRecentInvocations{
 // The SELECT of `listing`, given which columns the file's table has.
 template <class Present>
 std::string recent_rows(const RecentListing& listing, Present present) {
-  return "SELECT " + select_columns(listing.columns, present) + " FROM " +
+  return "SELECT " + select_columns(listing.table, listing.columns, present) + " FROM " +
          std::string(listing.table) + " ORDER BY " + std::string(listing.newest_first) +
          " LIMIT ?1";
 }

@@ -153,30 +153,25 @@ absl::Status SqliteWorkStore::Impl::claim(WorkSource source, const WorkBatchRequ
     }
   }
   // Event rows go to the event store in event-id order (the claim order), so a stream's
-  // versions follow the order its events were caused in. A row's lease and its event's "stored"
-  // mark are one update.
+  // versions follow the order its events were caused in. The appended event is the row's
+  // "stored" mark (sql::status_read): the row itself is written only for a lease of its own.
   WB_ASSIGN_OR_RETURN(sqlite3_stmt * lease, connection->prepare(sqlite::sql::lease_row(source)));
   std::vector<WorkItem> kept;
   PerspectiveTargets targets;
   for (std::size_t i = first; i < items.size(); ++i) {
     WorkItem& item = items[i];
-    MessageStatus stored_now = MessageStatus::None;
     if (item.is_event && item.stream_id && !has_status(item.status, MessageStatus::EventStored)) {
       WB_ASSIGN_OR_RETURN(bool stored, append_event(item, targets));
       if (!stored) continue;  // quarantined (and so not leased)
-      stored_now = MessageStatus::EventStored;
-      item.status = item.status | stored_now;
+      item.status = item.status | MessageStatus::EventStored;
     }
-    if (stored_now == MessageStatus::None && lease_kept[i - first]) {
-      kept.push_back(std::move(item));
-      continue;
+    if (!lease_kept[i - first]) {
+      Use use(*connection, lease);
+      use.bind_uuid(1, item.message_id.uuid());
+      use.bind_uuid(2, options.instance.instance_id);
+      use.bind_int(3, lease_expiry);
+      WB_RETURN_IF_ERROR(use.run());
     }
-    Use use(*connection, lease);
-    use.bind_uuid(1, item.message_id.uuid());
-    use.bind_uuid(2, options.instance.instance_id);
-    use.bind_int(3, lease_expiry);
-    use.bind_int(4, static_cast<std::int64_t>(stored_now));
-    WB_RETURN_IF_ERROR(use.run());
     kept.push_back(std::move(item));
   }
   items.resize(first);
