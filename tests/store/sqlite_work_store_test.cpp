@@ -502,6 +502,40 @@ TEST_F(SqliteClaimLeaseTests, ClaimThatStoresTheRowsEvent_MarksItWithoutRewritin
   EXPECT_EQ(events->size(), 1u);
 }
 
+// Inbox rows stored inside the caller's transaction (the inbox worker's group for a delivered
+// batch) are leased here, and the group's claim in that transaction keeps the lease: nothing
+// rewrites the rows between their insert and their handling. Stored on their own, they are left
+// unleased for any instance's worker.
+TEST_F(SqliteClaimLeaseTests, InboxRowsStoredInsideATransaction_AreLeasedHere_TheClaimKeepsIt) {
+  const InboxMessage message =
+      inbox_message(outbox_message(OrderCreated{"o", 1}, "orders", MessageId::mint().uuid()));
+  const TimePoint stored_at = clock_.now();
+  ASSERT_TRUE(store_->begin().ok());
+  ASSERT_TRUE(store_->store_inbox_messages({&message, 1}, MessageId::mint().uuid()).ok());
+  clock_.advance(std::chrono::milliseconds(500));  // a claim of its own would lease it later
+  WorkBatchRequest request;
+  request.claim_outbox = false;
+  auto claimed = store_->process_work_batch(request);
+  ASSERT_TRUE(claimed.ok()) << claimed.status();
+  ASSERT_EQ(claimed->size(), 1u);
+  EXPECT_EQ((*claimed)[0].lease_expiry, stored_at + options_.lease_duration);
+  ASSERT_TRUE(store_->commit().ok());
+  auto row = store_->find_inbox_row(message.message_id);
+  ASSERT_TRUE(row.ok() && row->has_value());
+  EXPECT_EQ((*row)->state.instance_id, options_.instance.instance_id);
+  EXPECT_EQ((*row)->state.lease_expiry, stored_at + options_.lease_duration);
+  EXPECT_TRUE(has_status((*row)->state.status, MessageStatus::EventStored));
+}
+
+TEST_F(SqliteClaimLeaseTests, InboxRowsStoredOnTheirOwn_AreNotLeased) {
+  const InboxMessage message = inbox_message(outbox_message(OrderCreated{"o", 1}, "orders"));
+  ASSERT_TRUE(store_->store_inbox_messages({&message, 1}, MessageId::mint().uuid()).ok());
+  auto row = store_->find_inbox_row(message.message_id);
+  ASSERT_TRUE(row.ok() && row->has_value());
+  EXPECT_FALSE((*row)->state.instance_id.has_value());
+  EXPECT_FALSE((*row)->state.lease_expiry.has_value());
+}
+
 // An event row whose event is not (yet) in the store does not read as stored.
 TEST_F(SqliteClaimLeaseTests, EventRowNotYetClaimed_DoesNotReadAsStored) {
   const OutboxMessage message =

@@ -47,11 +47,12 @@ inline const std::string kInsertOutbox =
 inline const std::string kInsertDeduplication =
     "INSERT INTO wh_message_deduplication (message_id, first_seen_at) VALUES (?1, ?2) "
     "ON CONFLICT (message_id) DO NOTHING";
-// ?1 id ?2 handler ?3 type ?4 envelope ?5 stream ?6 is_event ?7 source service ?8 now
+// ?1 id ?2 handler ?3 type ?4 envelope ?5 stream ?6 is_event ?7 source service ?8 now ?9 instance
+// ?10 lease expiry (both NULL: stored unleased)
 inline const std::string kInsertInbox =
     "INSERT INTO wh_inbox (message_id, handler_name, message_type, event_data, stream_id, "
-    "is_event, status, attempts, source_service_id, received_at) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, 0, ?7, ?8) ON CONFLICT (message_id) DO NOTHING";
+    "is_event, status, attempts, source_service_id, received_at, instance_id, lease_expiry) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, 0, ?7, ?8, ?9, ?10) ON CONFLICT (message_id) DO NOTHING";
 
 // ---- completions and failures -----------------------------------------------------------------
 // Completions and failures touch a row only while it is leased to this instance (?2) or to

@@ -88,8 +88,10 @@ struct SqliteWorkStore::Impl final : store_internal::TransactionBackend {
 
   // Each returns a status; called with the gate held (inside a transaction).
   absl::StatusOr<std::vector<StoredOutboxRow>> store_outbox(std::span<const OutboxMessage> rows);
+  // `leased`: stored leased to this instance, as an outbox row is leased to its writer.
   absl::StatusOr<std::vector<MessageId>> store_inbox(std::span<const InboxMessage> rows,
-                                                     const Uuid& receiving_service_id);
+                                                     const Uuid& receiving_service_id,
+                                                     bool leased = false);
   absl::Status complete(std::span<const WorkCompletion> completions,
                         std::span<const WorkFailure> failures, bool debug_mode);
   // Binds ?5 now, ?6 dead letter, ?7 max attempts, ?8 reason of a failing statement

@@ -49,7 +49,7 @@ absl::StatusOr<std::vector<StoredOutboxRow>> SqliteWorkStore::Impl::store_outbox
 }
 
 absl::StatusOr<std::vector<MessageId>> SqliteWorkStore::Impl::store_inbox(
-    std::span<const InboxMessage> messages, const Uuid& receiving_service_id) {
+    std::span<const InboxMessage> messages, const Uuid& receiving_service_id, bool leased) {
   std::vector<MessageId> stored;
   if (messages.empty()) return stored;
   WB_ASSIGN_OR_RETURN(sqlite3_stmt * dedup, connection->prepare(sqlite::sql::kInsertDeduplication));
@@ -73,6 +73,13 @@ absl::StatusOr<std::vector<MessageId>> SqliteWorkStore::Impl::store_inbox(
     use.bind_uuid(
         7, message.source_service_id.is_nil() ? receiving_service_id : message.source_service_id);
     use.bind_int(8, now);
+    if (leased) {
+      use.bind_uuid(9, options.instance.instance_id);
+      use.bind_int(10, now + lease_micros());
+    } else {
+      use.bind_null(9);
+      use.bind_null(10);
+    }
     WB_RETURN_IF_ERROR(use.run());
     stored.push_back(message.message_id);
   }
@@ -269,7 +276,13 @@ absl::StatusOr<std::vector<StoredOutboxRow>> SqliteWorkStore::store_outbox_messa
 
 absl::StatusOr<std::vector<MessageId>> SqliteWorkStore::store_inbox_messages(
     std::span<const InboxMessage> messages, const Uuid& receiving_service_id) {
-  return impl_->gate.run([&] { return impl_->store_inbox(messages, receiving_service_id); });
+  // Stored inside the caller's transaction (the inbox worker's group for a delivered batch,
+  // which claims them in the same transaction): leased here, so that claim keeps the lease
+  // rather than rewrite each row for it (docs/guide/06-stores-and-workers.md, "What a claim
+  // writes"). Stored on their own: unleased, for any instance's worker.
+  const bool leased = impl_->gate.in_transaction();
+  return impl_->gate.run(
+      [&] { return impl_->store_inbox(messages, receiving_service_id, leased); });
 }
 
 absl::StatusOr<std::vector<WorkItem>> SqliteWorkStore::process_work_batch(

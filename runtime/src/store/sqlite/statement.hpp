@@ -112,6 +112,7 @@ class Use {
       sqlite3_bind_null(stmt_, index);
     }
   }
+  void bind_null(int index) { sqlite3_bind_null(stmt_, index); }
   void bind_int(int index, std::int64_t value) { sqlite3_bind_int64(stmt_, index, value); }
   void bind_int(int index, const std::optional<std::int64_t>& value) {
     if (value) {
