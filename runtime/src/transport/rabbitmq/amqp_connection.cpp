@@ -74,6 +74,7 @@ absl::StatusOr<std::unique_ptr<AmqpConnection>> AmqpConnection::open(
   amqp_connection_state_t state = amqp_new_connection();
   if (state == nullptr) return absl::ResourceExhaustedError("amqp_new_connection failed");
   std::unique_ptr<AmqpConnection> connection(new AmqpConnection(state, options.describe()));
+  connection->tls_ = options.tls.enabled;
   const std::string& endpoint = connection->endpoint_;
 
   amqp_socket_t* socket =

@@ -35,6 +35,8 @@ class AmqpConnection {
 
   amqp_connection_state_t state() const { return state_; }
   bool broken() const { return broken_; }
+  // True for a TLS connection: its socket carries TLS records, written only by rabbitmq-c.
+  bool tls() const { return tls_; }
   // Marks the connection unusable (a library call failed, the broker closed it).
   absl::Status fail(absl::Status status);
 
@@ -55,6 +57,7 @@ class AmqpConnection {
   std::string endpoint_;  // for messages: without the password
   bool broken_ = false;
   bool logged_in_ = false;
+  bool tls_ = false;
 };
 
 // A close method's reply code and text, e.g. "404 NOT_FOUND - no exchange 'x'".

@@ -10,6 +10,7 @@
 #include "transport/rabbitmq/amqp_declare.hpp"
 #include "transport/rabbitmq/amqp_message.hpp"
 #include "transport/rabbitmq/corked_writes.hpp"
+#include "transport/rabbitmq/publish_frames.hpp"
 #include "whizbang/observability/logging.hpp"
 
 namespace whizbang::rabbitmq {
@@ -74,26 +75,46 @@ absl::Status ConfirmedPublisher::publish(const TransportDestination& destination
     declared_exchanges_.insert(destination.address);
   }
   const std::uint64_t first_tag = next_delivery_tag_;
-  int rc = AMQP_STATUS_OK;
-  {
-    // A batch leaves as one stream, not a push per message (corked_writes.hpp); uncorked before
-    // a failure drops the connection.
-    std::optional<CorkedWrites> corked;
-    if (batch.size() > 1) corked.emplace(amqp_get_sockfd(connection_->state()));
-    for (const TransportMessage& message : batch) {
-      OutgoingProperties properties(destination, message);
-      rc = amqp_basic_publish(connection_->state(), AmqpConnection::kChannel,
-                              bytes_of(destination.address), bytes_of(destination.routing_key),
-                              /*mandatory=*/1, /*immediate=*/0, properties.properties(),
-                              bytes_of(message.envelope_json));
-      if (rc != AMQP_STATUS_OK) break;
-      ++next_delivery_tag_;
-    }
-  }
-  if (rc != AMQP_STATUS_OK) return drop(connection_->check(rc, "basic.publish"));
+  const absl::Status sent =
+      connection_->tls() ? send_each(destination, batch) : send_together(destination, batch);
+  if (!sent.ok()) return drop(sent);
+  next_delivery_tag_ += batch.size();
   absl::Status confirmed = wait_for_confirms(batch, first_tag);
   if (connection_ != nullptr) amqp_maybe_release_buffers(connection_->state());
   return confirmed;
+}
+
+absl::Status ConfirmedPublisher::send_together(const TransportDestination& destination,
+                                               std::span<const TransportMessage> batch) {
+  amqp_connection_state_t state = connection_->state();
+  PublishFrames frames(static_cast<std::size_t>(amqp_get_frame_max(state)));
+  for (const TransportMessage& message : batch) {
+    const OutgoingProperties properties(destination, message);
+    if (absl::Status added = frames.add(AmqpConnection::kChannel, bytes_of(destination.address),
+                                        bytes_of(destination.routing_key), /*mandatory=*/true,
+                                        *properties.properties(), bytes_of(message.envelope_json));
+        !added.ok()) {
+      return added;
+    }
+  }
+  return write_all(amqp_get_sockfd(state), frames.bytes(), Clock::now() + options_.confirm_timeout);
+}
+
+absl::Status ConfirmedPublisher::send_each(const TransportDestination& destination,
+                                           std::span<const TransportMessage> batch) {
+  // A batch leaves as one stream, not a push per message (corked_writes.hpp); uncorked before
+  // a failure drops the connection.
+  std::optional<CorkedWrites> corked;
+  if (batch.size() > 1) corked.emplace(amqp_get_sockfd(connection_->state()));
+  for (const TransportMessage& message : batch) {
+    OutgoingProperties properties(destination, message);
+    const int rc = amqp_basic_publish(
+        connection_->state(), AmqpConnection::kChannel, bytes_of(destination.address),
+        bytes_of(destination.routing_key), /*mandatory=*/1,
+        /*immediate=*/0, properties.properties(), bytes_of(message.envelope_json));
+    if (rc != AMQP_STATUS_OK) return connection_->check(rc, "basic.publish");
+  }
+  return absl::OkStatus();
 }
 
 absl::Status ConfirmedPublisher::wait_for_confirms(std::span<const TransportMessage> batch,

@@ -38,6 +38,12 @@ class ConfirmedPublisher {
   void disconnect() { connection_.reset(); }
 
  private:
+  // Sends a batch's publishes: encoded together and written at once (a plain TCP connection),
+  // or one amqp_basic_publish each (TLS).
+  absl::Status send_together(const TransportDestination& destination,
+                             std::span<const TransportMessage> batch);
+  absl::Status send_each(const TransportDestination& destination,
+                         std::span<const TransportMessage> batch);
   absl::Status wait_for_confirms(std::span<const TransportMessage> batch, std::uint64_t first_tag);
   // Drops a connection that failed; returns `status`.
   absl::Status drop(absl::Status status);

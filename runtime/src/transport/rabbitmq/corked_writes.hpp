@@ -5,7 +5,9 @@
 // connection to a local broker, every push runs the broker's receive path on the sending thread
 // and wakes the broker once per message. Corked, a batch of 100 publishes leaves in a few full
 // segments, and the broker reads them in a few wake-ups (docs/guide/13-rabbitmq.md, "What it
-// costs"). The cork must end before the socket is closed: it is scoped to the writing loop.
+// costs"). The publisher corks a TLS connection's batches, whose records only rabbitmq-c can
+// write; a plain TCP connection's batch is encoded and written at once (publish_frames.hpp). The
+// cork must end before the socket is closed: it is scoped to the writing loop.
 //
 //   {
 //     CorkedWrites corked(amqp_get_sockfd(state));
