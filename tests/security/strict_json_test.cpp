@@ -45,6 +45,27 @@ TEST(StrictJsonTests, InvalidUtf8_IsRefusedNotStoredAndSentOn) {
   EXPECT_TRUE(decode(replaced(json, "o-1", R"(o-\u00fc\uD83D\uDE00)")).ok());
 }
 
+TEST(StrictJsonTests, ANulByte_IsRefused_AndDoesNotHideWhatFollowsIt) {
+  const std::string json = order_created_json();
+  // Whatever comes after a NUL byte is part of the text: a reader that stopped there would
+  // accept an envelope with anything appended.
+  const std::string appended = json + std::string(1, '\0') + R"({"id":"smuggled"})";
+  const absl::Status status = decode(appended);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+  EXPECT_NE(status.message().find("offset " + std::to_string(json.size())), std::string::npos)
+      << status;
+  EXPECT_EQ(decode(json + std::string(1, '\0')).code(), absl::StatusCode::kInvalidArgument);
+  // Inside a string, a raw NUL is a control character JSON does not allow.
+  EXPECT_EQ(decode(replaced(json, "o-1", std::string("o-\0x", 4))).code(),
+            absl::StatusCode::kInvalidArgument);
+  // The text is exactly the view: what lies beyond it in memory is not read.
+  const std::string followed = json + "]]] trailing bytes outside the view";
+  rapidjson::Document document;
+  const internal::BoundedParseResult parsed =
+      internal::parse_bounded(std::string_view(followed).substr(0, json.size()), document);
+  EXPECT_FALSE(parsed.IsError()) << internal::describe_parse_error(parsed);
+}
+
 TEST(StrictJsonTests, DuplicateKeys_AreRefusedWhereverTheyAre) {
   const std::string json = order_created_json();
   const std::vector<std::pair<std::string, std::string>> duplicates = {

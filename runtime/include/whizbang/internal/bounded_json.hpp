@@ -24,9 +24,7 @@
 #pragma once
 
 #include <rapidjson/document.h>
-#include <rapidjson/encodedstream.h>
 #include <rapidjson/error/en.h>
-#include <rapidjson/memorystream.h>
 #include <rapidjson/reader.h>
 
 #include <algorithm>
@@ -126,13 +124,34 @@ inline bool magnitude_at_least_one(std::string_view text) {
 
 }  // namespace bounded_json_detail
 
+// What the reader reads: a NUL-terminated text, as rapidjson's StringStream reads it (no bounds
+// check per character), but without that stream's local-copy optimization: the reader then
+// keeps the position in this object, where the handler reads it (Double()).
+class TerminatedTextStream {
+ public:
+  using Ch = char;
+  explicit TerminatedTextStream(const char* text) : next_(text), head_(text) {}
+  Ch Peek() const { return *next_; }
+  Ch Take() { return *next_++; }
+  std::size_t Tell() const { return static_cast<std::size_t>(next_ - head_); }
+  // Output members a rapidjson input stream must declare; a reader never calls them.
+  Ch* PutBegin() { return nullptr; }
+  void Put(Ch) {}
+  void Flush() {}
+  std::size_t PutEnd(Ch*) { return 0; }
+
+ private:
+  const Ch* next_;
+  const Ch* head_;
+};
+
 // Forwards SAX events to the document being built, refusing to open level kMaxJsonDepth + 1 and
 // strings (values and keys) that do not decode to UTF-8.
 class BoundedDocumentHandler {
  public:
   // `position` is the stream the reader reads `input` from.
   BoundedDocumentHandler(rapidjson::Document& document, std::string_view input,
-                         const rapidjson::MemoryStream& position)
+                         const TerminatedTextStream& position)
       : document_(document), input_(input), position_(position) {}
 
   bool Null() { return document_.Null(); }
@@ -202,7 +221,7 @@ class BoundedDocumentHandler {
 
   rapidjson::Document& document_;
   std::string_view input_;
-  const rapidjson::MemoryStream& position_;
+  const TerminatedTextStream& position_;
   unsigned depth_ = 0;
   const char* refusal_ = "";
 };
@@ -272,18 +291,27 @@ inline const rapidjson::Value* duplicate_key(const rapidjson::Value& value) {
 // null; the result says where and why.
 inline BoundedParseResult parse_bounded(std::string_view json, rapidjson::Document& document) {
   BoundedParseResult result;
+  // A NUL-terminated text reads fastest (TerminatedTextStream), so the text is read from a
+  // NUL-terminated copy; a NUL inside the text ends the stream early and is refused below.
+  thread_local std::string terminated;
+  terminated.assign(json);
   auto generate = [&](rapidjson::Document& target) {
-    rapidjson::MemoryStream memory(json.data(), json.size());
-    rapidjson::EncodedInputStream<rapidjson::UTF8<>, rapidjson::MemoryStream> input(memory);
+    TerminatedTextStream input(terminated.c_str());
     rapidjson::Reader reader;
-    BoundedDocumentHandler handler(target, json, memory);
+    BoundedDocumentHandler handler(target, terminated, input);
     // The handler validates each decoded string (raw bytes and escapes alike): rapidjson's own
     // kParseValidateEncodingFlag checks per character and cost a third of an envelope's decode.
     static_cast<rapidjson::ParseResult&>(result) = reader.Parse(input, handler);
     if (result.Code() == rapidjson::kParseErrorTermination) result.refusal = handler.refusal();
+    if (!result.IsError() && input.Tell() != json.size()) {
+      // A NUL byte where the text went on: what a length-bounded reader reports for it.
+      result.Set(rapidjson::kParseErrorDocumentRootNotSingular, input.Tell());
+    }
     return !result.IsError();
   };
   document.Populate(generate);
+  // The copy of an unusually large text is not kept for the thread's lifetime.
+  if (terminated.capacity() > (std::size_t{1} << 20)) std::string().swap(terminated);
   if (!result.IsError()) {
     if (const rapidjson::Value* key = bounded_json_detail::duplicate_key(document)) {
       constexpr std::size_t kShown = 64;  // a key can be as long as the input
