@@ -1,7 +1,10 @@
 // A raw rabbitmq-c loop: the baseline RabbitMQ benchmarks compare the library with. One
 // connection publishes 800-byte persistent messages (mandatory, publisher confirms, frames read
 // until the ack covers the last tag), another consumes them (prefetch 100, an ack per message),
-// through a durable topic exchange and queue of their own.
+// through a durable topic exchange and queue of their own. With `library_properties`, each
+// message also carries what the library's publishes carry besides the body (the type and
+// correlation id properties, the EnvelopeType, CausationId and StreamId headers): the broker
+// decodes a message's headers, so the same wire shape costs it the same there.
 #pragma once
 
 #include <amqp.h>
@@ -60,6 +63,7 @@ struct RawLoop {
   std::string exchange = unique_amqp_name("bench.raw");
   std::string queue = unique_amqp_name("bench-raw");
   std::uint64_t next_tag = 1;
+  bool library_properties = false;
 
   bool setup() {
     if (!publisher.ok || !consumer.ok) return false;
@@ -86,6 +90,25 @@ struct RawLoop {
       props.delivery_mode = AMQP_DELIVERY_PERSISTENT;
       props.message_id = amqp_cstring_bytes(id.c_str());
       props.content_type = amqp_cstring_bytes("application/json");
+      const std::string correlation = whizbang::MessageId::mint().to_string();
+      const std::string causation = whizbang::MessageId::mint().to_string();
+      amqp_table_entry_t headers[3];
+      if (library_properties) {
+        props._flags |=
+            AMQP_BASIC_TYPE_FLAG | AMQP_BASIC_CORRELATION_ID_FLAG | AMQP_BASIC_HEADERS_FLAG;
+        props.type = amqp_cstring_bytes("bench::Tick");
+        props.correlation_id = amqp_cstring_bytes(correlation.c_str());
+        const char* names[] = {"EnvelopeType", "CausationId", "StreamId"};
+        const char* values[] = {
+            "Whizbang.Core.Observability.MessageEnvelope`1[[Bench.Tick, Bench]], Whizbang.Core",
+            causation.c_str(), id.c_str()};
+        for (int h = 0; h < 3; ++h) {
+          headers[h].key = amqp_cstring_bytes(names[h]);
+          headers[h].value.kind = AMQP_FIELD_KIND_BYTES;
+          headers[h].value.value.bytes = amqp_cstring_bytes(values[h]);
+        }
+        props.headers = amqp_table_t{3, headers};
+      }
       if (amqp_basic_publish(publisher.state, 1, amqp_cstring_bytes(exchange.c_str()),
                              amqp_cstring_bytes("bench.raw"), 1, 0, &props,
                              amqp_cstring_bytes(kAmqpBody.c_str())) != AMQP_STATUS_OK) {
