@@ -32,6 +32,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
+#include <mutex>
 #include <optional>
 #include <thread>
 
@@ -510,10 +512,15 @@ class ConsumerProcess {
 };
 
 // Two service processes: the producer here, the consumer forked (ConsumerProcess). `batch`
-// publishes per iteration in one transaction; the iteration ends when the consumer process
-// reports them handled. Run unpinned: each process gets a core, as two services would.
+// publishes per iteration in one transaction. With ahead 0 the iteration ends when the consumer
+// process reports them handled: one batch crosses at a time, as the raw loop's do. With ahead N
+// the producer commits up to N batches more before it waits for the oldest one: the services
+// work on consecutive batches at once, as under a steady stream of messages (the sustained
+// rate; compare it with the raw loop's `pipelined` form). Run unpinned: each process gets a
+// core, as two services would.
 void BM_DurableEndToEnd_OverRabbitMq_TwoProcesses(benchmark::State& state) {
   const std::int64_t batch = state.range(0);
+  const std::int64_t ahead = state.range(1);
   const std::string suffix = bench::unique_amqp_name("e2e2p");
   const auto dir = std::filesystem::temp_directory_path() / ("whizbang-e2e-2p-" + suffix);
   std::filesystem::create_directories(dir);
@@ -525,18 +532,28 @@ void BM_DurableEndToEnd_OverRabbitMq_TwoProcesses(benchmark::State& state) {
       whizbang::RabbitMqTransport transport(bench::bench_amqp_options());
       Node producer((dir / "producer.db").string(), "producer-" + suffix, transport,
                     bench::producer_registry(), Run::Threads);
+      std::int64_t outstanding = 0;  // batches committed, not yet reported handled
+      bool stopped = false;
       for (auto _ : state) {
         whizbang::Transaction transaction(*producer.store);
         for (std::int64_t i = 0; i < batch; ++i) {
           producer.publish_tick();
         }
         (void)transaction.commit();
-        if (!consumer.next_batch()) {
-          state.SkipWithError("the consumer process stopped");
-          break;
+        for (++outstanding; outstanding > ahead; --outstanding) {
+          if (!consumer.next_batch()) {
+            stopped = true;
+            break;
+          }
         }
+        if (stopped) break;
       }
-      state.SetItemsProcessed(state.iterations() * batch);
+      // The timing ended with the loop: the batches still crossing then are not counted (their
+      // publishing was: the rate errs low).
+      const std::int64_t handled = static_cast<std::int64_t>(state.iterations()) - outstanding;
+      for (; outstanding > 0 && !stopped; --outstanding) stopped = !consumer.next_batch();
+      if (stopped) state.SkipWithError("the consumer process stopped");
+      state.SetItemsProcessed(handled * batch);
     }
     set_latency_counters(state, consumer.stop());
   }
@@ -545,31 +562,80 @@ void BM_DurableEndToEnd_OverRabbitMq_TwoProcesses(benchmark::State& state) {
 }
 // batch 1: one message at a time, for its publish -> remote receptor latency.
 BENCHMARK(BM_DurableEndToEnd_OverRabbitMq_TwoProcesses)
-    ->ArgNames({"batch"})
-    ->Arg(100)
-    ->Arg(1)
+    ->ArgNames({"batch", "ahead"})
+    ->Args({100, 0})
+    ->Args({1, 0})
+    ->Args({100, 2})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
 // The baseline: the same number of 800-byte messages through the broker with raw rabbitmq-c
 // (publish 100 with confirms, consume them with acks), no store. With library_properties:1, the
 // messages also carry the properties and headers the library's do (raw_amqp_loop.hpp), so the
-// two differ only in the library's own work.
+// two differ only in the library's own work. With pipelined:1 a thread of its own consumes
+// while this one publishes, up to two batches ahead: the raw form of the two-process shape's
+// `ahead:2` (items_per_second is the rate to compare).
 void BM_RawRabbitMqLoop_Publish100Confirmed_Consume100(benchmark::State& state) {
   bench::RawLoop loop;
   loop.library_properties = state.range(0) != 0;
+  const bool pipelined = state.range(1) != 0;
   if (!loop.setup()) return state.SkipWithError("no broker (WHIZBANG_AMQP_URL)");
   const CpuPerMessage cpu;
-  for (auto _ : state) {
-    if (!loop.publish(100) || !loop.consume(100)) return state.SkipWithError("broker error");
+  if (!pipelined) {
+    for (auto _ : state) {
+      if (!loop.publish(100) || !loop.consume(100)) return state.SkipWithError("broker error");
+    }
+    cpu.report(state, state.iterations() * 100);
+    state.SetItemsProcessed(state.iterations() * 100);
+    return;
   }
-  cpu.report(state, state.iterations() * 100);
-  state.SetItemsProcessed(state.iterations() * 100);
+  constexpr std::int64_t kAhead = 2 * 100;
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::int64_t consumed = 0;
+  std::int64_t wanted = 0;  // the consumer thread stops once it consumed this many
+  bool failed = false;
+  std::thread consumer([&] {
+    for (;;) {
+      {
+        std::lock_guard lock(mutex);
+        if (failed || (wanted > 0 && consumed >= wanted)) return;
+      }
+      const bool got = loop.consume_one(timeval{0, 100'000});
+      std::lock_guard lock(mutex);
+      if (got) ++consumed;
+      changed.notify_all();
+    }
+  });
+  std::int64_t published = 0;
+  for (auto _ : state) {
+    if (!loop.publish(100)) {
+      state.SkipWithError("broker error");
+      break;
+    }
+    published += 100;
+    std::unique_lock lock(mutex);
+    changed.wait(lock, [&] { return consumed >= published - kAhead; });
+  }
+  std::int64_t handled = 0;
+  {
+    std::unique_lock lock(mutex);
+    handled = consumed;  // what crossed while the clock ran
+    wanted = std::max<std::int64_t>(published, 1);
+    if (!changed.wait_for(lock, std::chrono::seconds(60), [&] { return consumed >= published; })) {
+      failed = true;
+    }
+  }
+  consumer.join();
+  cpu.report(state, published);
+  state.SetItemsProcessed(handled);
 }
 BENCHMARK(BM_RawRabbitMqLoop_Publish100Confirmed_Consume100)
-    ->ArgNames({"library_properties"})
-    ->Arg(0)
-    ->Arg(1)
+    ->ArgNames({"library_properties", "pipelined"})
+    ->Args({0, 0})
+    ->Args({1, 0})
+    ->Args({0, 1})
+    ->Args({1, 1})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

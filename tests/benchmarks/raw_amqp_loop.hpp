@@ -65,6 +65,17 @@ struct RawLoop {
   std::uint64_t next_tag = 1;
   bool library_properties = false;
 
+  RawLoop() = default;
+  RawLoop(const RawLoop&) = delete;
+  RawLoop& operator=(const RawLoop&) = delete;
+  // The queue and exchange go with the loop: left behind, every run adds two to the broker.
+  ~RawLoop() {
+    if (!publisher.ok) return;
+    amqp_queue_delete(publisher.state, 1, amqp_cstring_bytes(queue.c_str()), 0, 0);
+    if (amqp_get_rpc_reply(publisher.state).reply_type != AMQP_RESPONSE_NORMAL) return;
+    amqp_exchange_delete(publisher.state, 1, amqp_cstring_bytes(exchange.c_str()), 0);
+  }
+
   bool setup() {
     if (!publisher.ok || !consumer.ok) return false;
     amqp_exchange_declare(publisher.state, 1, amqp_cstring_bytes(exchange.c_str()),
@@ -126,6 +137,19 @@ struct RawLoop {
         if (ack->delivery_tag >= last) return true;
       }
     }
+  }
+
+  // One delivery acked, or false after `timeout` (or on a failure).
+  bool consume_one(timeval timeout) {
+    amqp_envelope_t envelope;
+    amqp_maybe_release_buffers(consumer.state);
+    if (amqp_consume_message(consumer.state, &envelope, &timeout, 0).reply_type !=
+        AMQP_RESPONSE_NORMAL) {
+      return false;
+    }
+    amqp_basic_ack(consumer.state, 1, envelope.delivery_tag, 0);
+    amqp_destroy_envelope(&envelope);
+    return true;
   }
 
   bool consume(int count) {
