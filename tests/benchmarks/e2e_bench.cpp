@@ -601,7 +601,8 @@ void BM_RawRabbitMqLoop_Publish100Confirmed_Consume100(benchmark::State& state) 
         std::lock_guard lock(mutex);
         if (failed || (wanted > 0 && consumed >= wanted)) return;
       }
-      const bool got = loop.consume_one(timeval{0, 100'000});
+      timeval poll_interval{0, 100'000};
+      const bool got = loop.consume_one(&poll_interval);
       std::lock_guard lock(mutex);
       if (got) ++consumed;
       changed.notify_all();

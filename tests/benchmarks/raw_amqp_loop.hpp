@@ -101,10 +101,12 @@ struct RawLoop {
       props.delivery_mode = AMQP_DELIVERY_PERSISTENT;
       props.message_id = amqp_cstring_bytes(id.c_str());
       props.content_type = amqp_cstring_bytes("application/json");
-      const std::string correlation = whizbang::MessageId::mint().to_string();
-      const std::string causation = whizbang::MessageId::mint().to_string();
+      std::string correlation;
+      std::string causation;
       amqp_table_entry_t headers[3];
       if (library_properties) {
+        correlation = whizbang::MessageId::mint().to_string();
+        causation = whizbang::MessageId::mint().to_string();
         props._flags |=
             AMQP_BASIC_TYPE_FLAG | AMQP_BASIC_CORRELATION_ID_FLAG | AMQP_BASIC_HEADERS_FLAG;
         props.type = amqp_cstring_bytes("bench::Tick");
@@ -139,11 +141,11 @@ struct RawLoop {
     }
   }
 
-  // One delivery acked, or false after `timeout` (or on a failure).
-  bool consume_one(timeval timeout) {
+  // One delivery acked, or false after `timeout` (nullptr: no limit) or on a failure.
+  bool consume_one(timeval* timeout) {
     amqp_envelope_t envelope;
     amqp_maybe_release_buffers(consumer.state);
-    if (amqp_consume_message(consumer.state, &envelope, &timeout, 0).reply_type !=
+    if (amqp_consume_message(consumer.state, &envelope, timeout, 0).reply_type !=
         AMQP_RESPONSE_NORMAL) {
       return false;
     }
@@ -154,14 +156,7 @@ struct RawLoop {
 
   bool consume(int count) {
     for (int i = 0; i < count; ++i) {
-      amqp_envelope_t envelope;
-      amqp_maybe_release_buffers(consumer.state);
-      if (amqp_consume_message(consumer.state, &envelope, nullptr, 0).reply_type !=
-          AMQP_RESPONSE_NORMAL) {
-        return false;
-      }
-      amqp_basic_ack(consumer.state, 1, envelope.delivery_tag, 0);
-      amqp_destroy_envelope(&envelope);
+      if (!consume_one(nullptr)) return false;
     }
     return true;
   }

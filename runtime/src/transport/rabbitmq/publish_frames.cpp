@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "fmt/format.h"
+#include "transport/rabbitmq/amqp_connection.hpp"
 
 namespace whizbang::rabbitmq {
 namespace {
@@ -62,9 +63,7 @@ absl::Status PublishFrames::add(amqp_channel_t channel, amqp_bytes_t exchange,
   if (arguments < 0) {
     return absl::InvalidArgumentError(
         fmt::format("cannot encode basic.publish to '{}' with routing key '{}': {}",
-                    std::string_view(static_cast<const char*>(exchange.bytes), exchange.len),
-                    std::string_view(static_cast<const char*>(routing_key.bytes), routing_key.len),
-                    amqp_error_string2(arguments)));
+                    view_of(exchange), view_of(routing_key), amqp_error_string2(arguments)));
   }
   append_frame(AMQP_FRAME_METHOD, channel,
                view(scratch_.get(), kMethodId + static_cast<std::size_t>(arguments)));
