@@ -43,6 +43,16 @@ class HookedStore final : public whizbang::WorkStore, public whizbang::StoreRead
       const whizbang::Uuid& receiving_service_id) override {
     return inner_->store_inbox_messages(messages, receiving_service_id);
   }
+  bool accepts_deliveries() const override { return inner_->accepts_deliveries(); }
+  absl::StatusOr<whizbang::AcceptedDeliveries> accept_deliveries(
+      std::span<const whizbang::InboxMessage> messages,
+      const whizbang::Uuid& receiving_service_id) override {
+    return inner_->accept_deliveries(messages, receiving_service_id);
+  }
+  absl::Status keep_accepted(std::span<const whizbang::InboxMessage> messages,
+                             const whizbang::Uuid& receiving_service_id) override {
+    return inner_->keep_accepted(messages, receiving_service_id);
+  }
   absl::StatusOr<std::vector<whizbang::WorkItem>> process_work_batch(
       const whizbang::WorkBatchRequest& request) override {
     return inner_->process_work_batch(request);

@@ -406,5 +406,90 @@ TYPED_TEST(GroupCommitTests, DeliveredDuringAWorkerCycle_OnlyStored) {
   EXPECT_EQ(this->handlings_.size(), 3u);
 }
 
+// Commands of one stream as a transport delivers them, in order.
+std::vector<TransportMessage> stream_delivery(const Uuid& stream, std::vector<std::string> orders) {
+  std::vector<TransportMessage> batch;
+  for (const std::string& order : orders) {
+    batch.push_back(transport_message(outbox_message(ShipOrderCommand{order}, "shipping", stream)));
+  }
+  return batch;
+}
+
+// Stream order on delivery: a failing handling holds back the rest of its stream in the batch;
+// they wait, as rows, behind its retry. Another stream's message is handled all the same.
+TYPED_TEST(GroupCommitTests, DeliveredBatch_FailureHoldsBackTheRestOfItsStream) {
+  bool a1_throws = true;  // on its first handling only
+  InboxHandler handler = [&, inner = this->emitting_handler()](InboxHandling& handling) {
+    const std::string& order = handling.envelope.payload.get_if<ShipOrderCommand>()->order_id;
+    absl::Status status = inner(handling);
+    if (order == "a-1" && std::exchange(a1_throws, false)) {
+      throw std::runtime_error("receptor failed for a-1");
+    }
+    return status;
+  };
+  InboxWorker worker(*this->store_, resolve, handler, this->on_delivery_options());
+  const Uuid stream = MessageId::mint().uuid();
+  std::vector<TransportMessage> batch = stream_delivery(stream, {"a-0", "a-1", "a-2"});
+  batch.push_back(this->delivery(1).front());  // "o-0", a stream of its own
+  ASSERT_TRUE(worker.receive(batch).ok());
+  EXPECT_EQ(this->handlings_["a-0"], 1);
+  EXPECT_EQ(this->handlings_["a-1"], 1);
+  EXPECT_EQ(this->handlings_.count("a-2"), 0u) << "held back behind a-1";
+  EXPECT_EQ(this->handlings_["o-0"], 1);
+  EXPECT_FALSE(this->has_inbox_row(batch[0].message_id));
+  EXPECT_FALSE(this->has_inbox_row(batch[3].message_id));
+  auto failed = whizbang::reader_of(*this->store_)->find_inbox_row(batch[1].message_id);
+  ASSERT_TRUE(failed.ok() && failed->has_value());
+  EXPECT_EQ((*failed)->state.attempts, 1);
+  auto held = whizbang::reader_of(*this->store_)->find_inbox_row(batch[2].message_id);
+  ASSERT_TRUE(held.ok() && held->has_value()) << "kept for after the retry, not lost";
+  EXPECT_EQ((*held)->state.attempts, 0);
+  EXPECT_FALSE((*held)->state.instance_id.has_value()) << "released";
+  // Not offered before the failed one's retry is due; then both, in order.
+  absl::StatusOr<InboxCycleResult> early = worker.run_once();
+  ASSERT_TRUE(early.ok()) << early.status();
+  EXPECT_EQ(this->handlings_.count("a-2"), 0u);
+  this->clock_.advance(std::chrono::hours(1));
+  absl::StatusOr<InboxCycleResult> retry = worker.run_once();
+  ASSERT_TRUE(retry.ok()) << retry.status();
+  EXPECT_EQ(this->handlings_["a-1"], 2);
+  EXPECT_EQ(this->handlings_["a-2"], 1);
+}
+
+// A delivery whose stream has a row still waiting (stored earlier, not yet handled) is handled
+// after it, never before; each exactly once.
+TYPED_TEST(GroupCommitTests, DeliveredBehindAWaitingRowOfItsStream_HandledAfterIt) {
+  std::vector<std::string> order;
+  InboxHandler handler = [&](InboxHandling& handling) -> absl::Status {
+    order.push_back(handling.envelope.payload.get_if<ShipOrderCommand>()->order_id);
+    return absl::OkStatus();
+  };
+  InboxWorker worker(*this->store_, resolve, handler, this->on_delivery_options());
+  const Uuid stream = MessageId::mint().uuid();
+  const std::vector<TransportMessage> first = stream_delivery(stream, {"s-0"});
+  const std::vector<TransportMessage> second = stream_delivery(stream, {"s-1"});
+  const InboxMessage waiting = inbox_message(
+      outbox_message(ShipOrderCommand{"s-0"}, "shipping", stream, first[0].message_id));
+  ASSERT_TRUE(this->store_->store_inbox_messages({&waiting, 1}, MessageId::mint().uuid()).ok());
+  ASSERT_TRUE(worker.receive(second).ok());
+  ASSERT_TRUE(worker.run_once().ok());
+  EXPECT_EQ(order, (std::vector<std::string>{"s-0", "s-1"}));
+  EXPECT_EQ(this->waiting(first) + this->waiting(second), 0u);
+}
+
+// A delivered envelope that does not decode is dead-lettered with the reason, never dropped.
+TYPED_TEST(GroupCommitTests, DeliveredBatch_UndecodableEnvelope_DeadLetteredNotLost) {
+  InboxWorker worker(*this->store_, resolve, this->emitting_handler(), this->on_delivery_options());
+  std::vector<TransportMessage> batch = this->delivery(2);
+  batch[0].envelope_json = R"({"v":1,"id":"not a uuid"})";
+  ASSERT_TRUE(worker.receive(batch).ok());
+  EXPECT_EQ(this->handlings_.size(), 1u);
+  auto dead = whizbang::reader_of(*this->store_)->find_inbox_row(batch[0].message_id);
+  ASSERT_TRUE(dead.ok() && dead->has_value());
+  EXPECT_TRUE((*dead)->state.dead_lettered_at.has_value());
+  EXPECT_EQ((*dead)->state.failure_reason, FailureReason::SerializationError);
+  EXPECT_EQ((*dead)->message.envelope_json, batch[0].envelope_json) << "kept as it came";
+}
+
 }  // namespace
 }  // namespace store_test

@@ -45,12 +45,19 @@ class GroupCommit {
   // One row was gone through (`handled`: its handling is in the group); commits when the group is
   // full or old enough.
   absl::Status row_done(bool handled) {
+    count(handled);
+    return due() ? commit() : absl::OkStatus();
+  }
+
+  // One row gone through, counted without committing: for a caller that must end the group
+  // itself (it checks due() before each row).
+  void count(bool handled) {
     if (handled) ++handled_;
     ++rows_;
-    if (rows_ < max_handlings_ && std::chrono::steady_clock::now() - began_ < max_duration_) {
-      return absl::OkStatus();
-    }
-    return commit();
+  }
+  // Whether the open group is full or old enough to commit.
+  bool due() const {
+    return rows_ >= max_handlings_ || std::chrono::steady_clock::now() - began_ >= max_duration_;
   }
 
   // Commits the open group, if any; `committed_handlings()` then counts its handlings.

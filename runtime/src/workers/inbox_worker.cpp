@@ -178,13 +178,81 @@ absl::StatusOr<bool> InboxWorker::handle_delivered(std::span<const InboxMessage>
   std::unique_lock lock(cycle_mutex_, std::try_to_lock);
   if (!lock.owns_lock() || !handling_deliveries_) return false;  // again: stop() may have come
   const CycleOnThisThread marker(this);
-  absl::StatusOr<InboxCycleResult> result = cycle(rows, /*one_group=*/true);
+  absl::StatusOr<InboxCycleResult> result =
+      store_.accepts_deliveries() ? handle_accepted(rows) : cycle(rows, /*one_group=*/true);
   if (!result.ok()) return result.status();
   if (result->crashed > 0) {
     // Nothing of the batch was stored: as a crash before the acknowledgement, it comes again.
     return absl::UnavailableError("a handling of the delivered batch crashed (fault injection)");
   }
   return true;
+}
+
+absl::StatusOr<InboxCycleResult> InboxWorker::handle_accepted(
+    std::span<const InboxMessage> delivered) {
+  InboxCycleResult result;
+  GroupCommit group(store_, options_.max_group, options_.max_group_duration);
+  if (absl::Status status = group.join(); !status.ok()) return status;
+  // In message-id order, the order a claim offers rows in (a redelivery may come late).
+  std::vector<InboxMessage> sorted;
+  const auto by_id = [](const InboxMessage& a, const InboxMessage& b) {
+    return a.message_id < b.message_id;
+  };
+  if (!std::is_sorted(delivered.begin(), delivered.end(), by_id)) {
+    sorted.assign(delivered.begin(), delivered.end());
+    std::stable_sort(sorted.begin(), sorted.end(), by_id);
+    delivered = sorted;
+  }
+  absl::StatusOr<AcceptedDeliveries> accepted =
+      store_.accept_deliveries(delivered, options_.service_id);
+  if (!accepted.ok()) return accepted.status();
+  if (accepted->stored > 0) loop_.notify();  // rows behind others of their stream: claimed later
+  const std::vector<WorkItem>& ready = accepted->ready;
+  // The delivered message of each ready item (the ready ones keep the delivered order).
+  std::vector<const InboxMessage*> message_of;
+  message_of.reserve(ready.size());
+  for (std::size_t at = 0; const WorkItem& item : ready) {
+    while (at < delivered.size() && delivered[at].message_id != item.message_id) ++at;
+    if (at == delivered.size()) return absl::InternalError("an accepted message was not delivered");
+    message_of.push_back(&delivered[at]);
+  }
+  std::set<Uuid> failed_streams;
+  std::vector<WorkCompletion> released;
+  for (std::size_t index = 0; index < ready.size(); ++index) {
+    const WorkItem& item = ready[index];
+    if (index > 0 && group.due()) {
+      // What the group cannot take waits for the worker thread, as rows leased to this instance.
+      std::vector<InboxMessage> rest;
+      for (std::size_t i = index; i < ready.size(); ++i) rest.push_back(*message_of[i]);
+      if (absl::Status status = store_.keep_accepted(rest, options_.service_id); !status.ok()) {
+        return status;
+      }
+      loop_.notify();
+      break;
+    }
+    if (item.stream_id && failed_streams.contains(*item.stream_id)) {
+      // Stream order: kept, and released at once, behind the earlier one's retry.
+      if (absl::Status status = keep_row(message_of[index]); !status.ok()) return status;
+      released.push_back({WorkSource::Inbox, item.message_id, MessageStatus::None});
+      ++result.held_back;
+      continue;
+    }
+    absl::StatusOr<Handling> handling =
+        go_through(item, result, /*held_by_group=*/true, message_of[index]);
+    if (!handling.ok()) return handling.status();
+    if (*handling == Handling::Crashed) {
+      result.crashed += 1 + group.abandon();
+      return result;
+    }
+    if (*handling != Handling::Handled && item.stream_id) failed_streams.insert(*item.stream_id);
+    group.count(*handling == Handling::Handled);
+  }
+  if (!released.empty()) {
+    if (absl::Status status = store_.complete_work(released, {}); !status.ok()) return status;
+  }
+  if (absl::Status status = group.commit(); !status.ok()) return status;
+  result.handled += group.committed_handlings();
+  return result;
 }
 
 absl::StatusOr<InboxCycleResult> InboxWorker::run_once() {
@@ -280,7 +348,8 @@ absl::StatusOr<InboxCycleResult> InboxWorker::cycle(std::span<const InboxMessage
 
 absl::StatusOr<InboxWorker::Handling> InboxWorker::go_through(const WorkItem& item,
                                                               InboxCycleResult& result,
-                                                              bool held_by_group) {
+                                                              bool held_by_group,
+                                                              const InboxMessage* unwritten) {
   if (absl::Status admitted = admit_envelope(item.envelope_json, options_.signing);
       !admitted.ok()) {
     log(options_.logger, spdlog::level::warn, log_events::kEnvelopeRefused,
@@ -292,6 +361,7 @@ absl::StatusOr<InboxWorker::Handling> InboxWorker::go_through(const WorkItem& it
                               std::string(admitted.message()),
                               FailureReason::ValidationError,
                               /*dead_letter=*/true};
+    if (absl::Status status = keep_row(unwritten); !status.ok()) return status;
     if (absl::Status status = store_.complete_work({}, {&failure, 1}); !status.ok()) return status;
     ++result.quarantined;
     return Handling::NotHandled;
@@ -315,6 +385,7 @@ absl::StatusOr<InboxWorker::Handling> InboxWorker::go_through(const WorkItem& it
                               reason,
                               FailureReason::SerializationError,
                               /*dead_letter=*/true};
+    if (absl::Status status = keep_row(unwritten); !status.ok()) return status;
     if (absl::Status status = store_.complete_work({}, {&failure, 1}); !status.ok()) return status;
     ++result.quarantined;
     return Handling::NotHandled;
@@ -322,8 +393,9 @@ absl::StatusOr<InboxWorker::Handling> InboxWorker::go_through(const WorkItem& it
   envelope->dispatch_context.handler_name = item.handler_name;
   envelope->dispatch_context.source = MessageSource::Inbox;
   drop_untrusted_scope(*envelope, item);
-  return options_.atomic_completion ? handle_in_savepoint(item, *envelope, result, held_by_group)
-                                    : handle_then_complete(item, *envelope, result);
+  return options_.atomic_completion
+             ? handle_in_savepoint(item, *envelope, result, held_by_group, unwritten)
+             : handle_then_complete(item, *envelope, result);
 }
 
 void InboxWorker::drop_untrusted_scope(Envelope& envelope, const WorkItem& item) const {
@@ -342,10 +414,9 @@ void InboxWorker::drop_untrusted_scope(Envelope& envelope, const WorkItem& item)
 
 // Runs the handling inside the group's transaction, in a savepoint of its own: a handling that
 // fails rolls back alone and its failure is recorded in the group.
-absl::StatusOr<InboxWorker::Handling> InboxWorker::handle_in_savepoint(const WorkItem& item,
-                                                                       Envelope& envelope,
-                                                                       InboxCycleResult& result,
-                                                                       bool held_by_group) {
+absl::StatusOr<InboxWorker::Handling> InboxWorker::handle_in_savepoint(
+    const WorkItem& item, Envelope& envelope, InboxCycleResult& result, bool held_by_group,
+    const InboxMessage* unwritten) {
   Savepoint savepoint(store_);
   if (!savepoint.status().ok()) return savepoint.status();
   // A lease the group renewed in this transaction is this instance's until the group ends.
@@ -360,7 +431,7 @@ absl::StatusOr<InboxWorker::Handling> InboxWorker::handle_in_savepoint(const Wor
   InboxHandling handling{item, envelope, store_};
   // Receptors fail by throwing; whatever the handler lets through becomes this row's failure.
   absl::Status handled = status_of_call("inbox handler", [&] { return handler_(handling); });
-  if (handled.ok()) {
+  if (handled.ok() && unwritten == nullptr) {  // an unwritten row has nothing to complete
     const WorkCompletion completion{WorkSource::Inbox, item.message_id, MessageStatus::EventStored};
     handled = store_.complete_work({&completion, 1}, {});
   }
@@ -371,7 +442,7 @@ absl::StatusOr<InboxWorker::Handling> InboxWorker::handle_in_savepoint(const Wor
   } else if (absl::Status status = savepoint.rollback(); !status.ok()) {
     return status;
   }
-  if (!handled.ok()) return record_failure(item, handled, result);
+  if (!handled.ok()) return record_failure(item, handled, result, unwritten);
   if (options_.before_completion) {
     if (absl::Status crash = options_.before_completion(item); !crash.ok()) {
       return Handling::Crashed;
@@ -441,13 +512,20 @@ absl::StatusOr<std::set<MessageId>> InboxWorker::hold_for_group(std::span<const 
 
 absl::StatusOr<InboxWorker::Handling> InboxWorker::record_failure(const WorkItem& item,
                                                                   const absl::Status& handled,
-                                                                  InboxCycleResult& result) {
+                                                                  InboxCycleResult& result,
+                                                                  const InboxMessage* unwritten) {
   const WorkFailure failure{WorkSource::Inbox,      item.message_id,
                             MessageStatus::None,    std::string(handled.message()),
                             FailureReason::Unknown, is_permanent(handled)};
   ++result.failed;
+  if (absl::Status status = keep_row(unwritten); !status.ok()) return status;
   if (absl::Status status = store_.complete_work({}, {&failure, 1}); !status.ok()) return status;
   return Handling::Failed;
+}
+
+absl::Status InboxWorker::keep_row(const InboxMessage* unwritten) {
+  if (unwritten == nullptr) return absl::OkStatus();
+  return store_.keep_accepted({unwritten, 1}, options_.service_id);
 }
 
 void InboxWorker::start() {

@@ -147,12 +147,18 @@ class InboxWorker {
   // transaction; `one_group`: stop once the first group committed, leaving the rest claimed (and
   // waking the worker thread for them).
   absl::StatusOr<InboxCycleResult> cycle(std::span<const InboxMessage> delivered, bool one_group);
+  // A delivered batch on a store that accepts deliveries (WorkStore::accept_deliveries()): its
+  // messages handled in one transaction, a row written only for a handling that does not
+  // succeed, for a message held back, or for what the group cannot take (left to the worker).
+  absl::StatusOr<InboxCycleResult> handle_accepted(std::span<const InboxMessage> delivered);
   // Checks, decodes and handles a row this instance holds. `held_by_group`: its lease was renewed
-  // inside the open group's transaction, which holds the row until it ends.
+  // inside the open group's transaction, which holds the row until it ends. `unwritten`: the
+  // delivered message of an accepted item that has no row yet (written before a failure is).
   absl::StatusOr<Handling> go_through(const WorkItem& item, InboxCycleResult& result,
-                                      bool held_by_group);
+                                      bool held_by_group, const InboxMessage* unwritten = nullptr);
   absl::StatusOr<Handling> handle_in_savepoint(const WorkItem& item, Envelope& envelope,
-                                               InboxCycleResult& result, bool held_by_group);
+                                               InboxCycleResult& result, bool held_by_group,
+                                               const InboxMessage* unwritten);
   absl::StatusOr<Handling> handle_then_complete(const WorkItem& item, Envelope& envelope,
                                                 InboxCycleResult& result);
   // Renews the row's lease inside the handling's transaction; false when another instance has it.
@@ -163,7 +169,10 @@ class InboxWorker {
   absl::StatusOr<std::set<MessageId>> hold_for_group(std::span<const WorkItem> items,
                                                      std::size_t index);
   absl::StatusOr<Handling> record_failure(const WorkItem& item, const absl::Status& handled,
-                                          InboxCycleResult& result);
+                                          InboxCycleResult& result,
+                                          const InboxMessage* unwritten = nullptr);
+  // Writes the row of an accepted item that has none (`unwritten`; nullptr: it has one).
+  absl::Status keep_row(const InboxMessage* unwritten);
   // Clears the hops' scopes when the latest one was set by a service not trusted to set it.
   void drop_untrusted_scope(Envelope& envelope, const WorkItem& item) const;
 

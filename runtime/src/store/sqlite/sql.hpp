@@ -54,6 +54,12 @@ inline const std::string kInsertInbox =
     "is_event, status, attempts, source_service_id, received_at, instance_id, lease_expiry) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, 0, ?7, ?8, ?9, ?10) ON CONFLICT (message_id) DO NOTHING";
 
+// ?1 stream: an inbox row of it still to handle (handled rows are deleted; kept dead letters
+// hold nothing back).
+inline const std::string kInboxStreamWaits =
+    "SELECT 1 FROM wh_inbox WHERE stream_id = ?1 AND processed_at IS NULL "
+    "AND dead_lettered_at IS NULL LIMIT 1";
+
 // ---- completions and failures -----------------------------------------------------------------
 // Completions and failures touch a row only while it is leased to this instance (?2) or to
 // nobody: once another instance claimed it after a lapsed lease, it is theirs.

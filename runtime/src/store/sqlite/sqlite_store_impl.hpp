@@ -92,6 +92,14 @@ struct SqliteWorkStore::Impl final : store_internal::TransactionBackend {
   absl::StatusOr<std::vector<MessageId>> store_inbox(std::span<const InboxMessage> rows,
                                                      const Uuid& receiving_service_id,
                                                      bool leased = false);
+  // accept_deliveries() (work_store.hpp), with the gate held.
+  absl::StatusOr<AcceptedDeliveries> accept(std::span<const InboxMessage> messages,
+                                            const Uuid& receiving_service_id);
+  // One inbox row, as store_inbox() writes it after its deduplication.
+  absl::Status insert_inbox_row(const InboxMessage& message, const Uuid& receiving_service_id,
+                                std::int64_t now, bool leased);
+  // Whether `stream` has an inbox row not yet processed nor dead-lettered.
+  absl::StatusOr<bool> inbox_stream_waits(const Uuid& stream);
   absl::Status complete(std::span<const WorkCompletion> completions,
                         std::span<const WorkFailure> failures, bool debug_mode);
   // Binds ?5 now, ?6 dead letter, ?7 max attempts, ?8 reason of a failing statement

@@ -53,7 +53,6 @@ absl::StatusOr<std::vector<MessageId>> SqliteWorkStore::Impl::store_inbox(
   std::vector<MessageId> stored;
   if (messages.empty()) return stored;
   WB_ASSIGN_OR_RETURN(sqlite3_stmt * dedup, connection->prepare(sqlite::sql::kInsertDeduplication));
-  WB_ASSIGN_OR_RETURN(sqlite3_stmt * insert, connection->prepare(sqlite::sql::kInsertInbox));
   const std::int64_t now = now_micros();
   for (const InboxMessage& message : messages) {
     {
@@ -63,28 +62,35 @@ absl::StatusOr<std::vector<MessageId>> SqliteWorkStore::Impl::store_inbox(
       WB_RETURN_IF_ERROR(use.run());
       if (use.changes() == 0) continue;  // seen before: permanently deduplicated
     }
-    Use use(*connection, insert);
-    use.bind_uuid(1, message.message_id.uuid());
-    use.bind_text(2, std::string_view(message.handler_name));
-    use.bind_text(3, std::string_view(message.message_type));
-    use.bind_text(4, std::string_view(message.envelope_json));
-    use.bind_uuid(5, message.stream_id);
-    use.bind_int(6, message.is_event ? 1 : 0);
-    use.bind_uuid(
-        7, message.source_service_id.is_nil() ? receiving_service_id : message.source_service_id);
-    use.bind_int(8, now);
-    if (leased) {
-      use.bind_uuid(9, options.instance.instance_id);
-      use.bind_int(10, now + lease_micros());
-    } else {
-      use.bind_null(9);
-      use.bind_null(10);
-    }
-    WB_RETURN_IF_ERROR(use.run());
+    WB_RETURN_IF_ERROR(insert_inbox_row(message, receiving_service_id, now, leased));
     stored.push_back(message.message_id);
   }
   if (!stored.empty()) gate.note({.inbox_written = true});
   return stored;
+}
+
+absl::Status SqliteWorkStore::Impl::insert_inbox_row(const InboxMessage& message,
+                                                     const Uuid& receiving_service_id,
+                                                     std::int64_t now, bool leased) {
+  WB_ASSIGN_OR_RETURN(sqlite3_stmt * insert, connection->prepare(sqlite::sql::kInsertInbox));
+  Use use(*connection, insert);
+  use.bind_uuid(1, message.message_id.uuid());
+  use.bind_text(2, std::string_view(message.handler_name));
+  use.bind_text(3, std::string_view(message.message_type));
+  use.bind_text(4, std::string_view(message.envelope_json));
+  use.bind_uuid(5, message.stream_id);
+  use.bind_int(6, message.is_event ? 1 : 0);
+  use.bind_uuid(
+      7, message.source_service_id.is_nil() ? receiving_service_id : message.source_service_id);
+  use.bind_int(8, now);
+  if (leased) {
+    use.bind_uuid(9, options.instance.instance_id);
+    use.bind_int(10, now + lease_micros());
+  } else {
+    use.bind_null(9);
+    use.bind_null(10);
+  }
+  return use.run();
 }
 
 absl::Status SqliteWorkStore::Impl::complete(std::span<const WorkCompletion> completions,

@@ -63,6 +63,11 @@ class SqliteWorkStore final : public WorkStore, public StoreReader {
       std::span<const OutboxMessage> messages) override;
   absl::StatusOr<std::vector<MessageId>> store_inbox_messages(
       std::span<const InboxMessage> messages, const Uuid& receiving_service_id) override;
+  bool accepts_deliveries() const override { return true; }
+  absl::StatusOr<AcceptedDeliveries> accept_deliveries(std::span<const InboxMessage> messages,
+                                                       const Uuid& receiving_service_id) override;
+  absl::Status keep_accepted(std::span<const InboxMessage> messages,
+                             const Uuid& receiving_service_id) override;
   absl::StatusOr<std::vector<WorkItem>> process_work_batch(
       const WorkBatchRequest& request) override;
   absl::Status complete_work(std::span<const WorkCompletion> completions,
