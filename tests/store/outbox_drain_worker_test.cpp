@@ -334,6 +334,72 @@ class SlowTransport final : public ForwardingTransport {
   std::function<void()> during_;
 };
 
+// The drain claims without appending: the broker gets an event before the event store does,
+// and the event reaches its stream in the same cycle, after the publish.
+TEST_F(OutboxDrainWorkerTests, Event_PublishedFirst_InItsStreamByTheEndOfTheCycle) {
+  SlowTransport spying(transport_);
+  auto w = worker(nullptr, &spying);
+  const Uuid stream = MessageId::mint().uuid();
+  const OutboxMessage event = outbox_message(OrderCreated{"o", 1}, "orders", stream);
+  ASSERT_TRUE(store_->store_outbox_messages({&event, 1}).ok());
+  std::size_t in_stream_during_publish = 99;
+  spying.during_ = [&] {
+    auto events = store_->read_stream(stream);
+    in_stream_during_publish = events.ok() ? events->size() : 99;
+  };
+  cycle(*w);
+  EXPECT_EQ(in_stream_during_publish, 0u);
+  auto events = store_->read_stream(stream);
+  ASSERT_TRUE(events.ok()) << events.status();
+  ASSERT_EQ(events->size(), 1u);
+  EXPECT_EQ((*events)[0].event_id, event.message_id);
+  EXPECT_FALSE(store_->find_outbox_row(event.message_id)->has_value()) << "published, completed";
+}
+
+// A failed publish leaves the row for its retry; its event is in its stream all the same, as the
+// claim used to put it there, so the stream's later events keep their order behind it.
+TEST_F(OutboxDrainWorkerTests, Event_PublishFailed_InItsStreamAllTheSame) {
+  auto w = worker(nullptr);
+  const Uuid stream = MessageId::mint().uuid();
+  const OutboxMessage event = outbox_message(OrderCreated{"o", 1}, "orders", stream);
+  ASSERT_TRUE(store_->store_outbox_messages({&event, 1}).ok());
+  transport_.fail_publishes(absl::UnavailableError("broker down"));
+  cycle(*w);
+  auto events = store_->read_stream(stream);
+  ASSERT_TRUE(events.ok()) << events.status();
+  EXPECT_EQ(events->size(), 1u);
+  auto row = *store_->find_outbox_row(event.message_id);
+  ASSERT_TRUE(row.has_value());
+  EXPECT_EQ(row->state.attempts, 1);
+  EXPECT_TRUE(has_status(row->state.status, MessageStatus::EventStored));
+  transport_.fail_publishes(absl::OkStatus());
+  clock_.advance(61s);
+  cycle(*w);
+  EXPECT_EQ(transport_.publish_count(event.message_id), 1u);
+  events = store_->read_stream(stream);
+  ASSERT_TRUE(events.ok());
+  EXPECT_EQ(events->size(), 1u) << "appended once";
+}
+
+// A corrupt event row is quarantined once (prepare() cannot read it), and nothing is appended.
+TEST_F(OutboxDrainWorkerTests, CorruptEventRow_QuarantinedOnce_NothingAppended) {
+  auto w = worker(nullptr);
+  const Uuid stream = MessageId::mint().uuid();
+  OutboxMessage corrupt = outbox_message(OrderCreated{"bad", 1}, "orders", stream);
+  corrupt.envelope_json = "{not json";
+  ASSERT_TRUE(store_->store_outbox_messages({&corrupt, 1}).ok());
+  absl::StatusOr<DrainCycleResult> result = w->run_once();
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->quarantined, 1u);
+  EXPECT_EQ(log_.sink->count(111, spdlog::level::warn), 1) << "one warning for one row";
+  auto row = store_->find_outbox_row(corrupt.message_id);
+  ASSERT_TRUE(row.ok() && row->has_value());
+  EXPECT_TRUE((*row)->state.dead_lettered_at.has_value());
+  auto events = store_->read_stream(stream);
+  ASSERT_TRUE(events.ok());
+  EXPECT_TRUE(events->empty());
+}
+
 // Two instances of one service on one SQLite file. A's publish outlasts its lease (a broker
 // stopping under it): B takes the row over, publishes it and fires its PostOutbox stages. When
 // A's publish returns, the row is no longer A's: A fires nothing and records nothing for it.

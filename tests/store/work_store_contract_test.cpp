@@ -266,6 +266,70 @@ TYPED_TEST(WorkStoreContractTests, EventStoreOnlyRow_IsAppendedAndHandedOutWitho
   EXPECT_EQ((*events)[0].event_id, message.message_id);
 }
 
+// A claim made with append_events false leaves the event store alone; append_claimed_events()
+// then does what the claim would have: the events in claim order, versions from 1, marked stored,
+// and nothing twice.
+TYPED_TEST(WorkStoreContractTests, ClaimLeavingTheEvents_AppendClaimedEventsAppendsThemInOrder) {
+  const Uuid stream = MessageId::mint().uuid();
+  const MessageId first = MessageId::mint();
+  const MessageId second = MessageId::mint();
+  const OutboxMessage rows[] = {outbox_message(OrderCreated{"b", 2}, "orders", stream, second),
+                                outbox_message(OrderCreated{"a", 1}, "orders", stream, first)};
+  ASSERT_TRUE(this->store_->store_outbox_messages(rows).ok());
+  WorkBatchRequest request;
+  request.append_events = false;
+  std::vector<WorkItem> items = this->batch(request);
+  ASSERT_EQ(items.size(), 2u);
+  for (const WorkItem& item : items) {
+    EXPECT_FALSE(has_status(item.status, MessageStatus::EventStored));
+  }
+  auto before = this->store_->read_stream(stream);
+  ASSERT_TRUE(before.ok()) << before.status();
+  EXPECT_TRUE(before->empty()) << "the claim appended nothing";
+
+  ASSERT_TRUE(this->store_->append_claimed_events(items).ok());
+  ASSERT_EQ(items.size(), 2u);
+  for (const WorkItem& item : items) {
+    EXPECT_TRUE(has_status(item.status, MessageStatus::EventStored));
+    std::optional<OutboxRow> row = this->outbox_row(item.message_id);
+    ASSERT_TRUE(row.has_value());
+    EXPECT_TRUE(has_status(row->state.status, MessageStatus::EventStored)) << "marked in the store";
+  }
+  std::vector<WorkItem> again = items;
+  ASSERT_TRUE(this->store_->append_claimed_events(again).ok());
+  auto events = this->store_->read_stream(stream);
+  ASSERT_TRUE(events.ok()) << events.status();
+  ASSERT_EQ(events->size(), 2u) << "nothing twice";
+  EXPECT_EQ((*events)[0].event_id, first);
+  EXPECT_EQ((*events)[0].version, 1);
+  EXPECT_EQ((*events)[1].event_id, second);
+  EXPECT_EQ((*events)[1].version, 2);
+}
+
+TYPED_TEST(WorkStoreContractTests, AppendClaimedEvents_UnreadableEvent_QuarantinedAndDropped) {
+  const Uuid stream = MessageId::mint().uuid();
+  OutboxMessage corrupt = outbox_message(OrderCreated{"bad", 1}, "orders", stream);
+  corrupt.envelope_json = "{\"v\":1,\"id\":";
+  const OutboxMessage good = outbox_message(OrderCreated{"good", 2}, "orders", stream);
+  const OutboxMessage rows[] = {corrupt, good};
+  ASSERT_TRUE(this->store_->store_outbox_messages(rows).ok());
+  WorkBatchRequest request;
+  request.append_events = false;
+  std::vector<WorkItem> items = this->batch(request);
+  ASSERT_EQ(items.size(), 2u);
+  ASSERT_TRUE(this->store_->append_claimed_events(items).ok());
+  ASSERT_EQ(items.size(), 1u);
+  EXPECT_EQ(items[0].message_id, good.message_id);
+  std::optional<OutboxRow> row = this->outbox_row(corrupt.message_id);
+  ASSERT_TRUE(row.has_value());
+  EXPECT_TRUE(row->state.dead_lettered_at.has_value());
+  EXPECT_EQ(row->state.failure_reason, FailureReason::SerializationError);
+  auto events = this->store_->read_stream(stream);
+  ASSERT_TRUE(events.ok()) << events.status();
+  ASSERT_EQ(events->size(), 1u);
+  EXPECT_EQ((*events)[0].event_id, good.message_id);
+}
+
 // The claim that appends an event marks its row stored (in the row, not only in the item it
 // returns): a re-claim after a lapsed lease finds the mark and appends nothing again.
 TYPED_TEST(WorkStoreContractTests, ClaimedEventRow_IsMarkedStoredInTheStore) {

@@ -235,7 +235,13 @@ void OutboxDrainWorker::resolve_before_batch() {
 }
 
 absl::StatusOr<DrainCycleResult> OutboxDrainWorker::run_once() {
-  const EnvelopeParseMemo memo;  // an event row's claim and its publishing: one parse
+  const EnvelopeParseMemo memo;  // an event row's publishing and its append: one parse
+  if (unrecorded_) {
+    // Published, but not recorded: recorded before anything is claimed, rather than publishing
+    // these rows again at once.
+    if (absl::Status status = record(*unrecorded_); !status.ok()) return status;
+    unrecorded_.reset();
+  }
   DrainCycleResult result;
   WorkBatchRequest request;
   if (channel_ != nullptr) request.new_outbox = channel_->drain_all();
@@ -245,36 +251,75 @@ absl::StatusOr<DrainCycleResult> OutboxDrainWorker::run_once() {
   request.event_store_outbox_only = transport_ == nullptr;
   request.max_items = options_.max_batch;
   request.debug_mode = options_.debug_mode;
-  request.completions = std::move(unrecorded_completions_);
-  request.failures = std::move(unrecorded_failures_);
+  // The events go to the event store after the publish (record()): the broker, and the
+  // services behind it, get the rows without waiting for the appends.
+  request.append_events = false;
   absl::StatusOr<std::vector<WorkItem>> items = store_.process_work_batch(request);
   if (!items.ok()) {
-    // The batch rolled back: give the deferred messages back for the next cycle, and keep the
-    // unrecorded completions for it.
+    // The batch rolled back: give the deferred messages back for the next cycle.
     if (channel_ != nullptr) {
       for (OutboxMessage& message : request.new_outbox) channel_->queue(std::move(message));
     }
-    unrecorded_completions_ = std::move(request.completions);
-    unrecorded_failures_ = std::move(request.failures);
     return items.status();
   }
+  const std::size_t claimed = items->size();
 
   Batch batch;
   prepare(*items, batch, result);
+  // A publish that fails here leaves the rows claimed and their events unappended: the next
+  // claim offers them again (they are leased to this instance) and appends them then.
   if (absl::Status status = publish(batch, result); !status.ok()) return status;
-  if (absl::Status status = store_.complete_work(batch.completions, batch.failures); !status.ok()) {
-    // Published, but not recorded: the next cycle records it before it claims anything, rather
-    // than publishing these rows again at once.
-    unrecorded_completions_ = std::move(batch.completions);
-    unrecorded_failures_ = std::move(batch.failures);
+  Record done{*std::move(items), std::move(batch.completions), std::move(batch.failures)};
+  if (absl::Status status = record(done); !status.ok()) {
+    unrecorded_ = std::move(done);
     return status;
   }
   // A full claim that moved something: more is likely waiting (worker_loop.hpp). Rows held
   // back (the transport not ready) move nothing: the poll paces those retries.
   const std::size_t moved = result.published + result.event_store_only + result.failed +
                             result.quarantined + result.lease_lost;
-  if (items->size() >= options_.max_batch && moved > 0) loop_.notify();
+  if (claimed >= options_.max_batch && moved > 0) loop_.notify();
   return result;
+}
+
+absl::Status OutboxDrainWorker::record(const Record& record) {
+  if (record.claimed.empty() && record.completions.empty() && record.failures.empty()) {
+    return absl::OkStatus();  // an idle cycle takes no write lock
+  }
+  Transaction transaction(store_);
+  if (!transaction.status().ok()) return transaction.status();
+  // Every claimed event row's event, whatever became of its publishing, as a claim appends
+  // them: a stream's versions follow the order its events were caused in. Rows prepare() could
+  // not read are quarantined already. Appended from a copy, so that a record that fails is
+  // tried again as it was.
+  std::set<MessageId> unreadable;
+  for (const WorkFailure& failure : record.failures) {
+    if (failure.reason == FailureReason::SerializationError) unreadable.insert(failure.message_id);
+  }
+  std::vector<WorkItem> events;
+  std::set<MessageId> quarantined;  // what the append removes: it could not take them apart
+  for (const WorkItem& item : record.claimed) {
+    if (item.is_event && item.stream_id && !has_status(item.status, MessageStatus::EventStored) &&
+        !unreadable.contains(item.message_id)) {
+      events.push_back(item);
+      quarantined.insert(item.message_id);
+    }
+  }
+  if (absl::Status status = store_.append_claimed_events(events); !status.ok()) return status;
+  for (const WorkItem& appended : events) quarantined.erase(appended.message_id);
+  // Nothing more is recorded for a quarantined row: a completion would delete the dead letter.
+  std::vector<WorkCompletion> completions;
+  for (const WorkCompletion& completion : record.completions) {
+    if (!quarantined.contains(completion.message_id)) completions.push_back(completion);
+  }
+  std::vector<WorkFailure> failures;
+  for (const WorkFailure& failure : record.failures) {
+    if (!quarantined.contains(failure.message_id)) failures.push_back(failure);
+  }
+  if (absl::Status status = store_.complete_work(completions, failures); !status.ok()) {
+    return status;
+  }
+  return transaction.commit();
 }
 
 void OutboxDrainWorker::fail(Batch& batch, const WorkItem& item, const absl::Status& status,

@@ -130,6 +130,16 @@ class OutboxDrainWorker {
   void fail(Batch& batch, const WorkItem& item, const absl::Status& status, FailureReason reason,
             DrainCycleResult& result);
 
+  // What a cycle recorded after publishing, in one transaction: the claimed rows' events
+  // appended to their streams (claimed with WorkBatchRequest::append_events false, so the broker
+  // has the rows sooner), then the completions and failures.
+  struct Record {
+    std::vector<WorkItem> claimed;
+    std::vector<WorkCompletion> completions;
+    std::vector<WorkFailure> failures;
+  };
+  absl::Status record(const Record& record);
+
   WorkStore& store_;
   Transport* transport_;
   MessageTypeResolver resolver_;
@@ -141,9 +151,8 @@ class OutboxDrainWorker {
   Uuid source_service_id_;
   int lookup_attempts_ = 0;
 
-  // Completions and failures a cycle could not record; the next cycle's batch carries them.
-  std::vector<WorkCompletion> unrecorded_completions_;
-  std::vector<WorkFailure> unrecorded_failures_;
+  // What a cycle published but could not record: the next cycle records it before it claims.
+  std::optional<Record> unrecorded_;
 
   WorkerLoop loop_;
 };

@@ -160,7 +160,8 @@ absl::Status SqliteWorkStore::Impl::claim(WorkSource source, const WorkBatchRequ
   PerspectiveTargets targets;
   for (std::size_t i = first; i < items.size(); ++i) {
     WorkItem& item = items[i];
-    if (item.is_event && item.stream_id && !has_status(item.status, MessageStatus::EventStored)) {
+    if (request.append_events && item.is_event && item.stream_id &&
+        !has_status(item.status, MessageStatus::EventStored)) {
       WB_ASSIGN_OR_RETURN(bool stored, append_event(item, targets));
       if (!stored) continue;  // quarantined (and so not leased)
       item.status = item.status | MessageStatus::EventStored;
@@ -177,6 +178,28 @@ absl::Status SqliteWorkStore::Impl::claim(WorkSource source, const WorkBatchRequ
   items.resize(first);
   std::move(kept.begin(), kept.end(), std::back_inserter(items));
   return absl::OkStatus();
+}
+
+absl::Status SqliteWorkStore::append_claimed_events(std::vector<WorkItem>& items) {
+  return impl_->gate.run([&]() -> absl::Status {
+    Impl::PerspectiveTargets targets;
+    std::set<MessageId> quarantined;
+    for (WorkItem& item : items) {
+      if (!item.is_event || !item.stream_id ||
+          has_status(item.status, MessageStatus::EventStored)) {
+        continue;
+      }
+      WB_ASSIGN_OR_RETURN(bool stored, impl_->append_event(item, targets));
+      if (!stored) {
+        quarantined.insert(item.message_id);
+        continue;
+      }
+      item.status = item.status | MessageStatus::EventStored;
+    }
+    std::erase_if(items,
+                  [&](const WorkItem& item) { return quarantined.contains(item.message_id); });
+    return absl::OkStatus();
+  });
 }
 
 absl::StatusOr<bool> SqliteWorkStore::Impl::append_event(WorkItem& item,
