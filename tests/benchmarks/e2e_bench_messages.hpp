@@ -21,31 +21,15 @@ class Tally {
     std::lock_guard lock(mutex_);
     ++count_;
     latencies_ns_.push_back(latency_ns);
-    commits_at_last_add_ = commits_;
     // Only the Tick the waiter waits for wakes it: a wake-up per Tick would put a futex call
     // and a context switch per message into the figures, which the raw baselines do not pay.
     if (count_ == awaited_) changed_.notify_all();
-  }
-  // The store committed (a commit listener's call). The receptor runs inside its handling's
-  // transaction, so the handling is durable only at the first commit after it.
-  void committed() {
-    std::lock_guard lock(mutex_);
-    ++commits_;
-    if (awaited_ > 0 && count_ >= awaited_) changed_.notify_all();
   }
   // True once `count` Ticks were handled, false after `timeout`. One waiter at a time.
   bool wait_for(std::int64_t count, std::chrono::seconds timeout) {
     std::unique_lock lock(mutex_);
     awaited_ = count;
     return changed_.wait_for(lock, timeout, [&] { return count_ >= count; });
-  }
-  // As wait_for(), and then until the store committed after the latest Tick's handling, and so
-  // the handling of the `count`th (needs committed() called on every commit).
-  bool wait_for_durable(std::int64_t count, std::chrono::seconds timeout) {
-    std::unique_lock lock(mutex_);
-    awaited_ = count;
-    return changed_.wait_for(lock, timeout,
-                             [&] { return count_ >= count && commits_ > commits_at_last_add_; });
   }
   std::int64_t count() {
     std::lock_guard lock(mutex_);
@@ -61,8 +45,6 @@ class Tally {
   std::condition_variable changed_;
   std::int64_t count_ = 0;
   std::int64_t awaited_ = 0;  // the count wait_for() waits for
-  std::int64_t commits_ = 0;
-  std::int64_t commits_at_last_add_ = 0;
   std::vector<std::int64_t> latencies_ns_;
 };
 

@@ -16,7 +16,9 @@
 //
 // Handling on delivery (`handle_on_delivery`): the thread that delivers a batch stores it, claims
 // and handles one group in the same transaction, one commit where storing and the worker's cycle
-// take three; the delivery is acknowledged after that commit. Rows beyond the group are left to the
+// take three; the delivery is acknowledged after that commit. On a store that accepts deliveries
+// (WorkStore::accept_deliveries(): SQLite) nothing is stored for a handling that succeeds; a row is
+// written only for one that fails or must wait. Rows beyond the group are left to the
 // worker thread, and so is all of it once stop() was called. Meant for transports that deliver on
 // threads of their own (RabbitMQ): with one that delivers inside a publish, the publishing thread
 // would run this service's receptors.
