@@ -1,6 +1,7 @@
 // accept_deliveries() and keep_accepted() on SQLite: a delivered batch handled without the inbox
 // rows of the handlings that succeed (docs/guide/06-stores-and-workers.md, "Handling on
 // delivery").
+#include <optional>
 #include <set>
 
 #include "store/sqlite/sql.hpp"
@@ -42,31 +43,29 @@ absl::StatusOr<bool> SqliteWorkStore::Impl::inbox_stream_waits(const Uuid& strea
 absl::StatusOr<AcceptedDeliveries> SqliteWorkStore::Impl::accept(
     std::span<const InboxMessage> messages, const Uuid& receiving_service_id) {
   AcceptedDeliveries accepted;
-  WB_ASSIGN_OR_RETURN(sqlite3_stmt * dedup, connection->prepare(sqlite::sql::kInsertDeduplication));
   const std::int64_t now = now_micros();
   std::set<Uuid> stored_streams;  // streams a message of this call was stored on
   PerspectiveTargets targets;
   for (const InboxMessage& message : messages) {
-    {
-      Use use(*connection, dedup);
-      use.bind_uuid(1, message.message_id.uuid());
-      use.bind_int(2, now);
-      WB_RETURN_IF_ERROR(use.run());
-      if (use.changes() == 0) {  // seen before: permanently deduplicated
-        ++accepted.duplicates;
-        continue;
-      }
+    WB_ASSIGN_OR_RETURN(bool first, first_seen(message.message_id, now));
+    if (!first) {  // seen before: permanently deduplicated
+      ++accepted.duplicates;
+      continue;
     }
     // Stream order: behind a row of its stream that waits, it waits as a row too; and an event
     // the store cannot take apart is stored for the claim to quarantine.
     bool store_it = false;
+    std::optional<store_internal::EventParts> parts;  // an event's, cut once
     if (message.stream_id) {
       store_it = stored_streams.contains(*message.stream_id);
       if (!store_it) {
         WB_ASSIGN_OR_RETURN(store_it, inbox_stream_waits(*message.stream_id));
       }
       if (!store_it && message.is_event) {
-        store_it = !store_internal::event_parts(message.envelope_json).ok();
+        absl::StatusOr<store_internal::EventParts> cut =
+            store_internal::event_parts(message.envelope_json);
+        store_it = !cut.ok();
+        if (cut.ok()) parts = *std::move(cut);
       }
     }
     if (store_it) {
@@ -88,9 +87,8 @@ absl::StatusOr<AcceptedDeliveries> SqliteWorkStore::Impl::accept(
     item.source_service_id =
         message.source_service_id.is_nil() ? receiving_service_id : message.source_service_id;
     item.lease_expiry = store_internal::from_micros(now + lease_micros());
-    if (item.is_event && item.stream_id) {
-      WB_ASSIGN_OR_RETURN(bool appended, append_event(item, targets));
-      if (!appended) return absl::InternalError("an event taken apart once could not be again");
+    if (parts) {
+      WB_RETURN_IF_ERROR(append_event_parts(item, *parts, targets));
       item.status = item.status | MessageStatus::EventStored;
     }
     accepted.ready.push_back(std::move(item));

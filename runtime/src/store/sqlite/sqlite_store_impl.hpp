@@ -92,6 +92,8 @@ struct SqliteWorkStore::Impl final : store_internal::TransactionBackend {
   absl::StatusOr<std::vector<MessageId>> store_inbox(std::span<const InboxMessage> rows,
                                                      const Uuid& receiving_service_id,
                                                      bool leased = false);
+  // Records `id` in the permanent inbox deduplication; false when it was seen before.
+  absl::StatusOr<bool> first_seen(const MessageId& id, std::int64_t now);
   // accept_deliveries() (work_store.hpp), with the gate held.
   absl::StatusOr<AcceptedDeliveries> accept(std::span<const InboxMessage> messages,
                                             const Uuid& receiving_service_id);
@@ -127,6 +129,13 @@ struct SqliteWorkStore::Impl final : store_internal::TransactionBackend {
   // The perspectives each event type feeds (wh_message_associations), looked up once per claim.
   using PerspectiveTargets = std::map<std::string, std::vector<std::string>, std::less<>>;
   absl::StatusOr<bool> append_event(WorkItem& item, PerspectiveTargets& targets);
+  // The same, from the parts event_parts() cut from the item's envelope already.
+  absl::Status append_event_parts(const WorkItem& item, const store_internal::EventParts& parts,
+                                  PerspectiveTargets& targets);
+  // A claim's event-store phase for one row: appends the event of an event row not stored yet
+  // and marks the item EventStored; false when its envelope could not be taken apart (the row
+  // is quarantined).
+  absl::StatusOr<bool> append_unless_stored(WorkItem& item, PerspectiveTargets& targets);
 
   std::unique_ptr<sqlite::Connection> connection;
   StoreOptions options;

@@ -160,11 +160,9 @@ absl::Status SqliteWorkStore::Impl::claim(WorkSource source, const WorkBatchRequ
   PerspectiveTargets targets;
   for (std::size_t i = first; i < items.size(); ++i) {
     WorkItem& item = items[i];
-    if (request.append_events && item.is_event && item.stream_id &&
-        !has_status(item.status, MessageStatus::EventStored)) {
-      WB_ASSIGN_OR_RETURN(bool stored, append_event(item, targets));
+    if (request.append_events) {
+      WB_ASSIGN_OR_RETURN(bool stored, append_unless_stored(item, targets));
       if (!stored) continue;  // quarantined (and so not leased)
-      item.status = item.status | MessageStatus::EventStored;
     }
     if (!lease_kept[i - first]) {
       Use use(*connection, lease);
@@ -185,16 +183,8 @@ absl::Status SqliteWorkStore::append_claimed_events(std::vector<WorkItem>& items
     Impl::PerspectiveTargets targets;
     std::set<MessageId> quarantined;
     for (WorkItem& item : items) {
-      if (!item.is_event || !item.stream_id ||
-          has_status(item.status, MessageStatus::EventStored)) {
-        continue;
-      }
-      WB_ASSIGN_OR_RETURN(bool stored, impl_->append_event(item, targets));
-      if (!stored) {
-        quarantined.insert(item.message_id);
-        continue;
-      }
-      item.status = item.status | MessageStatus::EventStored;
+      WB_ASSIGN_OR_RETURN(bool stored, impl_->append_unless_stored(item, targets));
+      if (!stored) quarantined.insert(item.message_id);
     }
     std::erase_if(items,
                   [&](const WorkItem& item) { return quarantined.contains(item.message_id); });
@@ -202,9 +192,18 @@ absl::Status SqliteWorkStore::append_claimed_events(std::vector<WorkItem>& items
   });
 }
 
+absl::StatusOr<bool> SqliteWorkStore::Impl::append_unless_stored(WorkItem& item,
+                                                                 PerspectiveTargets& targets) {
+  if (!item.is_event || !item.stream_id || has_status(item.status, MessageStatus::EventStored)) {
+    return true;
+  }
+  WB_ASSIGN_OR_RETURN(bool stored, append_event(item, targets));
+  if (stored) item.status = item.status | MessageStatus::EventStored;
+  return stored;
+}
+
 absl::StatusOr<bool> SqliteWorkStore::Impl::append_event(WorkItem& item,
                                                          PerspectiveTargets& targets) {
-  const std::int64_t now = now_micros();
   absl::StatusOr<store_internal::EventParts> parts =
       store_internal::event_parts(item.envelope_json);
   if (!parts.ok()) {
@@ -216,10 +215,18 @@ absl::StatusOr<bool> SqliteWorkStore::Impl::append_event(WorkItem& item,
     Use use(*connection, stmt);
     use.bind_uuid(1, item.message_id.uuid());
     use.bind_text(2, std::string_view(reason));
-    use.bind_int(3, now);
+    use.bind_int(3, now_micros());
     WB_RETURN_IF_ERROR(use.run());
     return false;
   }
+  WB_RETURN_IF_ERROR(append_event_parts(item, *parts, targets));
+  return true;
+}
+
+absl::Status SqliteWorkStore::Impl::append_event_parts(const WorkItem& item,
+                                                       const store_internal::EventParts& parts,
+                                                       PerspectiveTargets& targets) {
+  const std::int64_t now = now_micros();
   std::int64_t version = 0;
   {
     WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, connection->prepare(sqlite::sql::kStreamMaxVersion));
@@ -235,8 +242,8 @@ absl::StatusOr<bool> SqliteWorkStore::Impl::append_event(WorkItem& item,
     use.bind_uuid(1, item.message_id.uuid());
     use.bind_uuid(2, *item.stream_id);
     use.bind_text(3, std::string_view(item.message_type));
-    use.bind_text(4, std::string_view(parts->event_data));
-    use.bind_text(5, std::string_view(parts->metadata));
+    use.bind_text(4, std::string_view(parts.event_data));
+    use.bind_text(5, std::string_view(parts.metadata));
     use.bind_int(6, version);
     use.bind_int(7, now);
     WB_RETURN_IF_ERROR(use.run());
@@ -272,7 +279,7 @@ absl::StatusOr<bool> SqliteWorkStore::Impl::append_event(WorkItem& item,
       WB_RETURN_IF_ERROR(use.run());
     }
   }
-  return true;
+  return absl::OkStatus();
 }
 
 }  // namespace whizbang

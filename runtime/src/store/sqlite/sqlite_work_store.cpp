@@ -52,21 +52,24 @@ absl::StatusOr<std::vector<MessageId>> SqliteWorkStore::Impl::store_inbox(
     std::span<const InboxMessage> messages, const Uuid& receiving_service_id, bool leased) {
   std::vector<MessageId> stored;
   if (messages.empty()) return stored;
-  WB_ASSIGN_OR_RETURN(sqlite3_stmt * dedup, connection->prepare(sqlite::sql::kInsertDeduplication));
   const std::int64_t now = now_micros();
   for (const InboxMessage& message : messages) {
-    {
-      Use use(*connection, dedup);
-      use.bind_uuid(1, message.message_id.uuid());
-      use.bind_int(2, now);
-      WB_RETURN_IF_ERROR(use.run());
-      if (use.changes() == 0) continue;  // seen before: permanently deduplicated
-    }
+    WB_ASSIGN_OR_RETURN(bool first, first_seen(message.message_id, now));
+    if (!first) continue;  // seen before: permanently deduplicated
     WB_RETURN_IF_ERROR(insert_inbox_row(message, receiving_service_id, now, leased));
     stored.push_back(message.message_id);
   }
   if (!stored.empty()) gate.note({.inbox_written = true});
   return stored;
+}
+
+absl::StatusOr<bool> SqliteWorkStore::Impl::first_seen(const MessageId& id, std::int64_t now) {
+  WB_ASSIGN_OR_RETURN(sqlite3_stmt * dedup, connection->prepare(sqlite::sql::kInsertDeduplication));
+  Use use(*connection, dedup);
+  use.bind_uuid(1, id.uuid());
+  use.bind_int(2, now);
+  WB_RETURN_IF_ERROR(use.run());
+  return use.changes() == 1;
 }
 
 absl::Status SqliteWorkStore::Impl::insert_inbox_row(const InboxMessage& message,
