@@ -19,14 +19,23 @@ class HookedStore final : public whizbang::WorkStore, public whizbang::StoreRead
 
   // Hooks; a non-OK status from one is returned instead of calling the store.
   std::function<void()> before_begin;
-  std::function<void()> before_renew_leases;
+  std::function<absl::Status(std::span<const whizbang::WorkLease>)> before_renew_leases;
   std::function<absl::Status()> before_complete_work;
+  // Before the records of a receptor's firing are written (the receptor has fired).
+  std::function<void(std::span<const whizbang::ReceptorInvocationRecord>)>
+      before_record_receptor_invocations;
+  // After the outermost explicit transaction committed (its writes are visible to others).
+  std::function<void()> after_commit;
 
   absl::Status begin() override {
     if (before_begin) before_begin();
     return inner_->begin();
   }
-  absl::Status commit() override { return inner_->commit(); }
+  absl::Status commit() override {
+    absl::Status status = inner_->commit();
+    if (status.ok() && !inner_->in_transaction() && after_commit) after_commit();
+    return status;
+  }
   absl::Status rollback() override { return inner_->rollback(); }
   bool in_transaction() const override { return inner_->in_transaction(); }
   bool writers_take_turns() const override { return inner_->writers_take_turns(); }
@@ -69,12 +78,15 @@ class HookedStore final : public whizbang::WorkStore, public whizbang::StoreRead
   }
   absl::StatusOr<std::vector<whizbang::MessageId>> renew_leases(
       std::span<const whizbang::WorkLease> leases) override {
-    if (before_renew_leases) before_renew_leases();
+    if (before_renew_leases) {
+      if (absl::Status status = before_renew_leases(leases); !status.ok()) return status;
+    }
     return inner_->renew_leases(leases);
   }
   absl::Status record_receptor_invocations(
       const whizbang::MessageId& message_id,
       std::span<const whizbang::ReceptorInvocationRecord> records) override {
+    if (before_record_receptor_invocations) before_record_receptor_invocations(records);
     return inner_->record_receptor_invocations(message_id, records);
   }
   absl::StatusOr<std::vector<whizbang::ReceptorInvocationRecord>> find_receptor_invocations(

@@ -58,12 +58,13 @@ TEST_F(MultiInstanceTests, RowTakenOverBetweenTwoHandlings_IsNotHandledAgain) {
   deliver(transport_, ship("o-1"));
   deliver(transport_, ship("o-2"));
   int renewals = 0;
-  hooks->before_renew_leases = [&] {
+  hooks->before_renew_leases = [&](std::span<const whizbang::WorkLease>) {
     // Before the first instance goes on to o-2 (after o-1 committed): o-2's lease lapses, and
     // the second instance claims and handles it.
-    if (++renewals != 3) return;
+    if (++renewals != 3) return absl::OkStatus();
     clock_.advance(301s);
     EXPECT_EQ(second.step().inbox.handled, 1u);
+    return absl::OkStatus();
   };
   const whizbang::HostCycle cycle = first.step();
   EXPECT_EQ(cycle.inbox.handled, 1u);
@@ -103,7 +104,10 @@ TEST_F(MultiInstanceTests, GroupOfHandlings_RenewsItsLeasesOnceWhenItOpens) {
   Service first(config);
   for (const char* order : {"o-1", "o-2", "o-3", "o-4", "o-5"}) deliver(transport_, ship(order));
   int renewals = 0;
-  hooks->before_renew_leases = [&] { ++renewals; };
+  hooks->before_renew_leases = [&](std::span<const whizbang::WorkLease>) {
+    ++renewals;
+    return absl::OkStatus();
+  };
   const whizbang::HostCycle cycle = first.step();
   EXPECT_EQ(cycle.inbox.handled, 5u);
   EXPECT_EQ(renewals, 1) << "one renewal for the group, none per handling";

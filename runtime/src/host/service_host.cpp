@@ -161,6 +161,10 @@ void ServiceHost::build_workers() {
                                                                    Stage stage) {
     return lifecycle->run_stage(envelope, stage);
   };
+  outbox_options.has_receptors_at = [dispatcher = dispatcher_.get()](const MessageTypeInfo& type,
+                                                                     Stage stage) {
+    return !dispatcher->receptors_at(type, stage).empty();
+  };
   outbox_options.signing = o.signing;
   outbox_options.logger = o.logger;
   // Without a transport the worker stores this service's events and publishes nothing.

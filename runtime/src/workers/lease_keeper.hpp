@@ -49,6 +49,8 @@ class LeaseKeeper {
   }
 
   bool lost(const MessageId& id) const { return lost_.contains(id); }
+  // Notes a row found taken over otherwise (a renewal of that row alone).
+  void mark_lost(const MessageId& id) { lost_.insert(id); }
 
  private:
   WorkStore& store_;

@@ -11,6 +11,7 @@
 #include "whizbang/failure.hpp"
 #include "whizbang/transport/publish_strategy.hpp"
 #include "workers/lease_keeper.hpp"
+#include "workers/outbox_stage_firing.hpp"
 
 namespace whizbang {
 namespace outbox_drain {
@@ -75,17 +76,23 @@ void remove_rows_if(Group& group, Drop drop) {
                         group.envelopes.end());
 }
 
+void report_lease_lost(const std::shared_ptr<spdlog::logger>& logger, const MessageId& id,
+                       std::string_view type, std::string_view when, DrainCycleResult& result) {
+  log(logger, spdlog::level::warn, log_events::kLeaseLost,
+      "outbox row {} ({}) was taken over by another instance {}; its outbox stages and its "
+      "completion are left to that instance",
+      id, type, when);
+  ++result.lease_lost;
+}
+
 // Takes the rows whose lease `leases` found lost out of a published group: no completion and no
-// PostOutbox stage here (see publish()).
+// further PostOutbox stage here (see publish()).
 void drop_lost_rows(Group& group, const LeaseKeeper& leases,
                     const std::shared_ptr<spdlog::logger>& logger, DrainCycleResult& result) {
   remove_rows_if(group, [&](const TransportMessage& message) {
     if (!leases.lost(message.message_id)) return false;
-    log(logger, spdlog::level::warn, log_events::kLeaseLost,
-        "outbox row {} ({}) was taken over by another instance while its publish ran; its "
-        "PostOutbox stages are left to that instance",
-        message.message_id, message.message_type);
-    ++result.lease_lost;
+    report_lease_lost(logger, message.message_id, message.message_type, "after its publish",
+                      result);
     return true;
   });
 }
@@ -322,6 +329,39 @@ absl::Status OutboxDrainWorker::record(const Record& record) {
   return transaction.commit();
 }
 
+outbox_drain::StageFiring OutboxDrainWorker::fire_stage(const MessageId& id, Envelope& envelope,
+                                                        Stage stage) {
+  const MessageTypeInfo* type = envelope.payload.info();
+  if (options_.has_receptors_at && type != nullptr && !options_.has_receptors_at(*type, stage)) {
+    // Nothing fires, nothing is recorded: no transaction, no lease to check.
+    return {false, false, status_of_call(std::string(to_string(stage)) + " stage", [&] {
+              return options_.lifecycle(envelope, stage);
+            })};
+  }
+  return outbox_drain::fire_while_leased(store_, id, envelope, stage, options_.lifecycle);
+}
+
+std::set<MessageId> OutboxDrainWorker::fire_post_outbox_stages(Group& group, LeaseKeeper& leases) {
+  std::set<MessageId> not_run;
+  for (std::size_t i = 0; i < group.messages.size(); ++i) {
+    const MessageId& id = group.messages[i].message_id;
+    Envelope& published = group.envelopes[i];
+    for (Stage stage : {Stage::PostOutboxDetached, Stage::PostOutboxInline}) {
+      if (leases.lost(id)) break;
+      const outbox_drain::StageFiring firing = fire_stage(id, published, stage);
+      if (firing.lease_lost) leases.mark_lost(id);
+      if (firing.not_run) not_run.insert(id);
+      if (!firing.status.ok()) {
+        log(options_.logger, spdlog::level::warn, log_events::kWorkerCycleFailed,
+            "{} at {} for {} failed after publishing: {}", group.messages[i].message_type,
+            to_string(stage), published.message_id, firing.status.message());
+      }
+      if (firing.not_run) break;
+    }
+  }
+  return not_run;
+}
+
 void OutboxDrainWorker::fail(Batch& batch, const WorkItem& item, const absl::Status& status,
                              FailureReason reason, DrainCycleResult& result) {
   batch.failures.push_back({WorkSource::Outbox, item.message_id, MessageStatus::None,
@@ -372,12 +412,20 @@ void OutboxDrainWorker::prepare(const std::vector<WorkItem>& items, Batch& batch
     if (options_.lifecycle) {
       // PreOutbox receptors run before the message leaves; their records leave with it.
       const std::size_t records_before = envelope->receptor_invocations.size();
-      absl::Status status = status_of_call("PreOutbox stages", [&] {
-        absl::Status detached = options_.lifecycle(*envelope, Stage::PreOutboxDetached);
-        return detached.ok() ? options_.lifecycle(*envelope, Stage::PreOutboxInline) : detached;
-      });
-      if (!status.ok()) {
-        fail(batch, item, status, FailureReason::Unknown, result);
+      outbox_drain::StageFiring firing =
+          fire_stage(item.message_id, *envelope, Stage::PreOutboxDetached);
+      if (!firing.lease_lost && firing.status.ok()) {
+        firing = fire_stage(item.message_id, *envelope, Stage::PreOutboxInline);
+      }
+      if (firing.lease_lost) {
+        report_lease_lost(options_.logger, item.message_id, item.message_type,
+                          "before its PreOutbox stages", result);
+        // The rest of its stream in this batch waits: it must not leave before this row.
+        if (item.stream_id) batch.stopped_streams.insert(*item.stream_id);
+        continue;
+      }
+      if (!firing.status.ok()) {
+        fail(batch, item, firing.status, FailureReason::Unknown, result);
         continue;
       }
       reserialize = reserialize || envelope->receptor_invocations.size() != records_before;
@@ -430,20 +478,16 @@ absl::Status OutboxDrainWorker::publish(Batch& batch, DrainCycleResult& result) 
       // A publish can outlast the lease (a broker stopping under it): a row another instance
       // took over meanwhile is theirs to record, and its stages theirs to fire.
       if (absl::Status renewed = leases.renew_if_due(remaining); !renewed.ok()) return renewed;
+      std::set<MessageId> not_run;
+      if (options_.lifecycle) not_run = fire_post_outbox_stages(group, leases);
       drop_lost_rows(group, leases, options_.logger, result);
-    }
-    if (status.ok() && options_.lifecycle) {
-      for (Envelope& published : group.envelopes) {
-        for (Stage stage : {Stage::PostOutboxDetached, Stage::PostOutboxInline}) {
-          const absl::Status post = status_of_call(
-              "PostOutbox stages", [&] { return options_.lifecycle(published, stage); });
-          if (!post.ok()) {
-            log(options_.logger, spdlog::level::warn, log_events::kWorkerCycleFailed,
-                "{} at {} for {} failed after publishing: {}", published.payload.info()->wire_name,
-                to_string(stage), published.message_id, post.message());
-          }
-        }
-      }
+      // A row whose PostOutbox stage the store could not run is not completed: it is offered
+      // again, published again (the receivers drop the copy) and its stages run then.
+      remove_rows_if(group, [&](const TransportMessage& message) {
+        if (!not_run.contains(message.message_id)) return false;
+        batch.release(message.message_id, result);
+        return true;
+      });
     }
     for (std::size_t i = 0; i < group.messages.size(); ++i) {
       const TransportMessage& message = group.messages[i];

@@ -37,6 +37,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -53,6 +54,12 @@
 
 namespace whizbang {
 
+class LeaseKeeper;
+namespace outbox_drain {
+struct Group;
+struct StageFiring;
+}  // namespace outbox_drain
+
 struct OutboxDrainWorkerOptions {
   // Where commands go (upstream's shared inbox topic).
   std::string shared_inbox_topic = "inbox";
@@ -66,8 +73,13 @@ struct OutboxDrainWorkerOptions {
   std::function<Uuid()> local_service_id_lookup;
   // Runs the PreOutbox stages (Detached, then Inline) before a row is published and the
   // PostOutbox stages after; typically ReceptorInvoker::invoke. A PreOutbox error fails the row
-  // (backoff); records appended by PreOutbox receptors leave with the message.
+  // (backoff); records appended by PreOutbox receptors leave with the message. A stage fires in
+  // a transaction that first renews the row's lease, and not at all when another instance took
+  // the row over (docs/guide/11-failures.md).
   std::function<absl::Status(Envelope& envelope, Stage stage)> lifecycle;
+  // Whether `lifecycle` has receptors at `stage` for messages of `type`: a stage without any is
+  // run without that transaction. Unset: every stage is taken to have some.
+  std::function<bool(const MessageTypeInfo& type, Stage stage)> has_receptors_at;
   // How often a batch still being published renews the leases of its remaining rows.
   std::chrono::milliseconds lease_renewal_interval{60'000};
   // Sign or Require: every published envelope is signed with the ring's first key
@@ -126,6 +138,12 @@ class OutboxDrainWorker {
   void prepare(const std::vector<WorkItem>& items, Batch& batch, DrainCycleResult& result);
   // Publishes the groups in order and runs PostOutbox for what was published.
   absl::Status publish(Batch& batch, DrainCycleResult& result);
+  // Runs `stage` of row `id` through options_.lifecycle, under the row's lease when the stage
+  // has receptors (outbox_stage_firing.hpp).
+  outbox_drain::StageFiring fire_stage(const MessageId& id, Envelope& envelope, Stage stage);
+  // The PostOutbox stages of a published group's rows; a row found taken over is marked lost in
+  // `leases` and fires nothing more. Returns the rows whose stages the store could not run.
+  std::set<MessageId> fire_post_outbox_stages(outbox_drain::Group& group, LeaseKeeper& leases);
   // A failed row: recorded, and the rest of its stream in this batch waits.
   void fail(Batch& batch, const WorkItem& item, const absl::Status& status, FailureReason reason,
             DrainCycleResult& result);
