@@ -113,6 +113,9 @@ class HookedStore final : public whizbang::WorkStore, public whizbang::StoreRead
       std::size_t max_items) override {
     return inner_->claim_lifecycle_work(max_items);
   }
+  absl::StatusOr<bool> renew_lifecycle_work(const whizbang::MessageId& event_id) override {
+    return inner_->renew_lifecycle_work(event_id);
+  }
   absl::Status complete_lifecycle_work(const whizbang::MessageId& event_id) override {
     return inner_->complete_lifecycle_work(event_id);
   }

@@ -5,6 +5,8 @@
 #include <whizbang/workers/perspective_worker.hpp>
 
 #include "fault_fixture.hpp"
+#include "hooked_store.hpp"
+#include "takeover.hpp"
 
 namespace faults {
 namespace {
@@ -83,6 +85,39 @@ TEST(LifecycleGateCrashTests, HostDiedBetweenTheGateAndItsStages_ALaterHostRunsT
   EXPECT_EQ(restarted.faults.count("AllProjected"), 1);
   EXPECT_EQ(restarted.faults.count("ProjectionCounter"), 1);
   EXPECT_EQ(restarted.faults.count("LifecycleDone"), 1);
+}
+
+// Two instances of "shipping" on one store. The first opened the gate and fired the first of
+// its stage's receptors; its lease on the lifecycle completion lapses before the firing is
+// recorded, and the second instance claims lifecycle work at the first moment the store lets it.
+// Each receptor fires once between them: the stages fire, and their records commit, while the
+// firing instance holds the completion.
+class LifecycleGateTakeoverTests : public LifecycleGateTests {};
+
+INSTANTIATE_TEST_SUITE_P(Stores, LifecycleGateTakeoverTests,
+                         ::testing::Values(Backend::Sqlite, Backend::Postgres), backend_name);
+
+TEST_P(LifecycleGateTakeoverTests, GateStage_TakenOverBetweenAFiringAndItsRecord_FiresOnce) {
+  Service orders(config("orders"));
+  HookedStore* hooks = nullptr;
+  ServiceConfig first_config = config("shipping");
+  first_config.wrap_store = [&hooks](std::unique_ptr<whizbang::WorkStore> store) {
+    auto hooked = std::make_unique<HookedStore>(std::move(store));
+    hooks = hooked.get();
+    return hooked;
+  };
+  Service first(first_config);
+  Service second(config("shipping"));
+  Takeover takeover(clock_);
+  takeover.after_firing_of("faults::ProjectionCounter", *hooks, second);
+  ASSERT_TRUE(orders.host->dispatcher().send(place("o-1")).ok());
+  orders.step();
+  first.step();
+  ASSERT_TRUE(takeover.struck()) << "the gate's stage never fired in the first instance";
+  settle({&orders, &first, &second});
+  for (const char* receptor : {"ProjectionCounter", "AllProjected", "LifecycleDone"}) {
+    EXPECT_EQ(first.faults.count(receptor) + second.faults.count(receptor), 1) << receptor;
+  }
 }
 
 }  // namespace

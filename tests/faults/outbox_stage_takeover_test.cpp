@@ -5,6 +5,7 @@
 // instance holds the row (docs/guide/11-failures.md, "Several instances, leases and crashes").
 #include "fault_fixture.hpp"
 #include "hooked_store.hpp"
+#include "takeover.hpp"
 
 namespace faults {
 namespace {
@@ -25,39 +26,11 @@ class OutboxStageTakeoverTests : public ::testing::TestWithParam<Backend> {
     return config;
   }
 
-  // Once `receptor` of the first instance has fired, and before its record is written, the
-  // first instance's leases lapse and `second` runs a cycle: at once where the store admits
-  // another writer meanwhile, else (SQLite: one writer at a time) as soon as the first
-  // instance's transaction committed.
-  void take_over_after(const std::string& receptor, HookedStore& first, Service& second) {
-    hooks_ = &first;
-    hooks_->before_record_receptor_invocations =
-        [this, receptor, &second](std::span<const whizbang::ReceptorInvocationRecord> records) {
-          if (struck_ || records.empty() || records[0].receptor_id.view() != receptor) return;
-          if (hooks_->in_transaction() && hooks_->writers_take_turns()) {
-            strike_after_commit_ = [this, &second] { strike(second); };
-            return;
-          }
-          strike(second);
-        };
-    hooks_->after_commit = [this] {
-      if (strike_after_commit_) std::exchange(strike_after_commit_, {})();
-    };
-  }
-
-  void strike(Service& second) {
-    struck_ = true;
-    clock_.advance(301s);  // the first instance's leases lapse
-    second.step();
-  }
-
   TestDir dir_;
   TestClock clock_;
   LogCapture log_;
   whizbang::InProcessTransport transport_;
-  HookedStore* hooks_ = nullptr;
-  bool struck_ = false;
-  std::function<void()> strike_after_commit_;
+  Takeover takeover_{clock_};
 };
 
 INSTANTIATE_TEST_SUITE_P(Stores, OutboxStageTakeoverTests,
@@ -68,10 +41,10 @@ TEST_P(OutboxStageTakeoverTests, PostOutboxReceptor_RowTakenOverBetweenItsFiring
   Service first(orders(&hooks));
   Service second(orders());
   Service warehouse({GetParam(), "warehouse", &transport_, &clock_, &log_, &dir_});
-  take_over_after("faults::ShipmentNotice", *hooks, second);
+  takeover_.after_firing_of("faults::ShipmentNotice", *hooks, second);
   ASSERT_TRUE(first.host->dispatcher().publish(whizbang::Route::Outbox(shipped("o-1"))).ok());
   first.step();
-  ASSERT_TRUE(struck_) << "the receptor never fired in the first instance";
+  ASSERT_TRUE(takeover_.struck()) << "the receptor never fired in the first instance";
   settle({&first, &second, &warehouse});
   EXPECT_EQ(first.faults.count("ShipmentNotice") + second.faults.count("ShipmentNotice"), 1)
       << "fired by both instances";
@@ -84,10 +57,10 @@ TEST_P(OutboxStageTakeoverTests, PreOutboxReceptor_RowTakenOverBetweenItsFiringA
   Service first(orders(&hooks));
   Service second(orders());
   Service warehouse({GetParam(), "warehouse", &transport_, &clock_, &log_, &dir_});
-  take_over_after("faults::ShipmentGate", *hooks, second);
+  takeover_.after_firing_of("faults::ShipmentGate", *hooks, second);
   ASSERT_TRUE(first.host->dispatcher().publish(whizbang::Route::Outbox(shipped("o-1"))).ok());
   first.step();
-  ASSERT_TRUE(struck_) << "the receptor never fired in the first instance";
+  ASSERT_TRUE(takeover_.struck()) << "the receptor never fired in the first instance";
   settle({&first, &second, &warehouse});
   EXPECT_EQ(first.faults.count("ShipmentGate") + second.faults.count("ShipmentGate"), 1)
       << "fired by both instances";
@@ -104,10 +77,10 @@ TEST_P(OutboxStageTakeoverTests, RowTakenOverBeforeItsPreOutboxStage_IsLeftToThe
   Service warehouse({GetParam(), "warehouse", &transport_, &clock_, &log_, &dir_});
   ASSERT_TRUE(first.host->dispatcher().publish(whizbang::Route::Outbox(shipped("o-1"))).ok());
   hooks->before_begin = [&] {
-    if (!struck_) strike(second);
+    if (!takeover_.struck()) takeover_.strike(second);
   };
   const whizbang::HostCycle cycle = first.step();
-  ASSERT_TRUE(struck_);
+  ASSERT_TRUE(takeover_.struck());
   EXPECT_EQ(cycle.outbox.lease_lost, 1u);
   EXPECT_EQ(cycle.outbox.published, 0u);
   settle({&first, &second, &warehouse});

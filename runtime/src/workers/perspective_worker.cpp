@@ -164,17 +164,41 @@ absl::StatusOr<PerspectiveCycleResult> PerspectiveWorker::run_once() {
 }
 
 absl::Status PerspectiveWorker::finish(Envelope& envelope, PerspectiveCycleResult& result) {
+  // The stages fire, and their records commit, while the lifecycle completion is this
+  // instance's: one that took it over after this one's lease lapsed (a stalled thread) finds it
+  // gone or fires nothing here, rather than both firing it (docs/guide/11-failures.md).
+  Transaction transaction(store_);
+  if (!transaction.status().ok()) return transaction.status();
+  absl::StatusOr<bool> held = store_.renew_lifecycle_work(envelope.message_id);
+  if (!held.ok()) return held.status();
+  if (!*held) {
+    log(options_.logger, spdlog::level::warn, log_events::kLeaseLost,
+        "the post-perspective stages of event {} were taken over by another instance; they are "
+        "left to that instance",
+        envelope.message_id);
+    ++result.lease_lost;
+    return absl::OkStatus();
+  }
   const LifecycleContext context{.mode = options_.mode, .perspective = {}};
   const absl::Status stages =
       status_of_call("PostAllPerspectives", [&] { return runner_.finish(envelope, context); });
   if (stages.ok()) {
     ++result.lifecycle_completed;
-    return store_.complete_lifecycle_work(envelope.message_id);
+    if (absl::Status status = store_.complete_lifecycle_work(envelope.message_id); !status.ok()) {
+      return status;
+    }
+    return transaction.commit();
   }
   log(options_.logger, spdlog::level::warn, log_events::kPerspectiveApplyFailed,
       "post-perspective stages of event {} failed: {}", envelope.message_id, stages.ToString());
   ++result.lifecycle_failed;
-  return store_.fail_lifecycle_work(envelope.message_id, stages.ToString(), is_permanent(stages));
+  // The records of the receptors that fired before the failure commit with it.
+  if (absl::Status status =
+          store_.fail_lifecycle_work(envelope.message_id, stages.ToString(), is_permanent(stages));
+      !status.ok()) {
+    return status;
+  }
+  return transaction.commit();
 }
 
 void PerspectiveWorker::start() {

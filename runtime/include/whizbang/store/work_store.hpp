@@ -165,6 +165,10 @@ class WorkStore : public OutboxStore, public PerspectiveStore {
   // lease lapsed, and due; each is leased to this instance. Oldest event first.
   virtual absl::StatusOr<std::vector<LifecycleWork>> claim_lifecycle_work(
       std::size_t max_items) = 0;
+  // Extends this instance's lease on the lifecycle completion of `event_id`; false when it is
+  // not this instance's (another took it over, or it is gone). Inside a transaction the
+  // completion then stays this instance's until the commit: its stages fire in between.
+  virtual absl::StatusOr<bool> renew_lifecycle_work(const MessageId& event_id) = 0;
   // Its stages succeeded: the lifecycle completion is deleted.
   virtual absl::Status complete_lifecycle_work(const MessageId& event_id) = 0;
   // Its stages failed: retried with backoff, dead-lettered like any row.

@@ -58,6 +58,8 @@ struct PerspectiveCycleResult {
   std::size_t events_completed = 0;     // WhenAll gates passed in this cycle
   std::size_t lifecycle_completed = 0;  // PostAllPerspectives/PostLifecycle stages that succeeded
   std::size_t lifecycle_failed = 0;
+  // Lifecycle completions another instance took over after this one's lease lapsed.
+  std::size_t lease_lost = 0;
 };
 
 class PerspectiveWorker {

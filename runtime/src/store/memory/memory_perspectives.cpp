@@ -117,6 +117,18 @@ absl::StatusOr<std::vector<LifecycleWork>> MemoryWorkStore::claim_lifecycle_work
   });
 }
 
+absl::StatusOr<bool> MemoryWorkStore::renew_lifecycle_work(const MessageId& event_id) {
+  return impl_->gate.run([&]() -> absl::StatusOr<bool> {
+    auto it = impl_->state.lifecycle.find(event_id);
+    if (it == impl_->state.lifecycle.end() || it->second.dead_lettered_at ||
+        it->second.instance_id != impl_->self()) {
+      return false;
+    }
+    it->second.lease_expiry = impl_->now() + impl_->options.lease_duration;
+    return true;
+  });
+}
+
 absl::Status MemoryWorkStore::complete_lifecycle_work(const MessageId& event_id) {
   return impl_->gate.run([&]() -> absl::Status {
     auto it = impl_->state.lifecycle.find(event_id);

@@ -159,6 +159,17 @@ absl::StatusOr<std::vector<LifecycleWork>> PostgresWorkStore::claim_lifecycle_wo
   });
 }
 
+absl::StatusOr<bool> PostgresWorkStore::renew_lifecycle_work(const MessageId& event_id) {
+  return impl_->gate.run_unsynced([&]() -> absl::StatusOr<bool> {
+    Query query(*impl_->connection, postgres::sql::kRenewLifecycleWork);
+    query.bind_uuid(1, event_id.uuid());
+    query.bind_uuid(2, impl_->options.instance.instance_id);
+    query.bind_int(3, impl_->now_micros() + impl_->lease_micros());
+    WB_RETURN_IF_ERROR(query.run());
+    return query.changes() == 1;
+  });
+}
+
 absl::Status PostgresWorkStore::complete_lifecycle_work(const MessageId& event_id) {
   return impl_->gate.run([&]() -> absl::Status {
     Query query(*impl_->connection, postgres::sql::kDeleteLifecycleWork);

@@ -297,6 +297,10 @@ inline const std::string kClaimLifecycleWork =
     claimed_rows("event_id") +
     " AND es.event_id = u.event_id RETURNING u.event_id, "
     "u.stream_id, es.event_type, es.event_data, es.metadata, u.attempts";
+// ?1 event ?2 instance ?3 lease expiry
+inline const std::string kRenewLifecycleWork =
+    "UPDATE wh_lifecycle_completions SET lease_expiry = $3::bigint WHERE event_id = $1::uuid "
+    "AND instance_id = $2::uuid AND dead_lettered_at IS NULL";
 // ?1 event ?2 instance
 inline const std::string kDeleteLifecycleWork =
     std::string("DELETE FROM wh_lifecycle_completions WHERE event_id = $1::uuid") + kOwnedBy2;

@@ -288,6 +288,10 @@ inline const std::string kClaimableLifecycleWork =
 // ?1 event ?2 instance ?3 lease expiry
 inline const std::string kLeaseLifecycleWork =
     "UPDATE wh_lifecycle_completions SET instance_id = ?2, lease_expiry = ?3 WHERE event_id = ?1";
+// ?1 event ?2 instance ?3 lease expiry
+inline const std::string kRenewLifecycleWork =
+    "UPDATE wh_lifecycle_completions SET lease_expiry = ?3 WHERE event_id = ?1 "
+    "AND instance_id = ?2 AND dead_lettered_at IS NULL";
 // ?1 event ?2 instance
 inline const std::string kDeleteLifecycleWork =
     std::string("DELETE FROM wh_lifecycle_completions WHERE event_id = ?1") + kOwnedBy2;

@@ -155,6 +155,19 @@ absl::StatusOr<std::vector<LifecycleWork>> SqliteWorkStore::claim_lifecycle_work
   });
 }
 
+absl::StatusOr<bool> SqliteWorkStore::renew_lifecycle_work(const MessageId& event_id) {
+  return impl_->gate.run_unsynced([&]() -> absl::StatusOr<bool> {
+    WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt,
+                        impl_->connection->prepare(sqlite::sql::kRenewLifecycleWork));
+    Use use(*impl_->connection, stmt);
+    use.bind_uuid(1, event_id.uuid());
+    use.bind_uuid(2, impl_->options.instance.instance_id);
+    use.bind_int(3, impl_->now_micros() + impl_->lease_micros());
+    WB_RETURN_IF_ERROR(use.run());
+    return use.changes() == 1;
+  });
+}
+
 absl::Status SqliteWorkStore::complete_lifecycle_work(const MessageId& event_id) {
   return impl_->gate.run([&]() -> absl::Status {
     WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt,

@@ -80,6 +80,7 @@ class PostgresWorkStore final : public WorkStore, public StoreReader {
   absl::Status fail_perspective_work(const MessageId& event_work_id, std::string_view error,
                                      bool dead_letter) override;
   absl::StatusOr<std::vector<LifecycleWork>> claim_lifecycle_work(std::size_t max_items) override;
+  absl::StatusOr<bool> renew_lifecycle_work(const MessageId& event_id) override;
   absl::Status complete_lifecycle_work(const MessageId& event_id) override;
   absl::Status fail_lifecycle_work(const MessageId& event_id, std::string_view error,
                                    bool dead_letter) override;
