@@ -334,9 +334,8 @@ outbox_drain::StageFiring OutboxDrainWorker::fire_stage(const MessageId& id, Env
   const MessageTypeInfo* type = envelope.payload.info();
   if (options_.has_receptors_at && type != nullptr && !options_.has_receptors_at(*type, stage)) {
     // Nothing fires, nothing is recorded: no transaction, no lease to check.
-    return {false, false, status_of_call(std::string(to_string(stage)) + " stage", [&] {
-              return options_.lifecycle(envelope, stage);
-            })};
+    return {false, false,
+            status_of_call(to_string(stage), [&] { return options_.lifecycle(envelope, stage); })};
   }
   return outbox_drain::fire_while_leased(store_, id, envelope, stage, options_.lifecycle);
 }

@@ -1,7 +1,5 @@
 #include "workers/outbox_stage_firing.hpp"
 
-#include <string>
-
 #include "whizbang/failure.hpp"
 
 namespace whizbang::outbox_drain {
@@ -15,8 +13,8 @@ StageFiring fire_while_leased(WorkStore& store, const MessageId& row, Envelope& 
   absl::StatusOr<std::vector<MessageId>> held = store.renew_leases({&lease, 1});
   if (!held.ok()) return {false, true, held.status()};
   if (held->empty()) return {true, false, absl::OkStatus()};  // rolled back: nothing written
-  const absl::Status status = status_of_call(std::string(to_string(stage)) + " stage",
-                                             [&] { return lifecycle(envelope, stage); });
+  const absl::Status status =
+      status_of_call(to_string(stage), [&] { return lifecycle(envelope, stage); });
   // Committed even after a receptor failed: the records of the receptors that fired before it
   // must not be lost. A failed store call inside dooms the transaction (commit says Aborted):
   // the stage fired and is not recorded; its row completes all the same, so it is not fired
