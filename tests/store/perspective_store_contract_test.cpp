@@ -24,11 +24,11 @@ class PerspectiveStoreContractTests : public BackendStoreTest<Backend> {
 
   // Stores an OrderCreated event on `stream` through a work batch (event store + perspective
   // events), completing the outbox row.
-  MessageId store_event(const Uuid& stream, std::string order_id) {
+  MessageId store_event(const Uuid& stream, std::string order_id,
+                        MessageId id = MessageId::mint()) {
     WorkBatchRequest request;
     request.new_outbox.push_back(
-        outbox_message(OrderCreated{std::move(order_id), 1}, std::nullopt, stream));
-    const MessageId id = request.new_outbox.back().message_id;
+        outbox_message(OrderCreated{std::move(order_id), 1}, std::nullopt, stream, id));
     auto items = this->store_->process_work_batch(request);
     EXPECT_TRUE(items.ok()) << items.status();
     return id;
@@ -176,6 +176,37 @@ TYPED_TEST(PerspectiveStoreContractTests, StreamOrder_AFailedEventHoldsBackItsPe
   EXPECT_THAT(offered, testing::ElementsAre(testing::Pair("B", first), testing::Pair("B", second)));
   this->clock_.advance(61s);
   EXPECT_EQ(this->claim().size(), 4u);
+}
+
+// Ids derived from a handling need not sort in the order their events were appended (an event
+// derived from another shares its source's time): the stream's versions are its order.
+TYPED_TEST(PerspectiveStoreContractTests, StreamOrder_IsTheOrderOfAppending_NotOfTheEventIds) {
+  const Uuid stream = MessageId::mint().uuid();
+  const MessageId smaller = MessageId::mint();
+  const MessageId larger = MessageId::mint();
+  ASSERT_LT(smaller, larger);
+  const MessageId first = this->store_event(stream, "o-1", larger);
+  const MessageId second = this->store_event(stream, "o-2", smaller);
+  std::vector<PerspectiveWork> work = this->claim();
+  std::vector<std::pair<std::string, MessageId>> offered;
+  for (const PerspectiveWork& item : work)
+    offered.emplace_back(item.perspective_name, item.event_id);
+  EXPECT_THAT(offered,
+              testing::ElementsAre(testing::Pair("A", first), testing::Pair("B", first),
+                                   testing::Pair("A", second), testing::Pair("B", second)));
+  ASSERT_EQ(work.size(), 4u);
+  // The first event failing holds its perspective's second back, whatever the ids say.
+  ASSERT_TRUE(this->store_->fail_perspective_work(work[0].event_work_id, "boom", false).ok());
+  offered.clear();
+  for (const PerspectiveWork& item : this->claim())
+    offered.emplace_back(item.perspective_name, item.event_id);
+  EXPECT_THAT(offered, testing::ElementsAre(testing::Pair("B", first), testing::Pair("B", second)));
+  // And a reader lists them in that order.
+  auto rows = whizbang::reader_of(*this->store_)->perspective_events(stream);
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  std::vector<MessageId> listed;
+  for (const PerspectiveEventRow& row : *rows) listed.push_back(row.event_id);
+  EXPECT_THAT(listed, testing::ElementsAre(first, first, second, second));
 }
 
 TYPED_TEST(PerspectiveStoreContractTests, UnknownPerspectiveEvent_IsDeadLetteredAtOnce) {

@@ -90,6 +90,40 @@ TEST_F(PostgresConcurrencyTests, ReemissionRacingCompletion_NeverStoresThePublis
   }
 }
 
+// A perspective model loaded inside a transaction is held until the commit: an instance whose
+// lease lapsed while it applied an event, and one that claimed the stream's next event, cannot
+// both start from the same stored model (the later save would drop the other's event). The
+// model need not exist yet: the first event of a stream is held as well.
+TEST_F(PostgresConcurrencyTests, ModelLoadedInATransaction_IsHeldUntilItCommits) {
+  auto first = open_instance();
+  auto second = open_instance();
+  ASSERT_TRUE(first && second);
+  const Uuid stream = MessageId::mint().uuid();
+  for (const std::string saved : {R"({"shipped":0})", R"({"shipped":1})"}) {
+    SCOPED_TRACE(saved);
+    Transaction applying(*first);
+    ASSERT_TRUE(applying.status().ok());
+    ASSERT_TRUE(first->load_perspective_model("OrderBook", stream).ok());
+    ASSERT_TRUE(first->save_perspective_model("OrderBook", stream, saved, MessageId::mint()).ok());
+
+    std::atomic<bool> loaded{false};
+    absl::StatusOr<std::optional<PerspectiveModelRow>> seen;
+    std::thread other([&] {
+      Transaction next(*second);
+      seen = second->load_perspective_model("OrderBook", stream);
+      loaded = true;
+    });
+    // Commit once the other load has either returned or waits for this transaction.
+    while (!loaded && lock_waiters() == 0) std::this_thread::yield();
+    ASSERT_TRUE(applying.commit().ok());
+    other.join();
+
+    ASSERT_TRUE(seen.ok()) << seen.status();
+    ASSERT_TRUE(seen->has_value()) << "the other instance loaded the model before its first save";
+    EXPECT_EQ((*seen)->model_json, saved) << "the other instance loaded a model being replaced";
+  }
+}
+
 // Four instances claim from one inbox at once: every row is handled by exactly one of them, and
 // each stream's rows in message-id order.
 TEST_F(PostgresConcurrencyTests, FourInstances_EveryRowHandledOnce_StreamOrderKept) {

@@ -56,5 +56,47 @@ TEST(PostgresMigrationTests, Version1Store_UpgradesAndKeepsItsOutboxIds) {
   EXPECT_FALSE(*left.step());
 }
 
+// Perspective events a version 2 runtime left pending come through migration 3 with their
+// event's version: claimed in the order their events were appended, not of their ids.
+TEST(PostgresMigrationTests, Version2Store_PendingPerspectiveEventsKeepTheirStreamsOrder) {
+  const std::string conninfo = whizbang_test::fresh_postgres_schema();
+  ASSERT_FALSE(conninfo.empty());
+  auto opened = postgres::Connection::open(conninfo);
+  ASSERT_TRUE(opened.ok()) << opened.status();
+  postgres::Connection& connection = **opened;
+  std::string v2 =
+      "CREATE TABLE wh_schema_version (version integer PRIMARY KEY, name text NOT NULL, "
+      "applied_at bigint NOT NULL);";
+  for (const postgres::Migration& migration : postgres::migrations()) {
+    if (migration.version > 2) break;
+    v2 += std::string(migration.sql) + "INSERT INTO wh_schema_version VALUES (" +
+          std::to_string(migration.version) + ", 'v', 0);";
+  }
+  const std::string stream = "0190f3c4-aaaa-7bbb-8ccc-0000000000ff";
+  // Version 1 of the stream has the larger id.
+  const std::string first = "0190f3c4-aaaa-7bbb-8ccc-000000000002";
+  const std::string second = "0190f3c4-aaaa-7bbb-8ccc-000000000001";
+  for (const auto& [event, version] : {std::pair{first, 1}, std::pair{second, 2}}) {
+    v2 +=
+        "INSERT INTO wh_event_store (event_id, stream_id, aggregate_id, aggregate_type, "
+        "event_type, event_data, metadata, version, created_at) VALUES ('" +
+        event + "', '" + stream + "', '" + stream + "', 't', 't', '{}', '{}', " +
+        std::to_string(version) +
+        ", 1); INSERT INTO wh_perspective_events (event_work_id, stream_id, perspective_name, "
+        "event_id, created_at) VALUES (gen_random_uuid(), '" +
+        stream + "', 'P', '" + event + "', 1);";
+  }
+  ASSERT_TRUE(connection.exec(v2).ok());
+
+  auto store = PostgresWorkStore::open(conninfo);
+  ASSERT_TRUE(store.ok()) << store.status();
+  auto work = (*store)->claim_perspective_work(10);
+  ASSERT_TRUE(work.ok()) << work.status();
+  ASSERT_EQ(work->size(), 2u);
+  EXPECT_EQ((*work)[0].event_id.to_string(), first);
+  EXPECT_EQ((*work)[0].version, 1);
+  EXPECT_EQ((*work)[1].event_id.to_string(), second);
+}
+
 }  // namespace
 }  // namespace store_test

@@ -204,6 +204,51 @@ TEST(SqliteWorkStoreMigrationTests, VersionOneFile_IsMigratedToCurrentAndKeepsIt
   EXPECT_TRUE((*again)->find_outbox_row(message.message_id)->has_value());
 }
 
+// Perspective events a version 6 runtime left pending come through migration 7 with their
+// event's version: claimed in the order their events were appended, not of their ids.
+TEST(SqliteWorkStoreMigrationTests, VersionSixFile_PendingPerspectiveEventsKeepTheirStreamsOrder) {
+  TempDir dir;
+  const std::string path = dir.file("v6.db");
+  {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    std::string v6 =
+        "CREATE TABLE wh_schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+        "applied_at INTEGER NOT NULL);";
+    for (int version = 1; version <= 6; ++version) {
+      v6 += migration_sql(version) + "INSERT INTO wh_schema_version VALUES (" +
+            std::to_string(version) + ", 'v', 0);";
+    }
+    // Version 1 of the stream has the larger id.
+    for (const char* event :
+         {"(x'0190f3c4aaaa7bbb8ccc000000000002', 1)", "(x'0190f3c4aaaa7bbb8ccc000000000001', 2)"}) {
+      v6 += std::string(
+                "INSERT INTO wh_event_store (event_id, version, stream_id, aggregate_id, "
+                "aggregate_type, event_type, event_data, metadata, created_at) "
+                "SELECT column1, column2, x'0190f3c4aaaa7bbb8ccc0000000000ff', "
+                "x'0190f3c4aaaa7bbb8ccc0000000000ff', 't', 't', '{}', '{}', 1 "
+                "FROM (VALUES ") +
+            event +
+            ");"
+            "INSERT INTO wh_perspective_events (event_work_id, stream_id, perspective_name, "
+            "event_id, created_at) SELECT randomblob(16), x'0190f3c4aaaa7bbb8ccc0000000000ff', "
+            "'P', column1, 1 FROM (VALUES " +
+            event + ");";
+    }
+    char* error = nullptr;
+    ASSERT_EQ(sqlite3_exec(db, v6.c_str(), nullptr, nullptr, &error), SQLITE_OK) << error;
+    sqlite3_close(db);
+  }
+  auto store = SqliteWorkStore::open(path);
+  ASSERT_TRUE(store.ok()) << store.status();
+  auto work = (*store)->claim_perspective_work(10);
+  ASSERT_TRUE(work.ok()) << work.status();
+  ASSERT_EQ(work->size(), 2u);
+  EXPECT_EQ((*work)[0].event_id.to_string(), "0190f3c4-aaaa-7bbb-8ccc-000000000002");
+  EXPECT_EQ((*work)[0].version, 1);
+  EXPECT_EQ((*work)[1].event_id.to_string(), "0190f3c4-aaaa-7bbb-8ccc-000000000001");
+}
+
 TEST(SqliteWorkStoreOpenTests, FileThatIsNotSqlite_IsRefusedWithDataLoss) {
   TempDir dir;
   const std::string path = dir.file("notes.txt");

@@ -96,6 +96,7 @@ PerspectiveEventRow decode_perspective_event_row(const Reader& row) {
   out.scheduled_for = optional_time(row, 9);
   out.dead_lettered_at = optional_time(row, 10);
   out.failure_reason = static_cast<FailureReason>(row.int64(11));
+  out.stream_version = row.int64(12);
   return out;
 }
 

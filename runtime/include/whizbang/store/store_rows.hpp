@@ -57,6 +57,8 @@ struct PerspectiveEventRow {
   Uuid stream_id;
   std::string perspective_name;
   MessageId event_id;
+  // The event's version in its stream: a stream's perspective events apply in this order.
+  std::int64_t stream_version = 0;
   std::optional<Uuid> instance_id;
   std::optional<TimePoint> lease_expiry;
   int status = 0;

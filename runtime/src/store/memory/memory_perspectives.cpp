@@ -10,7 +10,7 @@ absl::StatusOr<std::vector<PerspectiveWork>> MemoryWorkStore::claim_perspective_
     std::size_t max_items) {
   return impl_->gate.run([&]() -> absl::StatusOr<std::vector<PerspectiveWork>> {
     const TimePoint at = impl_->now();
-    // Keyed (stream, perspective, event): the map's order is the claim order, and a (stream,
+    // Keyed (stream, perspective, version): the map's order is the claim order, and a (stream,
     // perspective) is held back from its first live row that waits elsewhere.
     std::vector<PerspectiveEventRow*> eligible;
     std::set<std::pair<Uuid, std::string>> held_back;
@@ -25,8 +25,8 @@ absl::StatusOr<std::vector<PerspectiveWork>> MemoryWorkStore::claim_perspective_
       eligible.push_back(&row);
     }
     std::stable_sort(eligible.begin(), eligible.end(), [](const auto* a, const auto* b) {
-      return std::tie(a->stream_id, a->event_id, a->perspective_name) <
-             std::tie(b->stream_id, b->event_id, b->perspective_name);
+      return std::tie(a->stream_id, a->stream_version, a->perspective_name) <
+             std::tie(b->stream_id, b->stream_version, b->perspective_name);
     });
     if (eligible.size() > max_items) eligible.resize(max_items);
     std::vector<PerspectiveWork> work;

@@ -53,7 +53,8 @@ struct State {
   std::map<MessageId, StoredEvent> events;
   // stream -> version -> event id
   std::map<Uuid, std::map<std::int64_t, MessageId>> streams;
-  std::map<std::tuple<Uuid, std::string, MessageId>, PerspectiveEventRow> perspective_events;
+  // Keyed (stream, perspective, the event's version): a stream's events in the order appended.
+  std::map<std::tuple<Uuid, std::string, std::int64_t>, PerspectiveEventRow> perspective_events;
   std::multimap<std::string, std::string> perspective_associations;
   std::map<std::pair<std::string, Uuid>, PerspectiveModelRow> perspective_models;
   std::map<std::tuple<MessageId, std::string, std::string, std::string>,

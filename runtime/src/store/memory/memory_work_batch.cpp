@@ -153,9 +153,10 @@ bool MemoryWorkStore::Impl::append_event(const MessageId& id, const std::string&
       event.stream_id = stream_id;
       event.perspective_name = it->second;
       event.event_id = id;
+      event.stream_version = version;
       event.instance_id = self();
       event.lease_expiry = at + options.lease_duration;
-      state.perspective_events.try_emplace({stream_id, it->second, id}, std::move(event));
+      state.perspective_events.try_emplace({stream_id, it->second, version}, std::move(event));
     }
   }
   row.status = row.status | MessageStatus::EventStored;

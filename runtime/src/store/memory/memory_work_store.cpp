@@ -178,8 +178,9 @@ absl::StatusOr<std::vector<PerspectiveEventRow>> MemoryWorkStore::perspective_ev
     for (const auto& [key, row] : impl_->state.perspective_events) {
       if (std::get<0>(key) == stream_id) rows.push_back(row);
     }
-    std::stable_sort(rows.begin(), rows.end(),
-                     [](const auto& a, const auto& b) { return a.event_id < b.event_id; });
+    std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+      return a.stream_version < b.stream_version;
+    });
     return rows;
   });
 }

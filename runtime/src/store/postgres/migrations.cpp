@@ -180,9 +180,20 @@ ALTER TABLE wh_outbox_ids DROP COLUMN published_at;
 CREATE INDEX wh_outbox_ids_stored_at ON wh_outbox_ids USING brin (stored_at);
 )sql";
 
-constexpr std::array<Migration, 2> kMigrations{{
+// A stream's perspective events apply in the order its events were appended: their versions.
+// Event ids do not follow it (an id derived from a handling shares its source's time).
+constexpr std::string_view kV3 = R"sql(
+ALTER TABLE wh_perspective_events ADD COLUMN stream_version bigint;
+UPDATE wh_perspective_events pe SET stream_version = es.version FROM wh_event_store es
+  WHERE es.event_id = pe.event_id;
+UPDATE wh_perspective_events SET stream_version = 0 WHERE stream_version IS NULL;
+ALTER TABLE wh_perspective_events ALTER COLUMN stream_version SET NOT NULL;
+)sql";
+
+constexpr std::array<Migration, 3> kMigrations{{
     {1, "outbox, inbox, event store, perspectives, invocations, lifecycle, detached work", kV1},
     {2, "outbox ids kept by their age (a publication writes nothing to them)", kV2},
+    {3, "perspective events ordered by their event's version", kV3},
 }};
 
 // One advisory lock key for every migration of every store in the database.

@@ -30,8 +30,8 @@ absl::StatusOr<std::vector<PerspectiveWork>> PostgresWorkStore::claim_perspectiv
     WB_ASSIGN_OR_RETURN(work, store_internal::collect_rows<PerspectiveWork>(
                                   claim, store_internal::decode_perspective_work<postgres::Query>));
     std::sort(work.begin(), work.end(), [](const PerspectiveWork& a, const PerspectiveWork& b) {
-      return std::tie(a.stream_id, a.event_id, a.perspective_name) <
-             std::tie(b.stream_id, b.event_id, b.perspective_name);
+      return std::tie(a.stream_id, a.version, a.perspective_name) <
+             std::tie(b.stream_id, b.version, b.perspective_name);
     });
     return work;
   });
@@ -190,9 +190,14 @@ absl::Status PostgresWorkStore::fail_lifecycle_work(const MessageId& event_id,
 absl::StatusOr<std::optional<PerspectiveModelRow>> PostgresWorkStore::load_perspective_model(
     std::string_view perspective, const Uuid& stream_id) {
   return impl_->gate.run_read([&]() -> absl::StatusOr<std::optional<PerspectiveModelRow>> {
-    Query query(*impl_->connection, postgres::sql::kLoadPerspectiveModel);
+    postgres::Pipeline pipeline(*impl_->connection);
+    Query& lock = pipeline.add(postgres::sql::kLockPerspectiveModel);
+    lock.bind_text(1, perspective);
+    lock.bind_uuid(2, stream_id);
+    Query& query = pipeline.add(postgres::sql::kLoadPerspectiveModel);
     query.bind_text(1, perspective);
     query.bind_uuid(2, stream_id);
+    WB_RETURN_IF_ERROR(pipeline.run());
     WB_ASSIGN_OR_RETURN(bool found, query.step());
     if (!found) return std::optional<PerspectiveModelRow>();
     return std::optional<PerspectiveModelRow>(PerspectiveModelRow{

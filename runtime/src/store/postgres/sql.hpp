@@ -212,11 +212,13 @@ inline const std::string kAppendEvent =
 inline const std::string kPerspectivesOf =
     "SELECT target_name FROM wh_message_associations WHERE message_type = $1::text "
     "AND association_type = 'perspective' ORDER BY target_name COLLATE \"C\"";
-// ?1 work id ?2 stream ?3 perspective ?4 event ?5 instance ?6 lease ?7 now
+// ?1 work id ?2 stream ?3 perspective ?4 event ?5 instance ?6 lease ?7 now. The event's version
+// (appended by an earlier statement of the transaction) orders the stream's perspective events.
 inline const std::string kInsertPerspectiveEvent =
     "INSERT INTO wh_perspective_events (event_work_id, stream_id, perspective_name, event_id, "
-    "instance_id, lease_expiry, status, created_at) VALUES ($1::uuid, $2::uuid, $3::text, "
-    "$4::uuid, $5::uuid, $6::bigint, 0, $7::bigint) ON CONFLICT DO NOTHING";
+    "stream_version, instance_id, lease_expiry, status, created_at) SELECT $1::uuid, $2::uuid, "
+    "$3::text, $4::uuid, version, $5::uuid, $6::bigint, 0, $7::bigint FROM wh_event_store "
+    "WHERE event_id = $4::uuid ON CONFLICT DO NOTHING";
 inline const std::string kInsertAssociation =
     "INSERT INTO wh_message_associations (message_type, association_type, target_name) "
     "VALUES ($1::text, 'perspective', $2::text) ON CONFLICT DO NOTHING";
@@ -232,19 +234,20 @@ inline const std::string kFindInvocations =
     "ORDER BY completed_at, service_name COLLATE \"C\", perspective COLLATE \"C\"";
 
 // ---- perspectives -----------------------------------------------------------------------------
-// ?1 now ?2 instance ?3 limit ?4 lease expiry. Per (stream, perspective) in event order, as
-// claim() does; the caller sorts by (stream, event, perspective).
+// ?1 now ?2 instance ?3 limit ?4 lease expiry. Per (stream, perspective) in the stream's version
+// order (the order of appending: derived event ids need not follow it); the caller sorts by
+// (stream, version, perspective).
 inline const std::string kClaimPerspectiveWork =
     "WITH c AS MATERIALIZED (SELECT pe.event_work_id FROM wh_perspective_events pe "
     "WHERE pe.processed_at IS NULL AND pe.dead_lettered_at IS NULL "
     "AND (pe.scheduled_for IS NULL OR pe.scheduled_for <= $1::bigint) "
     "AND (pe.instance_id IS NULL OR pe.lease_expiry < $1::bigint OR pe.instance_id = $2::uuid) "
     "AND NOT EXISTS (SELECT 1 FROM wh_perspective_events e WHERE e.stream_id = pe.stream_id "
-    "AND e.perspective_name = pe.perspective_name AND e.event_id < pe.event_id "
+    "AND e.perspective_name = pe.perspective_name AND e.stream_version < pe.stream_version "
     "AND e.processed_at IS NULL AND e.dead_lettered_at IS NULL AND (e.scheduled_for > $1::bigint "
     "OR (e.instance_id IS NOT NULL AND e.lease_expiry >= $1::bigint AND "
     "e.instance_id <> $2::uuid))) "
-    "ORDER BY pe.stream_id, pe.event_id, pe.perspective_name COLLATE \"C\" LIMIT $3::bigint "
+    "ORDER BY pe.stream_id, pe.stream_version, pe.perspective_name COLLATE \"C\" LIMIT $3::bigint "
     "FOR UPDATE OF pe SKIP LOCKED) UPDATE wh_perspective_events AS u SET instance_id = $2::uuid, "
     "lease_expiry = $4::bigint, claimed_at = $1::bigint FROM c, wh_event_store es " +
     claimed_rows("event_work_id") +
@@ -270,6 +273,11 @@ inline const std::string kFailPerspectiveWork =
     "UPDATE wh_perspective_events SET status = status | " + number(MessageStatus::Failed) + ", " +
     failure_reason_columns() + failure_columns() + " WHERE event_work_id = $1::uuid" + kOwnedBy2 +
     " RETURNING perspective_name, attempts, dead_lettered_at, stream_id";
+// ?1 perspective ?2 stream: a model loaded inside a transaction is this transaction's until it
+// commits. Another instance's load waits rather than start from the model being replaced (the
+// later save would drop this one's event), the stream's first model, not yet saved, included.
+inline const std::string kLockPerspectiveModel =
+    "SELECT pg_advisory_xact_lock(hashtextextended($1::text || '/' || $2::text, 0))";
 inline const std::string kLoadPerspectiveModel =
     "SELECT model_data, last_event_id, updated_at FROM wh_perspective_models "
     "WHERE perspective_name = $1::text AND stream_id = $2::uuid";
@@ -421,9 +429,9 @@ inline const std::string kReadStream =
     "FROM wh_event_store WHERE stream_id = $1::uuid ORDER BY version";
 inline const std::string kPerspectiveEvents =
     "SELECT event_work_id, stream_id, perspective_name, event_id, instance_id, lease_expiry, "
-    "status, attempts, error, scheduled_for, dead_lettered_at, failure_reason "
+    "status, attempts, error, scheduled_for, dead_lettered_at, failure_reason, stream_version "
     "FROM wh_perspective_events WHERE stream_id = $1::uuid "
-    "ORDER BY event_id, perspective_name COLLATE \"C\"";
+    "ORDER BY stream_version, perspective_name COLLATE \"C\"";
 
 // ---- the inspector's listings: the row reads above, newest first, ?1 limit (NULL: all) -------
 inline const std::string kRecentOutbox =
@@ -445,7 +453,7 @@ inline const std::string kRecentEvents =
     "FROM wh_event_store ORDER BY created_at DESC, event_id DESC LIMIT $1::bigint";
 inline const std::string kRecentPerspectiveEvents =
     "SELECT event_work_id, stream_id, perspective_name, event_id, instance_id, lease_expiry, "
-    "status, attempts, error, scheduled_for, dead_lettered_at, failure_reason "
+    "status, attempts, error, scheduled_for, dead_lettered_at, failure_reason, stream_version "
     "FROM wh_perspective_events ORDER BY created_at DESC, event_work_id DESC LIMIT $1::bigint";
 inline const std::string kRecentInvocations =
     "SELECT message_id, receptor_id, service_name, perspective, stage, completed_at, duration_us "

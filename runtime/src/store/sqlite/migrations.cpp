@@ -196,14 +196,35 @@ ALTER TABLE wh_outbox_tombstones RENAME COLUMN published_at TO stored_at;
 CREATE INDEX wh_outbox_tombstones_stored_at ON wh_outbox_tombstones (stored_at);
 )sql";
 
-constexpr std::array<Migration, 6> kMigrations{{
+// A stream's perspective events apply in the order its events were appended: their versions.
+// Event ids do not follow it (an id derived from a handling shares its source's time).
+constexpr std::string_view kV7 = R"sql(
+ALTER TABLE wh_perspective_events ADD COLUMN stream_version INTEGER NOT NULL DEFAULT 0;
+UPDATE wh_perspective_events SET stream_version = COALESCE((SELECT es.version FROM wh_event_store
+  es WHERE es.event_id = wh_perspective_events.event_id), 0);
+)sql";
+
+constexpr std::array<Migration, 7> kMigrations{{
     {1, "core tables", kV1},
     {2, "inbox source_service_id", kV2},
     {3, "outbox tombstones, receptor invocations", kV3},
     {4, "perspective models", kV4},
     {5, "dead letters, stream order, lifecycle completions, detached work", kV5},
     {6, "outbox tombstones kept by the age of their id", kV6},
+    {7, "perspective events ordered by their event's version", kV7},
 }};
+
+// The name is bound, not spliced into the SQL: it is prose.
+absl::Status record_migration(Connection& connection, const Migration& migration) {
+  absl::StatusOr<sqlite3_stmt*> stmt = connection.prepare(
+      "INSERT INTO wh_schema_version (version, name, applied_at) VALUES (?1, ?2, "
+      "CAST(strftime('%s','now') AS INTEGER) * 1000000)");
+  if (!stmt.ok()) return stmt.status();
+  Use use(connection, *stmt);
+  use.bind_int(1, migration.version);
+  use.bind_text(2, migration.name);
+  return use.run();
+}
 
 absl::StatusOr<std::int64_t> scalar(Connection& connection, const std::string& sql) {
   absl::StatusOr<sqlite3_stmt*> stmt = connection.prepare(sql);
@@ -255,12 +276,7 @@ absl::Status migrate_locked(Connection& connection) {
   for (const Migration& migration : kMigrations) {
     if (migration.version <= *current) continue;
     absl::Status status = connection.exec(std::string(migration.sql));
-    if (status.ok()) {
-      status = connection.exec(
-          fmt::format("INSERT INTO wh_schema_version (version, name, applied_at) VALUES ({}, '{}', "
-                      "CAST(strftime('%s','now') AS INTEGER) * 1000000)",
-                      migration.version, migration.name));
-    }
+    if (status.ok()) status = record_migration(connection, migration);
     if (!status.ok()) {
       return absl::InternalError(fmt::format("migration {} ({}) failed: {}", migration.version,
                                              migration.name, std::string(status.message())));

@@ -221,11 +221,11 @@ inline const std::string kAppendEvent =
 inline const std::string kPerspectivesOf =
     "SELECT target_name FROM wh_message_associations WHERE message_type = ?1 "
     "AND association_type = 'perspective' ORDER BY target_name";
-// ?1 work id ?2 stream ?3 perspective ?4 event ?5 instance ?6 lease ?7 now
+// ?1 work id ?2 stream ?3 perspective ?4 event ?5 instance ?6 lease ?7 now ?8 the event's version
 inline const std::string kInsertPerspectiveEvent =
     "INSERT INTO wh_perspective_events (event_work_id, stream_id, perspective_name, event_id, "
-    "instance_id, lease_expiry, status, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 0, ?7) "
-    "ON CONFLICT DO NOTHING";
+    "instance_id, lease_expiry, status, created_at, stream_version) VALUES (?1, ?2, ?3, ?4, ?5, "
+    "?6, 0, ?7, ?8) ON CONFLICT DO NOTHING";
 inline const std::string kInsertAssociation =
     "INSERT INTO wh_message_associations (message_type, association_type, target_name) "
     "VALUES (?1, 'perspective', ?2) ON CONFLICT DO NOTHING";
@@ -241,8 +241,8 @@ inline const std::string kFindInvocations =
     "ORDER BY completed_at, service_name, perspective";
 
 // ---- perspectives -----------------------------------------------------------------------------
-// ?1 now ?2 instance ?3 limit. Per (stream, perspective) in event order, as claimable() does for
-// outbox and inbox rows.
+// ?1 now ?2 instance ?3 limit. Per (stream, perspective) in the stream's version order (the order
+// of appending: derived event ids need not follow it).
 inline const std::string kClaimablePerspectiveWork =
     "SELECT pe.event_work_id, pe.stream_id, pe.perspective_name, pe.event_id, es.event_type, "
     "es.event_data, es.metadata, es.version, pe.attempts FROM wh_perspective_events pe "
@@ -251,10 +251,10 @@ inline const std::string kClaimablePerspectiveWork =
     "AND (pe.scheduled_for IS NULL OR pe.scheduled_for <= ?1) "
     "AND (pe.instance_id IS NULL OR pe.lease_expiry < ?1 OR pe.instance_id = ?2) "
     "AND NOT EXISTS (SELECT 1 FROM wh_perspective_events e WHERE e.stream_id = pe.stream_id "
-    "AND e.perspective_name = pe.perspective_name AND e.event_id < pe.event_id "
+    "AND e.perspective_name = pe.perspective_name AND e.stream_version < pe.stream_version "
     "AND e.processed_at IS NULL AND e.dead_lettered_at IS NULL AND (e.scheduled_for > ?1 OR "
     "(e.instance_id IS NOT NULL AND e.lease_expiry >= ?1 AND e.instance_id <> ?2))) "
-    "ORDER BY pe.stream_id, pe.event_id, pe.perspective_name LIMIT ?3";
+    "ORDER BY pe.stream_id, pe.stream_version, pe.perspective_name LIMIT ?3";
 // ?1 work id ?2 instance ?3 lease expiry ?4 now
 inline const std::string kLeasePerspectiveWork =
     "UPDATE wh_perspective_events SET instance_id = ?2, lease_expiry = ?3, claimed_at = ?4 "
@@ -407,9 +407,9 @@ inline constexpr std::string_view kInboxRowColumns[] = {
 inline constexpr std::string_view kEventRowColumns[] = {
     "event_id", "stream_id", "event_type", "event_data", "metadata", "version", "created_at"};
 inline constexpr std::string_view kPerspectiveEventRowColumns[] = {
-    "event_work_id", "stream_id",     "perspective_name", "event_id",
-    "instance_id",   "lease_expiry",  "status",           "attempts",
-    "error",         "scheduled_for", "dead_lettered_at", "failure_reason"};
+    "event_work_id",    "stream_id",      "perspective_name", "event_id", "instance_id",
+    "lease_expiry",     "status",         "attempts",         "error",    "scheduled_for",
+    "dead_lettered_at", "failure_reason", "stream_version"};
 inline constexpr std::string_view kReceptorInvocationRowColumns[] = {
     "message_id", "receptor_id",  "service_name", "perspective",
     "stage",      "completed_at", "duration_us"};
@@ -447,7 +447,7 @@ inline const std::string kReadStream = "SELECT " +
                                        " FROM wh_event_store WHERE stream_id = ?1 ORDER BY version";
 inline const std::string kPerspectiveEvents =
     "SELECT " + select_columns("wh_perspective_events", kPerspectiveEventRowColumns) +
-    " FROM wh_perspective_events WHERE stream_id = ?1 ORDER BY event_id, perspective_name";
+    " FROM wh_perspective_events WHERE stream_id = ?1 ORDER BY stream_version, perspective_name";
 
 // The inspector's newest-first listings: a table's row columns, newest first, ?1 limit
 // (negative: all).

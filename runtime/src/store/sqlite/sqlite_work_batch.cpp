@@ -276,6 +276,7 @@ absl::Status SqliteWorkStore::Impl::append_event_parts(const WorkItem& item,
       use.bind_uuid(5, options.instance.instance_id);
       use.bind_int(6, now + lease_micros());
       use.bind_int(7, now);
+      use.bind_int(8, version);
       WB_RETURN_IF_ERROR(use.run());
     }
   }
