@@ -196,6 +196,10 @@ inline void expect_every_order_stored_once(const Stores& stores, int orders) {
                                        stores.model_integer("placed") + " = 1 AND " +
                                        stores.model_integer("shipped") + " = 1"),
             orders);
+  // In the order sales stored them: OrderPlaced before OrderShipped, on every order's stream.
+  EXPECT_EQ(stores.scalar("sales", "SELECT count(*) FROM wh_perspective_models WHERE " +
+                                       stores.model_integer("shipped_before_placed") + " <> 0"),
+            0);
   // Quantities 1..5 cycle over the orders: the shipped total is exact only without repeats.
   std::int64_t expected_quantity = 0;
   for (int i = 0; i < orders; ++i) expected_quantity += 1 + i % 5;

@@ -62,9 +62,6 @@ class HookedStore final : public whizbang::WorkStore, public whizbang::StoreRead
                              const whizbang::Uuid& receiving_service_id) override {
     return inner_->keep_accepted(messages, receiving_service_id);
   }
-  absl::Status append_claimed_events(std::vector<whizbang::WorkItem>& items) override {
-    return inner_->append_claimed_events(items);
-  }
   absl::StatusOr<std::vector<whizbang::WorkItem>> process_work_batch(
       const whizbang::WorkBatchRequest& request) override {
     return inner_->process_work_batch(request);

@@ -20,6 +20,7 @@ void OrderBookPerspective::apply(OrderBookEntry& entry, const OrderPlaced& event
 
 void OrderBookPerspective::apply(OrderBookEntry& entry, const OrderShipped& event) {
   journal::record("order-book-shipped", event.order_id);
+  if (entry.placed == 0) ++entry.shipped_before_placed;
   ++entry.shipped;
   entry.quantity_shipped += event.quantity;
 }

@@ -19,6 +19,8 @@ struct OrderBookEntry {
   int placed = 0;
   int shipped = 0;
   int quantity_shipped = 0;
+  // OrderShipped applied to an entry OrderPlaced had not reached: the stream's order broken.
+  int shipped_before_placed = 0;
 };
 
 class OrderBookPerspective : public whizbang::Perspective<OrderBookEntry> {

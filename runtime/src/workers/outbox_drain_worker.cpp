@@ -242,7 +242,7 @@ void OutboxDrainWorker::resolve_before_batch() {
 }
 
 absl::StatusOr<DrainCycleResult> OutboxDrainWorker::run_once() {
-  const EnvelopeParseMemo memo;  // an event row's publishing and its append: one parse
+  const EnvelopeParseMemo memo;  // an event row's append and its publishing: one parse
   if (unrecorded_) {
     // Published, but not recorded: recorded before anything is claimed, rather than publishing
     // these rows again at once.
@@ -258,9 +258,9 @@ absl::StatusOr<DrainCycleResult> OutboxDrainWorker::run_once() {
   request.event_store_outbox_only = transport_ == nullptr;
   request.max_items = options_.max_batch;
   request.debug_mode = options_.debug_mode;
-  // The events go to the event store after the publish (record()): the broker, and the
-  // services behind it, get the rows without waiting for the appends.
-  request.append_events = false;
+  // The claim appends the event rows' events to their streams before anything is published:
+  // a service that hears of an event can answer before this cycle ends, and the answer must
+  // find its cause in the stream (docs/guide/06-stores-and-workers.md).
   absl::StatusOr<std::vector<WorkItem>> items = store_.process_work_batch(request);
   if (!items.ok()) {
     // The batch rolled back: give the deferred messages back for the next cycle.
@@ -273,10 +273,10 @@ absl::StatusOr<DrainCycleResult> OutboxDrainWorker::run_once() {
 
   Batch batch;
   prepare(*items, batch, result);
-  // A publish that fails here leaves the rows claimed and their events unappended: the next
-  // claim offers them again (they are leased to this instance) and appends them then.
+  // A publish that fails here leaves the rows claimed: the next claim offers them again (they
+  // are leased to this instance).
   if (absl::Status status = publish(batch, result); !status.ok()) return status;
-  Record done{*std::move(items), std::move(batch.completions), std::move(batch.failures)};
+  Record done{std::move(batch.completions), std::move(batch.failures)};
   if (absl::Status status = record(done); !status.ok()) {
     unrecorded_ = std::move(done);
     return status;
@@ -290,43 +290,10 @@ absl::StatusOr<DrainCycleResult> OutboxDrainWorker::run_once() {
 }
 
 absl::Status OutboxDrainWorker::record(const Record& record) {
-  if (record.claimed.empty() && record.completions.empty() && record.failures.empty()) {
+  if (record.completions.empty() && record.failures.empty()) {
     return absl::OkStatus();  // an idle cycle takes no write lock
   }
-  Transaction transaction(store_);
-  if (!transaction.status().ok()) return transaction.status();
-  // Every claimed event row's event, whatever became of its publishing, as a claim appends
-  // them: a stream's versions follow the order its events were caused in. Rows prepare() could
-  // not read are quarantined already. Appended from a copy, so that a record that fails is
-  // tried again as it was.
-  std::set<MessageId> unreadable;
-  for (const WorkFailure& failure : record.failures) {
-    if (failure.reason == FailureReason::SerializationError) unreadable.insert(failure.message_id);
-  }
-  std::vector<WorkItem> events;
-  std::set<MessageId> quarantined;  // what the append removes: it could not take them apart
-  for (const WorkItem& item : record.claimed) {
-    if (item.is_event && item.stream_id && !has_status(item.status, MessageStatus::EventStored) &&
-        !unreadable.contains(item.message_id)) {
-      events.push_back(item);
-      quarantined.insert(item.message_id);
-    }
-  }
-  if (absl::Status status = store_.append_claimed_events(events); !status.ok()) return status;
-  for (const WorkItem& appended : events) quarantined.erase(appended.message_id);
-  // Nothing more is recorded for a quarantined row: a completion would delete the dead letter.
-  std::vector<WorkCompletion> completions;
-  for (const WorkCompletion& completion : record.completions) {
-    if (!quarantined.contains(completion.message_id)) completions.push_back(completion);
-  }
-  std::vector<WorkFailure> failures;
-  for (const WorkFailure& failure : record.failures) {
-    if (!quarantined.contains(failure.message_id)) failures.push_back(failure);
-  }
-  if (absl::Status status = store_.complete_work(completions, failures); !status.ok()) {
-    return status;
-  }
-  return transaction.commit();
+  return store_.complete_work(record.completions, record.failures);
 }
 
 outbox_drain::StageFiring OutboxDrainWorker::fire_stage(const MessageId& id, Envelope& envelope,

@@ -37,7 +37,6 @@ class MemoryWorkStore final : public WorkStore, public StoreReader {
       std::span<const OutboxMessage> messages) override;
   absl::StatusOr<std::vector<MessageId>> store_inbox_messages(
       std::span<const InboxMessage> messages, const Uuid& receiving_service_id) override;
-  absl::Status append_claimed_events(std::vector<WorkItem>& items) override;
   absl::StatusOr<std::vector<WorkItem>> process_work_batch(
       const WorkBatchRequest& request) override;
   absl::Status complete_work(std::span<const WorkCompletion> completions,

@@ -132,9 +132,6 @@ struct WorkBatchRequest {
   bool event_store_outbox_only = false;
   // Keep completed rows (processed_at/published_at set) instead of deleting them.
   bool debug_mode = false;
-  // False: the claim leaves the event-store append to WorkStore::append_claimed_events(), which
-  // the outbox drain calls after publishing (the broker gets the rows sooner).
-  bool append_events = true;
   // Per source.
   std::size_t max_items = 100;
 };

@@ -131,13 +131,6 @@ class WorkStore : public OutboxStore, public PerspectiveStore {
   virtual absl::StatusOr<std::vector<WorkItem>> process_work_batch(
       const WorkBatchRequest& request) = 0;
 
-  // The event-store phase of a claim made with WorkBatchRequest::append_events false, on its
-  // own: appends the event of each event row of `items` (rows this instance claimed) whose event
-  // is not stored yet to its stream, in the order given, with its perspective events, and marks
-  // it EventStored, as the claim would have. A row whose event cannot be taken apart is
-  // quarantined (dead-lettered, SerializationError) and removed from `items`.
-  virtual absl::Status append_claimed_events(std::vector<WorkItem>& items) = 0;
-
   // The completion and failure phases of process_work_batch on their own, so a handling can
   // complete its inbox row in the transaction that stores its emissions. Every failure adds one
   // to `whizbang.work_coordinator.failed{message_type}`; a dead-lettering one also to

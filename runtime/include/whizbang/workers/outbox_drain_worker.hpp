@@ -148,11 +148,8 @@ class OutboxDrainWorker {
   void fail(Batch& batch, const WorkItem& item, const absl::Status& status, FailureReason reason,
             DrainCycleResult& result);
 
-  // What a cycle recorded after publishing, in one transaction: the claimed rows' events
-  // appended to their streams (claimed with WorkBatchRequest::append_events false, so the broker
-  // has the rows sooner), then the completions and failures.
+  // What a cycle records after publishing, in one transaction: the completions and failures.
   struct Record {
-    std::vector<WorkItem> claimed;
     std::vector<WorkCompletion> completions;
     std::vector<WorkFailure> failures;
   };

@@ -202,7 +202,7 @@ std::vector<WorkItem> MemoryWorkStore::Impl::process(const WorkBatchRequest& req
                             *row_state.lease_expiry < at;
       row_state.instance_id = self();
       row_state.lease_expiry = at + options.lease_duration;
-      if (request.append_events && row.message.is_event && stream &&
+      if (row.message.is_event && stream &&
           !append_event(id, row.message.message_type, *stream, row.message.envelope_json, row_state,
                         table)) {
         continue;

@@ -55,22 +55,6 @@ absl::StatusOr<std::vector<WorkItem>> MemoryWorkStore::process_work_batch(
       [&]() -> absl::StatusOr<std::vector<WorkItem>> { return impl_->process(request); });
 }
 
-absl::Status MemoryWorkStore::append_claimed_events(std::vector<WorkItem>& items) {
-  return impl_->gate.run([&]() -> absl::Status {
-    std::erase_if(items, [&](WorkItem& item) {
-      if (!item.is_event || !item.stream_id) return false;
-      RowState* row = impl_->find_state(item.source, item.message_id);
-      if (row == nullptr) return false;  // completed meanwhile: nothing to append
-      const bool stored = impl_->append_event(
-          item.message_id, item.message_type, *item.stream_id, item.envelope_json, *row,
-          item.source == WorkSource::Outbox ? "wh_outbox" : "wh_inbox");
-      if (stored) item.status = item.status | MessageStatus::EventStored;
-      return !stored;  // quarantined
-    });
-    return absl::OkStatus();
-  });
-}
-
 absl::Status MemoryWorkStore::complete_work(std::span<const WorkCompletion> completions,
                                             std::span<const WorkFailure> failures) {
   return impl_->gate.run([&]() -> absl::Status {

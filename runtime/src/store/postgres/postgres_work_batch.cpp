@@ -61,7 +61,7 @@ absl::StatusOr<std::vector<WorkItem>> PostgresWorkStore::Impl::process(
         read_claim(WorkSource::Inbox, *inbox_claim, newly_stored, lease_expiry);
     std::move(inbox.begin(), inbox.end(), std::back_inserter(items));
   }
-  if (request.append_events) WB_RETURN_IF_ERROR(append_events(items));
+  WB_RETURN_IF_ERROR(append_events(items));
   return items;
 }
 

@@ -291,10 +291,6 @@ absl::StatusOr<std::vector<WorkItem>> PostgresWorkStore::process_work_batch(
   return impl_->gate.run([&] { return impl_->process(request); });
 }
 
-absl::Status PostgresWorkStore::append_claimed_events(std::vector<WorkItem>& items) {
-  return impl_->gate.run([&] { return impl_->append_events(items); });
-}
-
 absl::Status PostgresWorkStore::complete_work(std::span<const WorkCompletion> completions,
                                               std::span<const WorkFailure> failures) {
   return impl_->gate.run([&]() -> absl::Status {

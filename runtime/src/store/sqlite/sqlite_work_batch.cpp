@@ -160,10 +160,8 @@ absl::Status SqliteWorkStore::Impl::claim(WorkSource source, const WorkBatchRequ
   PerspectiveTargets targets;
   for (std::size_t i = first; i < items.size(); ++i) {
     WorkItem& item = items[i];
-    if (request.append_events) {
-      WB_ASSIGN_OR_RETURN(bool stored, append_unless_stored(item, targets));
-      if (!stored) continue;  // quarantined (and so not leased)
-    }
+    WB_ASSIGN_OR_RETURN(bool stored, append_unless_stored(item, targets));
+    if (!stored) continue;  // quarantined (and so not leased)
     if (!lease_kept[i - first]) {
       Use use(*connection, lease);
       use.bind_uuid(1, item.message_id.uuid());
@@ -176,20 +174,6 @@ absl::Status SqliteWorkStore::Impl::claim(WorkSource source, const WorkBatchRequ
   items.resize(first);
   std::move(kept.begin(), kept.end(), std::back_inserter(items));
   return absl::OkStatus();
-}
-
-absl::Status SqliteWorkStore::append_claimed_events(std::vector<WorkItem>& items) {
-  return impl_->gate.run([&]() -> absl::Status {
-    Impl::PerspectiveTargets targets;
-    std::set<MessageId> quarantined;
-    for (WorkItem& item : items) {
-      WB_ASSIGN_OR_RETURN(bool stored, impl_->append_unless_stored(item, targets));
-      if (!stored) quarantined.insert(item.message_id);
-    }
-    std::erase_if(items,
-                  [&](const WorkItem& item) { return quarantined.contains(item.message_id); });
-    return absl::OkStatus();
-  });
 }
 
 absl::StatusOr<bool> SqliteWorkStore::Impl::append_unless_stored(WorkItem& item,

@@ -70,7 +70,6 @@ class SqliteWorkStore final : public WorkStore, public StoreReader {
                              const Uuid& receiving_service_id) override;
   absl::StatusOr<std::vector<WorkItem>> process_work_batch(
       const WorkBatchRequest& request) override;
-  absl::Status append_claimed_events(std::vector<WorkItem>& items) override;
   absl::Status complete_work(std::span<const WorkCompletion> completions,
                              std::span<const WorkFailure> failures) override;
   absl::StatusOr<std::vector<MessageId>> renew_leases(std::span<const WorkLease> leases) override;
