@@ -2,6 +2,7 @@
 // routing (scenarios 67–68), deferred channel, quarantine.
 #include "whizbang/workers/outbox_drain_worker.hpp"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <functional>
