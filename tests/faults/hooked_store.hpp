@@ -21,6 +21,8 @@ class HookedStore final : public whizbang::WorkStore, public whizbang::StoreRead
   std::function<void()> before_begin;
   std::function<absl::Status(std::span<const whizbang::WorkLease>)> before_renew_leases;
   std::function<absl::Status()> before_complete_work;
+  // Before delivered messages are stored (store_inbox_messages, accept_deliveries).
+  std::function<absl::Status(std::span<const whizbang::InboxMessage>)> before_store_inbox;
   // Before the records of a receptor's firing are written (the receptor has fired).
   std::function<void(std::span<const whizbang::ReceptorInvocationRecord>)>
       before_record_receptor_invocations;
@@ -50,12 +52,18 @@ class HookedStore final : public whizbang::WorkStore, public whizbang::StoreRead
   absl::StatusOr<std::vector<whizbang::MessageId>> store_inbox_messages(
       std::span<const whizbang::InboxMessage> messages,
       const whizbang::Uuid& receiving_service_id) override {
+    if (before_store_inbox) {
+      if (absl::Status status = before_store_inbox(messages); !status.ok()) return status;
+    }
     return inner_->store_inbox_messages(messages, receiving_service_id);
   }
   bool accepts_deliveries() const override { return inner_->accepts_deliveries(); }
   absl::StatusOr<whizbang::AcceptedDeliveries> accept_deliveries(
       std::span<const whizbang::InboxMessage> messages,
       const whizbang::Uuid& receiving_service_id) override {
+    if (before_store_inbox) {
+      if (absl::Status status = before_store_inbox(messages); !status.ok()) return status;
+    }
     return inner_->accept_deliveries(messages, receiving_service_id);
   }
   absl::Status keep_accepted(std::span<const whizbang::InboxMessage> messages,

@@ -302,7 +302,9 @@ TEST_F(StoredRowFuzzTests, EveryTruncationOfAStoredInboxRow_IsQuarantined) {
 // Regression: receive() peeks at a delivery's "ss" before storing it, with a parser that recursed
 // once per nesting level, so a 1 MB delivery of '[' crashed the subscriber. It is now stored like
 // any corrupt delivery and quarantined when claimed.
-TEST_F(StoredRowFuzzTests, DeeplyNestedDelivery_IsStoredThenQuarantined) {
+// Refused at the door, never decoded past the nesting bound: kept as a dead letter, cut to what
+// the store keeps of a refused delivery.
+TEST_F(StoredRowFuzzTests, DeeplyNestedDelivery_RefusedAndKeptCut) {
   InboxWorkerOptions options;
   options.service_name = "orders";
   options.service_id = service_id_;
@@ -313,9 +315,12 @@ TEST_F(StoredRowFuzzTests, DeeplyNestedDelivery_IsStoredThenQuarantined) {
                                   row.is_event};
   ASSERT_TRUE(inbox.receive({&delivery, 1}).ok());
   drain();
-  auto stored = store_->find_inbox_row(row.message_id);
-  ASSERT_TRUE(stored.ok() && stored->has_value());
-  expect_quarantined((*stored)->state, "deep delivery");
+  auto original = store_->find_inbox_row(row.message_id);
+  ASSERT_TRUE(original.ok());
+  EXPECT_FALSE(original->has_value());
+  auto letters = store_->dead_letters(10);
+  ASSERT_TRUE(letters.ok() && letters->size() == 1u);
+  EXPECT_NE(letters->front().error.find("bytes kept"), std::string::npos) << letters->front().error;
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // What a sender on the transport without the key can do, under Require: nothing. Each attack
 // below was possible before envelopes were signed (docs/guide/16-security.md); each delivery is
-// now dead-lettered with its reason and EventId 160, never handled, and a forged copy cannot
-// take the id of the genuine message it imitates.
+// now refused at the inbox's door with its reason and EventId 160 (kept once as a dead letter,
+// the transport here having none), never handled, and a forged copy cannot take the id of the
+// genuine message it imitates.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -54,6 +55,8 @@ class TrustBoundaryTests : public ::testing::Test {
         },
         options);
   }
+  // How many deliveries the door refused so far.
+  std::uint64_t refused() const { return worker_->delivery_health().refused_deliveries; }
   InboxCycleResult deliver(const TransportMessage& message) {
     EXPECT_TRUE(worker_->receive({&message, 1}).ok());
     absl::StatusOr<InboxCycleResult> cycle = worker_->run_once();
@@ -85,10 +88,11 @@ TEST_F(TrustBoundaryTests, UnsignedEnvelopeClaimingSystemForAllTenants_IsRefused
   claimed.type = SecurityContextType::System;
   envelope.hops.front().scope = claimed;
   const InboxCycleResult cycle = deliver(delivery(envelope, nullptr));
-  EXPECT_EQ(cycle.quarantined, 1u);
+  EXPECT_EQ(cycle.handled, 0u);
+  EXPECT_EQ(refused(), 1u);
   EXPECT_TRUE(handled_.empty());
   EXPECT_NE(refusal().find("unsigned"), std::string::npos);
-  EXPECT_EQ(log_.count("[EventId 160 EnvelopeRefused]"), 2) << "at receipt and when claimed";
+  EXPECT_EQ(log_.count("[EventId 160 EnvelopeRefused]"), 1) << "at the door, never claimed";
 }
 
 TEST_F(TrustBoundaryTests, ForgedInvocationRecordToSuppressAReceptor_IsRefused) {
@@ -98,7 +102,8 @@ TEST_F(TrustBoundaryTests, ForgedInvocationRecordToSuppressAReceptor_IsRefused) 
   record.receptor_id = std::string("shop::Mailer");
   record.stage = Stage::PostInboxInline;
   envelope.receptor_invocations.push_back(record);
-  EXPECT_EQ(deliver(delivery(envelope, nullptr)).quarantined, 1u);
+  EXPECT_EQ(deliver(delivery(envelope, nullptr)).handled, 0u);
+  EXPECT_EQ(refused(), 1u);
   EXPECT_TRUE(handled_.empty());
 }
 
@@ -108,7 +113,8 @@ TEST_F(TrustBoundaryTests, ForgedLastHopFromTheReceivingService_IsRefused) {
   MessageHop hop = envelope.hops.front();
   hop.service_instance = store_test::instance("shipping");  // "it came from us": skip PostInbox
   envelope.hops.push_back(hop);
-  EXPECT_EQ(deliver(delivery(envelope, nullptr)).quarantined, 1u);
+  EXPECT_EQ(deliver(delivery(envelope, nullptr)).handled, 0u);
+  EXPECT_EQ(refused(), 1u);
   EXPECT_TRUE(handled_.empty());
 }
 
@@ -122,7 +128,8 @@ TEST_F(TrustBoundaryTests, SignedEnvelopeChangedInFlight_IsRefused) {
   ASSERT_TRUE(sign_envelope_json(message.envelope_json, ring).ok());
   message.envelope_json =
       security_test::replaced(message.envelope_json, R"("u":"alice")", R"("u":"mallory")");
-  EXPECT_EQ(deliver(message).quarantined, 1u);
+  EXPECT_EQ(deliver(message).handled, 0u);
+  EXPECT_EQ(refused(), 1u);
   EXPECT_TRUE(handled_.empty());
   EXPECT_NE(refusal().find("does not match its content"), std::string::npos);
 }
@@ -130,7 +137,8 @@ TEST_F(TrustBoundaryTests, SignedEnvelopeChangedInFlight_IsRefused) {
 TEST_F(TrustBoundaryTests, SignedWithAKeyNotInTheRing_IsRefused) {
   make_worker(EnvelopeSigningMode::Require);
   const SigningKeyRing stranger = *SigningKeyRing::create({{"k1", std::string(32, 's')}});
-  EXPECT_EQ(deliver(delivery(order_envelope(), &stranger)).quarantined, 1u);
+  EXPECT_EQ(deliver(delivery(order_envelope(), &stranger)).handled, 0u);
+  EXPECT_EQ(refused(), 1u);
   EXPECT_TRUE(handled_.empty());
 }
 
@@ -142,7 +150,8 @@ TEST_F(TrustBoundaryTests, ForgedCopyArrivingFirst_DoesNotSuppressTheGenuineMess
   const Envelope genuine = order_envelope();
   Envelope forged = genuine;
   forged.hops.front().scope = SecurityScope{"SYSTEM", "*"};
-  EXPECT_EQ(deliver(delivery(forged, nullptr)).quarantined, 1u);
+  EXPECT_EQ(deliver(delivery(forged, nullptr)).handled, 0u);
+  EXPECT_EQ(refused(), 1u);
   const InboxCycleResult cycle = deliver(delivery(genuine, &ring));
   EXPECT_EQ(cycle.handled, 1u);
   ASSERT_EQ(handled_.size(), 1u);
@@ -154,7 +163,8 @@ TEST_F(TrustBoundaryTests, SignMode_AcceptsUnsignedButNotBadlySigned) {
   make_worker(EnvelopeSigningMode::Sign);
   EXPECT_EQ(deliver(delivery(order_envelope(), nullptr)).handled, 1u);
   const SigningKeyRing stranger = *SigningKeyRing::create({{"k1", std::string(32, 's')}});
-  EXPECT_EQ(deliver(delivery(order_envelope(), &stranger)).quarantined, 1u);
+  EXPECT_EQ(deliver(delivery(order_envelope(), &stranger)).handled, 0u);
+  EXPECT_EQ(refused(), 1u);
   EXPECT_EQ(handled_.size(), 1u);
 }
 

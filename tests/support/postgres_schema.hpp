@@ -21,6 +21,10 @@ namespace whizbang_test {
 // The run's server; empty (with a failure naming the fix) when the variable is unset.
 inline std::string postgres_conninfo() {
   const char* conninfo = std::getenv("WHIZBANG_PG_CONNINFO");
+#ifdef WHIZBANG_TEST_PG_CONNINFO
+  // A suite with both servers has the conninfo compiled in (tests/CMakeLists.txt).
+  if (conninfo == nullptr) conninfo = WHIZBANG_TEST_PG_CONNINFO;
+#endif
   if (conninfo == nullptr || *conninfo == '\0') {
     ADD_FAILURE() << "WHIZBANG_PG_CONNINFO is not set: run the suite through ctest, which starts "
                      "a throwaway PostgreSQL server, or point the variable at a server";

@@ -149,7 +149,7 @@ class RawAmqp {
       auto found = properties.find(name);
       if (found == properties.end()) return;
       props._flags |= flag;
-      field = amqp_cstring_bytes(found->second.c_str());
+      field = exact_bytes(found->second);
     };
     set("content_type", AMQP_BASIC_CONTENT_TYPE_FLAG, props.content_type);
     set("message_id", AMQP_BASIC_MESSAGE_ID_FLAG, props.message_id);
@@ -158,9 +158,9 @@ class RawAmqp {
     std::vector<amqp_table_entry_t> entries;
     for (const auto& [key, value] : headers) {
       amqp_table_entry_t entry{};
-      entry.key = amqp_cstring_bytes(key.c_str());
+      entry.key = exact_bytes(key);
       entry.value.kind = AMQP_FIELD_KIND_BYTES;
-      entry.value.value.bytes = amqp_cstring_bytes(value.c_str());
+      entry.value.value.bytes = exact_bytes(value);
       entries.push_back(entry);
     }
     if (!entries.empty()) {
@@ -169,7 +169,12 @@ class RawAmqp {
     }
     return amqp_basic_publish(state_, 1, amqp_cstring_bytes(exchange.c_str()),
                               amqp_cstring_bytes(routing_key.c_str()), 0, 0, &props,
-                              amqp_cstring_bytes(body.c_str())) == AMQP_STATUS_OK;
+                              exact_bytes(body)) == AMQP_STATUS_OK;
+  }
+
+  // The bytes of `text` as they are, NULs and all (amqp_cstring_bytes stops at the first NUL).
+  static amqp_bytes_t exact_bytes(const std::string& text) {
+    return amqp_bytes_t{text.size(), const_cast<char*>(text.data())};
   }
 
   // A queue bound to `exchange`, as another service (e.g. a .NET one) would declare it.

@@ -51,7 +51,7 @@ absl::Status StoreTransport::publish(const whizbang::TransportDestination& desti
         });
     if (!bound) continue;
     if (absl::Status status = open(receiver); !status.ok()) return status;
-    if (absl::Status status = receiver.inbox->receive(batch); !status.ok()) return status;
+    if (absl::Status status = receiver.inbox->receive(batch).status; !status.ok()) return status;
     delivered = true;
   }
   const bool has_command = std::any_of(

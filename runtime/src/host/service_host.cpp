@@ -190,6 +190,7 @@ void ServiceHost::build_workers() {
   inbox_options.signing = o.signing;
   inbox_options.scope_trusted_services = o.scope_trusted_services;
   inbox_options.logger = o.logger;
+  inbox_options.metrics = o.metrics;
   inbox_ = std::make_unique<InboxWorker>(
       *o.store, resolver,
       [lifecycle = lifecycle_.get()](InboxHandling& handling) {

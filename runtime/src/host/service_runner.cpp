@@ -15,6 +15,10 @@
 namespace whizbang {
 namespace {
 
+// How long every delivered batch may fail to be stored before /readyz reports the subscription
+// stuck: longer than a store's brief hiccup, shorter than an orchestrator's patience.
+constexpr std::chrono::seconds kStuckSubscriptionAfter{5};
+
 bool starts_with(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
 }
@@ -122,6 +126,7 @@ absl::StatusOr<std::unique_ptr<ServiceRunner>> ServiceRunner::start(const Regist
   options.store = runner->store_.get();
   options.transport = runner->transport_.get();
   options.logger = logger;
+  options.metrics = runner->metrics_;
   absl::StatusOr<EnvelopeSigning> signing = signing_from_config(runner->config_);
   if (!signing.ok()) return signing.status();
   options.signing = *std::move(signing);
@@ -154,6 +159,13 @@ absl::Status ServiceRunner::readiness() const {
   if (!running_.load()) return absl::UnavailableError("not running (starting or stopping)");
   if (transport_ != nullptr && !transport_->is_ready()) {
     return absl::UnavailableError("the transport is not connected");
+  }
+  const DeliveryHealth delivery = host_->delivery_health();
+  if (delivery.failing_since &&
+      std::chrono::steady_clock::now() - *delivery.failing_since >= kStuckSubscriptionAfter) {
+    return absl::UnavailableError("the subscription is stuck: no delivered batch stored for " +
+                                  std::to_string(kStuckSubscriptionAfter.count()) +
+                                  " s (last error: " + delivery.last_error + ")");
   }
   return absl::OkStatus();
 }

@@ -92,10 +92,13 @@ absl::Status InProcessTransport::deliver(const std::shared_ptr<Subscriber>& subs
                                          const TransportDestination& destination,
                                          std::span<const TransportMessage> batch) {
   t_calling.push_back(subscriber.get());
-  absl::Status status = status_of_call("delivery to service '" + subscriber->service_name + "'",
-                                       [&] { return subscriber->handler(destination, batch); });
+  DeliveryOutcome outcome =
+      outcome_of_call("delivery to service '" + subscriber->service_name + "'",
+                      [&] { return subscriber->handler(destination, batch); });
   t_calling.pop_back();
-  return status;
+  // No dead letters here (dead_letters_refused() is false): the inbox keeps what it refuses in
+  // its own store instead, so a refusal counts as taken.
+  return outcome.status;
 }
 
 absl::StatusOr<std::unique_ptr<TransportSubscription>> InProcessTransport::subscribe(

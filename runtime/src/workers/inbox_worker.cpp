@@ -15,49 +15,11 @@
 #include "whizbang/internal/json_codec.hpp"
 #include "whizbang/observability/logging.hpp"
 #include "workers/group_commit.hpp"
+#include "workers/inbox_admission.hpp"
 #include "workers/lease_keeper.hpp"
 
 namespace whizbang {
 namespace {
-
-// What the inbox row takes from the envelope itself: the sending service ("ss") and, for a
-// delivery whose transport named no stream, the first hop's stream id ("st", or the
-// "md.AggregateId" a Whizbang .NET sender writes). Absent or unreadable fields are nil: the row
-// is stored anyway and quarantined when claimed, so a corrupt delivery stays visible.
-struct EnvelopeRouting {
-  Uuid source_service;
-  std::optional<Uuid> stream_id;
-};
-
-std::optional<Uuid> uuid_member(const rapidjson::Value& object, const char* name) {
-  auto it = object.FindMember(name);
-  if (it == object.MemberEnd() || !it->value.IsString()) return std::nullopt;
-  return internal::parse_uuid(std::string_view(it->value.GetString(), it->value.GetStringLength()));
-}
-
-EnvelopeRouting routing_of(std::string_view envelope_json) {
-  // Bounded: an unbounded recursive parse let a delivery of a few hundred thousand '[' overflow
-  // the stack before the row could be stored (and quarantined when claimed). Handled on
-  // delivery, the same cycle reads the envelope again: parsed once (envelope_parse_memo.hpp).
-  rapidjson::Document scratch;
-  internal::BoundedParseResult parsed;
-  const rapidjson::Document* read = parsed_envelope(envelope_json, scratch, parsed);
-  if (read == nullptr || !read->IsObject()) return {};
-  const rapidjson::Document& document = *read;
-  EnvelopeRouting routing;
-  routing.source_service = uuid_member(document, "ss").value_or(Uuid());
-  auto hops = document.FindMember("h");
-  if (hops != document.MemberEnd() && hops->value.IsArray() && !hops->value.Empty() &&
-      hops->value[0].IsObject()) {
-    const rapidjson::Value& first = hops->value[0];
-    routing.stream_id = uuid_member(first, "st");
-    auto metadata = first.FindMember("md");
-    if (!routing.stream_id && metadata != first.MemberEnd() && metadata->value.IsObject()) {
-      routing.stream_id = uuid_member(metadata->value, "AggregateId");
-    }
-  }
-  return routing;
-}
 
 // The worker whose cycle this thread is running, if any: that cycle handles what it stores, so its
 // commit need not wake the worker thread, and a delivery to the same worker from inside it only
@@ -107,72 +69,27 @@ InboxWorker::~InboxWorker() {
   store_.remove_commit_listener(commit_listener_);
 }
 
-absl::StatusOr<std::unique_ptr<TransportSubscription>> InboxWorker::subscribe(
-    Transport& transport) {
-  return transport.subscribe(
-      options_.service_name, options_.bindings,
-      [this](const TransportDestination&, std::span<const TransportMessage> batch) {
-        return receive(batch);
-      });
-}
-
-absl::Status InboxWorker::receive(std::span<const TransportMessage> batch) {
+DeliveryOutcome InboxWorker::receive(std::span<const TransportMessage> batch) {
   const bool handle_here = options_.handle_on_delivery && options_.atomic_completion &&
                            handling_deliveries_ && cycle_on_this_thread != this;
-  // Handled here, the routing read below and the handling share one parse per envelope; only
+  // Handled here, the door's read of each envelope and the handling share one parse; only
   // stored, nothing here reads them again, and keeping them would be work for nothing.
   std::optional<EnvelopeParseMemo> memo;
   if (handle_here) memo.emplace();
-  const std::vector<InboxMessage> rows = inbox_rows(batch);
-  if (handle_here) {
-    absl::StatusOr<bool> handled = handle_delivered(rows);
-    if (!handled.ok()) return handled.status();
-    if (*handled) return absl::OkStatus();
+  Admission admission = admit(batch);
+  absl::Status stored = store_admitted(admission, handle_here);
+  if (!stored.ok() && !absl::IsUnavailable(stored)) {
+    // Unavailable: the store is down, not a message bad; everything comes again. Anything else
+    // may be one message the store will not take: the others must not wait behind it.
+    stored = store_one_by_one(admission, stored);
   }
-  absl::StatusOr<std::vector<MessageId>> stored =
-      store_.store_inbox_messages(rows, options_.service_id);
-  return stored.ok() ? absl::OkStatus() : stored.status();
+  DeliveryOutcome outcome = stored.ok() ? settle_refusals(batch, admission) : stored;
+  note_delivery(outcome.status, admission);
+  return outcome;
 }
 
-std::vector<InboxMessage> InboxWorker::inbox_rows(std::span<const TransportMessage> batch) const {
-  std::vector<InboxMessage> rows;
-  rows.reserve(batch.size());
-  for (const TransportMessage& delivered : batch) {
-    // Stored under the wire name, however the sender named the type (a .NET service sends its
-    // assembly-qualified name); an unknown name is stored as sent and dead-lettered when handled.
-    std::optional<TransportMessage> renamed;
-    const MessageTypeInfo* info = resolver_(delivered.message_type);
-    if (info != nullptr && info->wire_name != delivered.message_type) {
-      renamed = delivered;
-      renamed->message_type = std::string(info->wire_name);
-    }
-    const TransportMessage& message = renamed ? *renamed : delivered;
-    const absl::Status admitted = admit_envelope(message.envelope_json, options_.signing);
-    InboxMessage row;
-    // A refused delivery is kept under a fresh id: it must not take the inbox's deduplication
-    // slot of the message it claims to be (the genuine one may still come). Claiming checks it
-    // again and dead-letters it with the reason.
-    row.message_id = admitted.ok() ? message.message_id : MessageId::mint();
-    row.handler_name = options_.handler_name(message);
-    row.message_type = message.message_type;
-    row.envelope_json = message.envelope_json;
-    row.is_event = message.is_event;
-    if (!admitted.ok()) {
-      log(options_.logger, spdlog::level::warn, log_events::kEnvelopeRefused,
-          "delivery {} ({}) refused, kept as dead letter {}: {}", message.message_id,
-          message.message_type, row.message_id, admitted.message());
-      rows.push_back(std::move(row));
-      continue;
-    }
-    const EnvelopeRouting routing = routing_of(message.envelope_json);
-    row.stream_id = message.stream_id ? message.stream_id : routing.stream_id;
-    row.source_service_id = routing.source_service;
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
-
-absl::StatusOr<bool> InboxWorker::handle_delivered(std::span<const InboxMessage> rows) {
+absl::StatusOr<bool> InboxWorker::handle_delivered(std::span<const InboxMessage> rows,
+                                                   std::size_t& duplicates) {
   // Never waits for the worker thread's cycle: its receptors may run long, and a delivering
   // thread (a broker connection's) must get back to its connection soon.
   std::unique_lock lock(cycle_mutex_, std::try_to_lock);
@@ -181,6 +98,7 @@ absl::StatusOr<bool> InboxWorker::handle_delivered(std::span<const InboxMessage>
   absl::StatusOr<InboxCycleResult> result =
       store_.accepts_deliveries() ? handle_accepted(rows) : cycle(rows, /*one_group=*/true);
   if (!result.ok()) return result.status();
+  duplicates = result->duplicates;
   if (result->crashed > 0) {
     // Nothing of the batch was stored: as a crash before the acknowledgement, it comes again.
     return absl::UnavailableError("a handling of the delivered batch crashed (fault injection)");
@@ -206,6 +124,7 @@ absl::StatusOr<InboxCycleResult> InboxWorker::handle_accepted(
   absl::StatusOr<AcceptedDeliveries> accepted =
       store_.accept_deliveries(delivered, options_.service_id);
   if (!accepted.ok()) return accepted.status();
+  result.duplicates = accepted->duplicates;
   if (accepted->stored > 0) loop_.notify();  // rows behind others of their stream: claimed later
   const std::vector<WorkItem>& ready = accepted->ready;
   // The delivered message of each ready item (the ready ones keep the delivered order).
@@ -274,6 +193,7 @@ absl::StatusOr<InboxCycleResult> InboxWorker::cycle(std::span<const InboxMessage
     absl::StatusOr<std::vector<MessageId>> stored =
         store_.store_inbox_messages(delivered, options_.service_id);
     if (!stored.ok()) return stored.status();
+    result.duplicates = delivered.size() - stored->size();
   }
   WorkBatchRequest request;
   request.claim_outbox = false;

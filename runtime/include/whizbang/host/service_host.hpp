@@ -107,6 +107,9 @@ struct HostOptions {
   // The services whose hops may set the scope a handling runs under; nullopt trusts all.
   std::optional<std::vector<std::string>> scope_trusted_services;
   std::shared_ptr<spdlog::logger> logger;
+  // What the host's workers count beside the store (refused deliveries, dropped duplicates);
+  // ServiceRunner passes the metrics /metrics exposes. Null: not counted.
+  std::shared_ptr<Metrics> metrics;
 };
 
 struct HostCycle {
@@ -134,6 +137,8 @@ class ServiceHost {
   WorkStore& store() { return *options_.store; }
   const HostOptions& options() const { return options_; }
   const std::vector<TransportBinding>& bindings() const { return bindings_; }
+  // How the inbox's subscription is doing (a stuck one: every batch failing to be stored).
+  DeliveryHealth delivery_health() const { return inbox_->delivery_health(); }
 
   // The perspective runner; null when the registry declares no perspectives.
   PerspectiveRunner* perspectives() { return perspective_runner_.get(); }

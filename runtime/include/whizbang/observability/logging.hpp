@@ -97,6 +97,10 @@ inline constexpr LogEvent kOutboxRowDropped{103, "OutboxRowDropped"};
 inline constexpr LogEvent kOwnedCommandWithoutReceptor{104, "OwnedCommandWithoutReceptor"};
 inline constexpr LogEvent kOutboxEmissionDeduplicated{110, "OutboxEmissionDeduplicated"};
 inline constexpr LogEvent kStoredRowQuarantined{111, "StoredRowQuarantined"};
+// Delivered messages the inbox had received before (a redelivery): dropped, counted.
+inline constexpr LogEvent kInboxDuplicateDropped{112, "InboxDuplicateDropped"};
+// A delivered batch the store did not take as a whole: stored message by message instead.
+inline constexpr LogEvent kInboxDeliveryStoreFailed{113, "InboxDeliveryStoreFailed"};
 // Perspectives (read models).
 inline constexpr LogEvent kPerspectiveAlreadyApplied{120, "PerspectiveAlreadyApplied"};
 inline constexpr LogEvent kPerspectiveApplyFailed{121, "PerspectiveApplyFailed"};
@@ -124,8 +128,10 @@ inline constexpr LogEvent kTransportDeliveryRequeued{153, "TransportDeliveryRequ
 // The broker returned a published event: no queue is bound for it, so it was dropped.
 inline constexpr LogEvent kTransportEventUnrouted{154, "TransportEventUnrouted"};
 // Trust boundary (docs/guide/16-security.md).
-// A received envelope failed the signature check (unsigned under Require, or a signature that
-// does not verify): stored under a fresh id, dead-lettered with the reason, never handled.
+// A delivered message failed the inbox's door (docs/guide/16-security.md): its text, id, type,
+// envelope or signature. Refused with the reason to the transport's dead letters (or kept once
+// as a dead letter in the store), never handled; also a stored row that fails the signature
+// check when claimed.
 inline constexpr LogEvent kEnvelopeRefused{160, "EnvelopeRefused"};
 // A received envelope's scope was set by a service the receiver does not trust to set one: the
 // message is handled with no scope.

@@ -40,7 +40,20 @@ inline constexpr std::string_view kWorkDeadLettered = "whizbang.work_coordinator
 // One per store call that waited for another thread's transaction of the same store object. A
 // high rate means threads queue on the store (one transaction at a time per store).
 inline constexpr std::string_view kTransactionWaits = "whizbang.work_coordinator.transaction_waits";
+// One per delivered message the inbox refused at its door, tagged with the kind of refusal
+// (`reason`: invalid_text, invalid_id, too_large, unknown_type, malformed, id_mismatch,
+// type_mismatch, over_limits, signature, unstorable; docs/guide/16-security.md).
+inline constexpr std::string_view kInboxDeliveryRefused =
+    "whizbang.work_coordinator.inbox.delivery_refused";
+// One per delivered message dropped because the inbox had received it before.
+inline constexpr std::string_view kInboxDuplicateDropped =
+    "whizbang.work_coordinator.inbox.duplicate_dropped";
+// One per delivered batch the store did not take (it comes again); a rising rate is a stuck
+// subscription (ServiceRunner's /readyz reports it).
+inline constexpr std::string_view kInboxDeliveryStoreFailed =
+    "whizbang.work_coordinator.inbox.delivery_store_failed";
 inline constexpr std::string_view kMessageTypeTag = "message_type";
+inline constexpr std::string_view kReasonTag = "reason";
 }  // namespace metric_names
 
 struct MetricTag {

@@ -3,7 +3,9 @@
 // A transport publishes batches to an address (a topic/exchange) with a routing key and delivers
 // to subscriptions bound to (address, routing key). Delivery is at-least-once: a subscriber's
 // handler stores the batch in its inbox (deduplicated there) before acknowledging by returning
-// OK; a failed handler fails the publish, so the outbox row is retried.
+// OK; a failed handler fails the publish, so the outbox row is retried. A handler may also refuse
+// single messages of a batch (DeliveryOutcome::refused): they go to the transport's dead letters
+// and never block what comes after them.
 //
 // InProcessTransport (in_process_transport.hpp) connects services in one process; a RabbitMQ
 // transport maps address -> topic exchange, routing key -> routing key, subscription -> one
@@ -23,10 +25,12 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "whizbang/failure.hpp"
 #include "whizbang/ids/message_id.hpp"
 #include "whizbang/ids/uuid.hpp"
 
@@ -58,6 +62,32 @@ struct TransportDestination {
   std::map<std::string, std::string> metadata;
 };
 
+// A delivered message its subscriber will not take, and why (docs/guide/16-security.md, "What a
+// sender on the broker can and cannot do"): not valid text, an id that is not the envelope's, a
+// type the service does not know, a signature that does not verify, or a message the store kept
+// failing to take.
+struct RefusedDelivery {
+  std::size_t index = 0;  // into the delivered batch
+  std::string reason;
+};
+
+// What a subscriber made of a delivered batch.
+//
+// `status` not OK: nothing of the batch is taken; the transport offers all of it again later
+// (RabbitMQ: requeued in order, after a backoff). OK: every message of the batch is taken,
+// except the `refused` ones, which the transport moves to its dead letters (RabbitMQ: rejected
+// without requeue into the queue's `{queue}.dlq`) instead of offering them again. A handler
+// returning a plain absl::Status converts to an outcome with no refusals.
+struct DeliveryOutcome {
+  DeliveryOutcome(absl::Status handled = absl::OkStatus())  // NOLINT: implicit by design
+      : status(std::move(handled)) {}
+
+  bool ok() const { return status.ok(); }
+
+  absl::Status status;
+  std::vector<RefusedDelivery> refused;
+};
+
 // A subscription receives what is published to `address` with a matching routing key: an empty
 // pattern matches every key, a trailing '*' matches any suffix, anything else matches exactly.
 struct TransportBinding {
@@ -75,8 +105,8 @@ class TransportSubscription {
 
 class Transport {
  public:
-  using DeliveryHandler = std::function<absl::Status(const TransportDestination& destination,
-                                                     std::span<const TransportMessage> batch)>;
+  using DeliveryHandler = std::function<DeliveryOutcome(const TransportDestination& destination,
+                                                        std::span<const TransportMessage> batch)>;
 
   virtual ~Transport() = default;
 
@@ -94,7 +124,24 @@ class Transport {
   // True when deliveries come on threads of the transport's own (a broker connection's), never
   // inside a publish() call: the receiving service may then handle a delivery on that thread.
   virtual bool delivers_on_own_threads() const { return false; }
+
+  // True when the transport keeps what a subscriber refuses (DeliveryOutcome::refused) in dead
+  // letters of its own (RabbitMQ with dead_letter_exchanges). False: a refused message would be
+  // gone once acknowledged, so the subscriber keeps it itself (the inbox: one dead letter per
+  // distinct content in its store).
+  virtual bool dead_letters_refused() const { return false; }
 };
+
+// Runs a delivery handler as status_of_call() runs a call: what it throws becomes the outcome's
+// status, naming `context`.
+template <class Call>
+DeliveryOutcome outcome_of_call(std::string_view context, Call&& call) noexcept {
+  try {
+    return call();
+  } catch (...) {
+    return DeliveryOutcome(status_from_current_exception(context));
+  }
+}
 
 // A publish that failed through the transport's passing state, not its messages: a broker that
 // returned a message moments after a (re)connect, before its subscribers' bindings were back.

@@ -1,6 +1,17 @@
 // InboxWorker: the receiving side. Stores what the transport delivers in the inbox (permanent
 // dedup) and hands each claimed inbox row to a handler.
 //
+// The door: every delivered message is checked before it is stored, deduplicated or counted
+// (docs/guide/16-security.md, "What a sender on the broker can and cannot do"): a type this
+// service knows, written as clean text; a UUIDv7 id equal to its envelope's; a well-formed
+// envelope within `envelope_limits`; a signature `signing` accepts. One that fails is refused
+// with its reason: to the transport's dead letters (RabbitMQ: `{queue}.dlq`), or, on a transport
+// without any, kept once per distinct content as a dead letter in this store; never under the id
+// it claims, and never holding up the messages behind it. A batch the store fails to take is
+// stored message by message, so one message the store keeps refusing is refused itself after
+// `max_store_tries` instead of sending its whole batch back forever; while every batch fails,
+// delivery_health() says since when.
+//
 // A handling runs inside a transaction on the store: whatever the handler writes (its emitted
 // outbox rows, its receptor invocation records) and the inbox row's completion commit together,
 // so a crash either loses the whole handling (the row is re-offered when its lease lapses, and
@@ -38,7 +49,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -51,6 +64,7 @@
 #include "absl/status/statusor.h"
 #include "spdlog/logger.h"
 #include "whizbang/message/envelope_json.hpp"
+#include "whizbang/observability/metrics.hpp"
 #include "whizbang/security/envelope_signing.hpp"
 #include "whizbang/store/work_store.hpp"
 #include "whizbang/transport/transport.hpp"
@@ -96,16 +110,33 @@ struct InboxWorkerOptions {
   // a crash at that point (nothing more is recorded, the open group's handlings included; the
   // leases lapse and the rows are re-offered).
   std::function<absl::Status(const WorkItem&)> before_completion;
-  // What a received envelope may hold; one beyond is dead-lettered, never handled.
+  // What a received envelope may hold; one beyond is refused at the door, never stored.
   EnvelopeLimits envelope_limits;
-  // Signature checks on received envelopes (docs/guide/16-security.md). A refused delivery is
-  // stored under a fresh id (so it cannot take the id of the message it pretends to be) and
-  // dead-lettered when claimed, with the reason.
+  // Signature checks on received envelopes (docs/guide/16-security.md). A delivery that fails
+  // them is refused at the door like any other (see "The door" above).
   EnvelopeSigning signing;
+  // How many times one delivered message may fail to be stored on its own (any store error but
+  // Unavailable, which means the store is down, not the message) before it is refused as
+  // unstorable instead of coming back with its batch forever.
+  int max_store_tries = 3;
+  // Counts refused deliveries (`…inbox.delivery_refused{reason}`), dropped duplicates and
+  // batches the store failed to take; null: not counted.
+  std::shared_ptr<Metrics> metrics;
   // The services whose hops may set the security scope a handling runs under; nullopt trusts
   // every sender. A scope from any other service is dropped (the message is handled with none).
   std::optional<std::vector<std::string>> scope_trusted_services;
   std::shared_ptr<spdlog::logger> logger;
+};
+
+// How the delivering side of an inbox is doing: a subscription whose batches keep failing to be
+// stored is stuck (ServiceRunner's /readyz says so).
+struct DeliveryHealth {
+  // Since when every delivered batch has failed to be stored; unset while they are stored.
+  std::optional<std::chrono::steady_clock::time_point> failing_since;
+  std::string last_error;
+  std::uint64_t failed_batches = 0;      // since the worker was made
+  std::uint64_t refused_deliveries = 0;  // likewise
+  std::uint64_t duplicates_dropped = 0;  // likewise
 };
 
 struct InboxCycleResult {
@@ -115,6 +146,7 @@ struct InboxCycleResult {
   std::size_t crashed = 0;     // handlings lost to a before_completion fault
   std::size_t held_back = 0;   // released: an earlier row of their stream failed in this batch
   std::size_t lease_lost = 0;  // another instance took the row over: this handling rolled back
+  std::size_t duplicates = 0;  // delivered messages seen before, dropped
 };
 
 class InboxWorker {
@@ -125,11 +157,17 @@ class InboxWorker {
   InboxWorker(const InboxWorker&) = delete;
   InboxWorker& operator=(const InboxWorker&) = delete;
 
-  // Subscribes to `transport` with options.bindings; deliveries go to receive().
+  // Subscribes to `transport` with options.bindings; deliveries go to receive(). Refused
+  // deliveries go to the transport's dead letters when it keeps any
+  // (Transport::dead_letters_refused()), else to this store's.
   absl::StatusOr<std::unique_ptr<TransportSubscription>> subscribe(Transport& transport);
-  // Stores a delivered batch in the inbox (and handles it, with handle_on_delivery); OK
-  // acknowledges it. Wakes the worker thread for what it left.
-  absl::Status receive(std::span<const TransportMessage> batch);
+  // Checks each delivered message at the door, stores the admitted ones in the inbox (and handles
+  // them, with handle_on_delivery) and wakes the worker thread for what it left. The outcome's
+  // status is OK once all of them are stored; its refusals name the messages the transport is to
+  // dead-letter (none unless subscribed to a transport that keeps dead letters: the inbox then
+  // keeps them in its store).
+  DeliveryOutcome receive(std::span<const TransportMessage> batch);
+  DeliveryHealth delivery_health() const;
 
   absl::StatusOr<InboxCycleResult> run_once();
   void start();
@@ -140,11 +178,22 @@ class InboxWorker {
 
  private:
   enum class Handling { Handled, NotHandled, Failed, LeaseLost, Crashed };
-  // The rows a delivered batch becomes (dedup ids, stream, sender).
-  std::vector<InboxMessage> inbox_rows(std::span<const TransportMessage> batch) const;
+  struct Admission;  // inbox_receiving.cpp
+  // The door: the rows the admitted messages of a delivered batch become, and the refusals.
+  Admission admit(std::span<const TransportMessage> batch) const;
+  // Stores (or handles on delivery) the admitted rows; counts the duplicates.
+  absl::Status store_admitted(Admission& admission, bool handle_here);
+  // After the batch failed to be stored as a whole: each row on its own, so the good ones are
+  // taken and one that keeps failing is refused (max_store_tries).
+  absl::Status store_one_by_one(Admission& admission, const absl::Status& batch_failure);
+  // Sends the refusals to the transport's dead letters (in the outcome) or keeps them here.
+  DeliveryOutcome settle_refusals(std::span<const TransportMessage> batch, Admission& admission);
+  // Counts what a delivered batch came to, and keeps delivery_health().
+  void note_delivery(const absl::Status& stored, const Admission& admission);
   // Stores the delivered rows, then claims and handles one group, all in one transaction; false
   // when a cycle of the worker thread is under way (the caller then only stores them).
-  absl::StatusOr<bool> handle_delivered(std::span<const InboxMessage> rows);
+  absl::StatusOr<bool> handle_delivered(std::span<const InboxMessage> rows,
+                                        std::size_t& duplicates);
   // One claim and its handlings. `delivered` rows are stored first, inside the first group's
   // transaction; `one_group`: stop once the first group committed, leaving the rest claimed (and
   // waking the worker thread for them).
@@ -188,6 +237,11 @@ class InboxWorker {
   std::mutex cycle_mutex_;
   // False once stop() was called (until start()): a delivery is then only stored.
   std::atomic<bool> handling_deliveries_{true};
+  // Set by subscribe(): the transport keeps what the door refuses.
+  std::atomic<bool> refusals_to_transport_{false};
+  mutable std::mutex delivery_mutex_;     // guards what follows
+  std::map<MessageId, int> store_tries_;  // messages that failed to be stored on their own
+  DeliveryHealth health_;
   WorkerLoop loop_;
 };
 

@@ -4,6 +4,7 @@
 
 #include <optional>
 
+#include "fmt/format.h"
 #include "transport/rabbitmq/amqp_connection.hpp"
 #include "whizbang/internal/bounded_json.hpp"
 #include "whizbang/transport/rabbitmq/rabbitmq_topology.hpp"
@@ -14,6 +15,8 @@ namespace {
 constexpr std::string_view kEnvelopeTypeHeader = "EnvelopeType";
 constexpr std::string_view kCausationIdHeader = "CausationId";
 constexpr std::string_view kStreamIdHeader = "StreamId";
+// How much of a malformed id a refusal quotes (a sender may put megabytes there).
+constexpr std::size_t kMaxQuotedIdBytes = 64;
 
 std::optional<std::string_view> header(const amqp_basic_properties_t& properties,
                                        std::string_view name) {
@@ -111,13 +114,24 @@ absl::StatusOr<IncomingMessage> decode_delivery(const amqp_envelope_t& delivery,
 
   std::string id_text(
       property(properties, AMQP_BASIC_MESSAGE_ID_FLAG, properties.message_id).value_or(""));
+  const bool from_property = !id_text.empty();
   if (id_text.empty()) id_text = body().id;
-  absl::StatusOr<MessageId> id = MessageId::parse(id_text);
-  if (!id.ok()) {
+  const std::string where = "delivery on '" + incoming.destination.address + "' with key '" +
+                            incoming.destination.routing_key + "'";
+  if (id_text.empty()) {
     return absl::InvalidArgumentError(
-        "delivery on '" + incoming.destination.address + "' with key '" +
-        incoming.destination.routing_key +
-        "' has no message id (no message_id property, no envelope id)");
+        where + " has no message id (no message_id property, no envelope id)");
+  }
+  absl::StatusOr<MessageId> id =
+      id_text.size() <= kMaxQuotedIdBytes
+          ? MessageId::parse(id_text)
+          : absl::InvalidArgumentError(fmt::format("{} bytes long", id_text.size()));
+  if (!id.ok()) {
+    // The reason as it is: an id that is there but not a UUIDv7 is not a missing one.
+    return absl::InvalidArgumentError(
+        fmt::format("{}: its {} '{}' is not a message id: {}", where,
+                    from_property ? "message_id property" : "envelope id",
+                    id_text.substr(0, kMaxQuotedIdBytes), std::string(id.status().message())));
   }
   message.message_id = *id;
 

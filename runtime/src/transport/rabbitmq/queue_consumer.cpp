@@ -244,13 +244,13 @@ absl::Status QueueConsumer::flush() {
       batch.push_back(std::move(deliveries[i].incoming.message));
     }
     const TransportDestination& destination = deliveries[begin].incoming.destination;
-    const absl::Status handled = status_of_call("delivery to service '" + service_name_ + "'",
-                                                [&] { return handler_(destination, batch); });
-    if (!handled.ok()) {
+    const DeliveryOutcome outcome = outcome_of_call("delivery to service '" + service_name_ + "'",
+                                                    [&] { return handler_(destination, batch); });
+    if (!outcome.ok()) {
       // This run and everything after it go back, in order, for a later attempt.
       log(options_.logger, spdlog::level::warn, log_events::kTransportDeliveryRequeued,
           "subscription of '{}' requeued {} deliveries: {}", service_name_,
-          deliveries.size() - begin, handled.message());
+          deliveries.size() - begin, outcome.status.message());
       // One nack with `multiple` covers the rest: every delivery before this run is acked, and
       // what accept() settled itself was settled on arrival.
       const int rc = amqp_basic_nack(state, AmqpConnection::kChannel, deliveries.back().tag,
@@ -260,13 +260,42 @@ absl::Status QueueConsumer::flush() {
       handler_backoff_ = std::min(handler_backoff_ * 2, options_.reconnect_max_delay);
       return absl::OkStatus();
     }
-    // One ack with `multiple` for the run: the channel's unsettled deliveries up to its last
-    // tag are exactly this run's (earlier runs are acked; accept() settles what it keeps not).
-    const int rc = amqp_basic_ack(state, AmqpConnection::kChannel, deliveries[end - 1].tag,
-                                  /*multiple=*/1);
-    if (rc != AMQP_STATUS_OK) return connection_->check(rc, "basic.ack");
+    if (absl::Status status =
+            settle_run(outcome, batch, std::span(deliveries).subspan(begin, end - begin));
+        !status.ok()) {
+      return status;
+    }
     handler_backoff_ = options_.reconnect_initial_delay;
     begin = end;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status QueueConsumer::settle_run(const DeliveryOutcome& outcome,
+                                       std::span<const TransportMessage> batch,
+                                       std::span<const Delivery> run) {
+  amqp_connection_state_t state = connection_->state();
+  std::vector<bool> refused(run.size(), false);
+  for (const RefusedDelivery& refusal : outcome.refused) {
+    if (refusal.index >= run.size() || refused[refusal.index]) continue;
+    refused[refusal.index] = true;
+    const TransportMessage& message = batch[refusal.index];
+    log(options_.logger, spdlog::level::warn, log_events::kTransportDeliveryRejected,
+        "subscription of '{}' rejected delivery {} ({}) to the dead letters: {}", service_name_,
+        message.message_id, message.message_type, refusal.reason);
+    const int rc = amqp_basic_nack(state, AmqpConnection::kChannel, run[refusal.index].tag,
+                                   /*multiple=*/0, /*requeue=*/0);
+    if (rc != AMQP_STATUS_OK) return connection_->check(rc, "basic.nack");
+  }
+  // One ack with `multiple` for the rest of the run, up to its last delivery not refused: the
+  // channel's unsettled deliveries up to that tag are exactly those (earlier runs are acked, the
+  // refused ones were just rejected, accept() settled what it kept not). An ack of a tag already
+  // rejected would be a channel error.
+  for (std::size_t i = run.size(); i-- > 0;) {
+    if (refused[i]) continue;
+    const int rc = amqp_basic_ack(state, AmqpConnection::kChannel, run[i].tag, /*multiple=*/1);
+    if (rc != AMQP_STATUS_OK) return connection_->check(rc, "basic.ack");
+    break;
   }
   return absl::OkStatus();
 }

@@ -6,7 +6,10 @@
 // - A failed handler: its deliveries and the rest of the batch go back to the queue (nack with
 //   requeue) and the consumer waits a backoff before taking more, so stream order holds and a
 //   failing store is not hammered.
-// - A delivery that cannot become a message (no id or type): rejected to the dead letters.
+// - A delivery that cannot become a message (no id or type), or one the handler refuses
+//   (DeliveryOutcome::refused: invalid text, an id that is not the envelope's, …): rejected
+//   without requeue, into the queue's dead letters ({queue}.dlq); the rest of its batch is
+//   acknowledged as usual.
 // - A delivery a widened binding let through (rabbitmq_binding_key): acknowledged, not handled.
 // - A lost connection: reconnect with backoff, redeclare, consume again; what was not yet
 //   acknowledged is redelivered and the inbox deduplicates it.
@@ -16,6 +19,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -59,6 +63,10 @@ class QueueConsumer final : public TransportSubscription {
   void accept(const amqp_envelope_t& envelope);
   // Hands the pending deliveries to the handler; not OK when acks could not be sent.
   absl::Status flush();
+  // Settles a run the handler took: its refused deliveries rejected to the dead letters (no
+  // requeue), the others acknowledged. `batch` holds the run's messages (moved out of `run`).
+  absl::Status settle_run(const DeliveryOutcome& outcome, std::span<const TransportMessage> batch,
+                          std::span<const Delivery> run);
   void disconnect(const absl::Status& why);
   // Sleeps up to `delay`, or until the consumer stops; false when stopping.
   bool pause(std::chrono::milliseconds delay);

@@ -1,0 +1,94 @@
+#include "workers/refused_deliveries.hpp"
+
+#include <vector>
+
+#include "fmt/format.h"
+#include "internal/sha256.hpp"
+#include "whizbang/internal/bounded_json.hpp"
+#include "workers/delivery_door.hpp"
+
+namespace whizbang {
+namespace {
+
+constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
+
+// The length of the well-formed UTF-8 character at `at`, 0 when the bytes there are not one.
+std::size_t character_length(std::string_view text, std::size_t at) {
+  const auto lead = static_cast<unsigned char>(text[at]);
+  const std::size_t length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+  if (text.size() - at < length) return 0;
+  return internal::valid_utf8(text.substr(at, length)) ? length : 0;
+}
+
+}  // namespace
+
+std::string storable_text(std::string_view text, std::size_t max_bytes) {
+  std::string kept;
+  kept.reserve(std::min(text.size(), max_bytes));
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t length = text[at] == '\0' ? 0 : character_length(text, at);
+    const std::string_view piece = length == 0 ? kReplacement : text.substr(at, length);
+    if (kept.size() + piece.size() > max_bytes) break;
+    kept.append(piece);
+    at += length == 0 ? 1 : length;
+  }
+  return kept;
+}
+
+MessageId refused_copy_id(const TransportMessage& message) {
+  std::string content;
+  content.reserve(message.message_type.size() + message.envelope_json.size() + 40);
+  content.append(message.message_type).push_back('\0');
+  content.append(message.message_id.to_string()).push_back('\0');
+  content.append(message.envelope_json);
+  const internal::Sha256Digest digest = internal::sha256(content);
+  Uuid::Bytes bytes{};
+  std::copy_n(digest.begin(), bytes.size(), bytes.begin());
+  bytes[6] = static_cast<std::uint8_t>((bytes[6] & 0x0F) | 0x80);  // version 8
+  bytes[8] = static_cast<std::uint8_t>((bytes[8] & 0x3F) | 0x80);  // RFC variant
+  return MessageId::from_trusted(Uuid(bytes));
+}
+
+absl::Status keep_refused_deliveries(WorkStore& store, const Uuid& receiving_service_id,
+                                     std::span<const RefusedCopy> refused) {
+  if (refused.empty()) return absl::OkStatus();
+  std::vector<InboxMessage> rows;
+  rows.reserve(refused.size());
+  for (const RefusedCopy& copy : refused) {
+    const TransportMessage& message = *copy.message;
+    InboxMessage row;
+    row.message_id = refused_copy_id(message);
+    row.handler_name = "refused delivery";
+    row.message_type = storable_text(message.message_type, kMaxMessageTypeBytes);
+    row.envelope_json = storable_text(message.envelope_json, kMaxKeptEnvelopeBytes);
+    row.is_event = message.is_event;
+    rows.push_back(std::move(row));
+  }
+  Transaction transaction(store);
+  if (!transaction.status().ok()) return transaction.status();
+  absl::StatusOr<std::vector<MessageId>> stored =
+      store.store_inbox_messages(rows, receiving_service_id);
+  if (!stored.ok()) return stored.status();
+  std::vector<WorkFailure> failures;
+  for (const MessageId& id : *stored) {  // copies kept before are dead letters already
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      if (rows[i].message_id != id) continue;
+      const TransportMessage& message = *refused[i].message;
+      const bool cut = rows[i].envelope_json.size() < message.envelope_json.size() &&
+                       message.envelope_json.size() > kMaxKeptEnvelopeBytes;
+      failures.push_back(
+          {WorkSource::Inbox, id, MessageStatus::None,
+           fmt::format("delivery {} refused: {}{}", message.message_id.to_string(),
+                       refused[i].reason,
+                       cut ? fmt::format(" (the first {} of its {} bytes kept)",
+                                         rows[i].envelope_json.size(), message.envelope_json.size())
+                           : std::string()),
+           FailureReason::ValidationError, /*dead_letter=*/true});
+      break;
+    }
+  }
+  if (absl::Status status = store.complete_work({}, failures); !status.ok()) return status;
+  return transaction.commit();
+}
+
+}  // namespace whizbang
