@@ -267,6 +267,22 @@ TYPED_TEST(InboxDoorTests, EnvelopeOverTheLimits_Refused) {
   EXPECT_EQ(this->handle_all(), 0u);
 }
 
+// What the inbox keeps of refused deliveries does not grow for ever: retention purges it.
+TYPED_TEST(InboxDoorTests, KeptRefusals_PurgedByRetention) {
+  TransportMessage unknown = order("o-1");
+  unknown.message_type = "Shop.Contracts.CancelOrder, Shop.Contracts";
+  ASSERT_TRUE(this->deliver({unknown}).ok());
+  ASSERT_EQ(this->dead_letters().size(), 1u);
+  auto purged = this->store_->purge(whizbang::RetentionOptions{});
+  ASSERT_TRUE(purged.ok()) << purged.status();
+  EXPECT_EQ(purged->refused_deliveries, 0) << "not yet past its retention";
+  this->clock_.advance(std::chrono::hours(24 * 8));
+  purged = this->store_->purge(whizbang::RetentionOptions{});
+  ASSERT_TRUE(purged.ok()) << purged.status();
+  EXPECT_EQ(purged->refused_deliveries, 1);
+  EXPECT_TRUE(this->dead_letters().empty());
+}
+
 // A redelivery is dropped, as before, and now counted and logged (it was silent).
 TYPED_TEST(InboxDoorTests, Redelivery_DroppedAsADuplicate_Counted) {
   const TransportMessage message = order("o-1");

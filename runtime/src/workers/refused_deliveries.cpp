@@ -58,7 +58,7 @@ absl::Status keep_refused_deliveries(WorkStore& store, const Uuid& receiving_ser
     const TransportMessage& message = *copy.message;
     InboxMessage row;
     row.message_id = refused_copy_id(message);
-    row.handler_name = "refused delivery";
+    row.handler_name = std::string(kRefusedDeliveryHandler);
     row.message_type = storable_text(message.message_type, kMaxMessageTypeBytes);
     row.envelope_json = storable_text(message.envelope_json, kMaxKeptEnvelopeBytes);
     row.is_event = message.is_event;

@@ -62,6 +62,9 @@ struct RetentionOptions {
   std::chrono::seconds receptor_invocations = std::chrono::hours(24 * 7);
   // Service instances whose last heartbeat is older.
   std::chrono::seconds service_instances = std::chrono::hours(24);
+  // Dead letters of deliveries the inbox refused at its door and kept itself (a transport without
+  // dead letters of its own; docs/guide/16-security.md), dead-lettered longer ago.
+  std::chrono::seconds refused_deliveries = std::chrono::hours(24 * 7);
 };
 
 }  // namespace whizbang

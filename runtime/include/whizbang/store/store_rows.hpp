@@ -153,7 +153,12 @@ struct PurgeCounts {
   std::int64_t outbox_tombstones = 0;
   std::int64_t receptor_invocations = 0;
   std::int64_t service_instances = 0;
+  std::int64_t refused_deliveries = 0;
 };
+
+// The handler name of an inbox row that keeps a delivery the inbox refused at its door (a dead
+// letter from the start, purged by RetentionOptions::refused_deliveries).
+inline constexpr std::string_view kRefusedDeliveryHandler = "refused delivery";
 
 // One wh_perspective_models row: a perspective's model for one stream.
 struct PerspectiveModelRow {

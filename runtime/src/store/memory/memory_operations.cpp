@@ -119,6 +119,13 @@ absl::StatusOr<PurgeCounts> MemoryWorkStore::purge(const RetentionOptions& reten
           return entry.first != impl_->self() &&
                  entry.second.second < now - retention.service_instances;
         }));
+    purged.refused_deliveries =
+        static_cast<std::int64_t>(std::erase_if(state.inbox, [&](const auto& entry) {
+          const InboxRow& row = entry.second;
+          return row.message.handler_name == kRefusedDeliveryHandler &&
+                 row.state.dead_lettered_at &&
+                 *row.state.dead_lettered_at < now - retention.refused_deliveries;
+        }));
     return purged;
   });
   if (counts.ok()) store_internal::report_purged(impl_->options, *counts);

@@ -102,6 +102,8 @@ absl::StatusOr<PurgeCounts> PostgresWorkStore::purge(const RetentionOptions& ret
                                    purged.receptor_invocations));
     WB_RETURN_IF_ERROR(purge_older(postgres::sql::kPurgeInstances, retention.service_instances,
                                    purged.service_instances));
+    WB_RETURN_IF_ERROR(purge_older(postgres::sql::kPurgeRefusedDeliveries,
+                                   retention.refused_deliveries, purged.refused_deliveries));
     return purged;
   });
   if (counts.ok()) store_internal::report_purged(impl_->options, *counts);

@@ -399,6 +399,9 @@ inline const std::string kPurgePublishedIds =
     kRowPublished;
 inline const std::string kPurgeInvocations =
     "DELETE FROM wh_receptor_invocations WHERE completed_at < $1::bigint";
+inline const std::string kPurgeRefusedDeliveries = "DELETE FROM wh_inbox WHERE handler_name = '" +
+                                                   std::string(kRefusedDeliveryHandler) +
+                                                   "' AND dead_lettered_at < $1::bigint";
 // ?1 cut-off ?2 this instance (never purged: it is alive)
 inline const std::string kPurgeInstances =
     "DELETE FROM wh_service_instances WHERE last_heartbeat_at < $1::bigint "

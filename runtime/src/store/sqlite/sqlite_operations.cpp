@@ -81,6 +81,8 @@ absl::StatusOr<PurgeCounts> SqliteWorkStore::purge(const RetentionOptions& reten
                                    purged.receptor_invocations));
     WB_RETURN_IF_ERROR(purge_older(sqlite::sql::kPurgeInstances, retention.service_instances,
                                    purged.service_instances));
+    WB_RETURN_IF_ERROR(purge_older(sqlite::sql::kPurgeRefusedDeliveries,
+                                   retention.refused_deliveries, purged.refused_deliveries));
     return purged;
   });
   if (counts.ok()) store_internal::report_purged(impl_->options, *counts);
