@@ -1,6 +1,7 @@
 #include <iostream>
 
 #include <whizbang/dispatch/dispatcher.hpp>
+#include <whizbang/host/service_runner.hpp>
 #include <whizbang/ids/derived_identity.hpp>
 
 #include "greetings.hpp"
@@ -35,6 +36,17 @@ int main() {
     std::cerr << "consumer: dispatch through the installed generator failed\n";
     return 1;
   }
+  // Whizbang::service_runner links from the package alone: its HTTP server is the project's own.
+  whizbang::ServiceRunnerConfig config;
+  config.service_name = "consumer";
+  config.http_port = 0;
+  auto runner =
+      whizbang::ServiceRunner::start(whizbang::generated::consumer::registry(), services, config);
+  if (!runner.ok() || (*runner)->http_port() <= 0) {
+    std::cerr << "consumer: the service runner did not start\n";
+    return 1;
+  }
+  (*runner)->stop();
   std::cout << "consumer: ok " << reply->text << " " << first->to_string() << "\n";
   return 0;
 }

@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <thread>
 
+#include "raw_http_client.hpp"
 #include "runner_receptors.hpp"
 #include "whizbang_registry.hpp"
 
@@ -236,6 +237,46 @@ TEST(ServiceProcessTests, SigtermWhileRunning_StopsCleanlyWithExitZero) {
   ASSERT_EQ(waitpid(child, &status, 0), child);
   ASSERT_TRUE(WIFEXITED(status)) << "ended by signal " << WTERMSIG(status);
   EXPECT_EQ(WEXITSTATUS(status), 0);
+}
+
+// SIGTERM closes the HTTP connections at once: a client sending a header byte every 50 ms (which
+// kept cpp-httplib's stop() waiting for as long as it kept sending) sees the connection closed,
+// before its head deadline would have answered it 408.
+TEST(ServiceProcessTests, SigtermWithSlowClientsConnected_StopsWithoutWaitingForThem) {
+  const int port = free_port();
+  const std::string port_text = std::to_string(port);
+  const std::string service = "runner-slow-" + std::to_string(getpid());
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    execl(WHIZBANG_RUNNER_TEST_SERVICE, WHIZBANG_RUNNER_TEST_SERVICE, "--service", service.c_str(),
+          "--transport", "none", "--http-port", port_text.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  httplib::Client client("127.0.0.1", port);
+  bool ready = false;
+  const auto deadline = std::chrono::steady_clock::now() + 30s;
+  while (!ready && std::chrono::steady_clock::now() < deadline) {
+    auto response = client.Get("/readyz");
+    ready = response && response->status == 200;
+    if (!ready) std::this_thread::sleep_for(20ms);
+  }
+  ASSERT_TRUE(ready);
+  http_test::RawHttpClient partial_head(port);
+  ASSERT_TRUE(partial_head.send("GET /livez HTTP/1.1\r\nHo"));
+  http_test::RawHttpClient dribbling(port);
+  ASSERT_TRUE(dribbling.send("GET /livez HTTP/1.1\r\nX-Slow: "));
+  bool dribbler_saw_close = false;
+  std::thread dribbler(
+      [&] { dribbler_saw_close = dribbling.dribble_until_closed(std::string(400, 's'), 50ms); });
+  kill(child, SIGTERM);
+  int status = 0;
+  EXPECT_EQ(waitpid(child, &status, 0), child);
+  dribbler.join();
+  EXPECT_TRUE(dribbler_saw_close);
+  EXPECT_EQ(dribbling.received(), "");  // closed by the signal, not answered 408
+  EXPECT_TRUE(partial_head.closed_by_server());
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
 }
 
 TEST(ServiceProcessTests, WrongFlag_ExitTwo) {

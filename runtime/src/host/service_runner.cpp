@@ -1,12 +1,11 @@
 #include "whizbang/host/service_runner.hpp"
 
-#include <httplib.h>
 #include <pthread.h>
 #include <signal.h>
 
 #include <iostream>
-#include <thread>
 
+#include "host/http/http_server.hpp"
 #include "spdlog/spdlog.h"
 #include "whizbang/observability/prometheus.hpp"
 #include "whizbang/store/open_work_store.hpp"
@@ -50,22 +49,27 @@ std::string_view store_kind(std::string_view location) {
 
 }  // namespace
 
-// The HTTP endpoint on a thread of its own.
+// The HTTP endpoint: an http::HttpServer with its thread and limits
+// (docs/guide/14-running-services.md, "HTTP limits"). The handlers run on the server's thread and
+// only read in-memory state, so they are fast.
 class ServiceRunner::HttpEndpoint {
  public:
-  explicit HttpEndpoint(ServiceRunner& runner) : runner_(runner) {
-    server_.Get("/livez", [](const httplib::Request&, httplib::Response& response) {
-      response.set_content("ok\n", "text/plain");
-    });
-    server_.Get("/readyz", [this](const httplib::Request&, httplib::Response& response) {
+  explicit HttpEndpoint(ServiceRunner& runner) : runner_(runner) {}
+  ~HttpEndpoint() { stop(); }
+
+  absl::Status listen(const std::string& address, int port) {
+    http::HttpRoutes routes;
+    routes.get("/livez",
+               [](const http::HttpRequest&) { return http::HttpResponse::text(200, "ok\n"); });
+    routes.get("/readyz", [this](const http::HttpRequest&) {
       const absl::Status ready = runner_.readiness();
-      response.status = ready.ok() ? 200 : 503;
-      response.set_content(ready.ok() ? "ready\n" : std::string(ready.message()) + "\n",
-                           "text/plain");
+      return http::HttpResponse::text(ready.ok() ? 200 : 503,
+                                      ready.ok() ? "ready\n" : std::string(ready.message()) + "\n");
     });
-    server_.Get("/metrics", [this](const httplib::Request&, httplib::Response& response) {
+    routes.get("/metrics", [this](const http::HttpRequest&) {
       const bool transport_ready = runner_.transport_ == nullptr || runner_.transport_->is_ready();
-      response.set_content(
+      return http::HttpResponse::text(
+          200,
           prometheus_text(*runner_.metrics_,
                           {{"whizbang_ready", "1 when the service is ready (as /readyz)",
                             runner_.readiness().ok() ? 1.0 : 0.0},
@@ -73,29 +77,20 @@ class ServiceRunner::HttpEndpoint {
                             transport_ready ? 1.0 : 0.0}}),
           "text/plain; version=0.0.4");
     });
-  }
-  ~HttpEndpoint() { stop(); }
-
-  absl::Status listen(const std::string& address, int port) {
-    port_ = port == 0 ? server_.bind_to_any_port(address.c_str())
-                      : (server_.bind_to_port(address.c_str(), port) ? port : -1);
-    if (port_ < 0) {
-      return absl::UnavailableError("cannot listen on " + address + ":" + std::to_string(port));
-    }
-    thread_ = std::thread([this] { server_.listen_after_bind(); });
+    absl::StatusOr<std::unique_ptr<http::HttpServer>> server =
+        http::HttpServer::start(address, port, std::move(routes));
+    if (!server.ok()) return server.status();
+    server_ = *std::move(server);
     return absl::OkStatus();
   }
   void stop() {
-    server_.stop();
-    if (thread_.joinable()) thread_.join();
+    if (server_) server_->stop();
   }
-  int port() const { return port_; }
+  int port() const { return server_ ? server_->port() : -1; }
 
  private:
   ServiceRunner& runner_;
-  httplib::Server server_;
-  std::thread thread_;
-  int port_ = -1;
+  std::unique_ptr<http::HttpServer> server_;
 };
 
 absl::StatusOr<std::unique_ptr<ServiceRunner>> ServiceRunner::start(const Registry& registry,
