@@ -5,6 +5,7 @@
 
 #include <iostream>
 
+#include "fmt/format.h"
 #include "host/http/http_server.hpp"
 #include "spdlog/spdlog.h"
 #include "whizbang/observability/prometheus.hpp"
@@ -13,10 +14,6 @@
 
 namespace whizbang {
 namespace {
-
-// How long every delivered batch may fail to be stored before /readyz reports the subscription
-// stuck: longer than a store's brief hiccup, shorter than an orchestrator's patience.
-constexpr std::chrono::seconds kStuckSubscriptionAfter{5};
 
 bool starts_with(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
@@ -156,11 +153,12 @@ absl::Status ServiceRunner::readiness() const {
     return absl::UnavailableError("the transport is not connected");
   }
   const DeliveryHealth delivery = host_->delivery_health();
-  if (delivery.failing_since &&
-      std::chrono::steady_clock::now() - *delivery.failing_since >= kStuckSubscriptionAfter) {
-    return absl::UnavailableError("the subscription is stuck: no delivered batch stored for " +
-                                  std::to_string(kStuckSubscriptionAfter.count()) +
-                                  " s (last error: " + delivery.last_error + ")");
+  if (delivery.failing_since && std::chrono::steady_clock::now() - *delivery.failing_since >=
+                                    config_.stuck_subscription_after) {
+    return absl::UnavailableError(
+        fmt::format("the subscription is stuck: no delivered batch stored for {} ms (last error: "
+                    "{})",
+                    config_.stuck_subscription_after.count(), delivery.last_error));
   }
   return absl::OkStatus();
 }
