@@ -5,6 +5,7 @@
 #include <string>
 
 #include "support/log_capture.hpp"
+#include "support/utf8_check.hpp"
 #include "whizbang/observability/logging.hpp"
 
 namespace whizbang {
@@ -29,6 +30,19 @@ TEST(LogEscapingTests, ControlCharactersInArguments_AreWrittenAsEscapes) {
             std::string::npos)
       << line;
   EXPECT_NE(line.find(R"(c1:\x9b31m)"), std::string::npos) << line;
+}
+
+TEST(LogEscapingTests, InvalidUtf8InArguments_IsWrittenAsHexAndTheLineStaysValidUtf8) {
+  whizbang_test::LogCapture captured;
+  const std::string type = "shop::\xff\xfeOrder \xe2\x82 \xed\xa0\x80 caf\xc3\xa9";
+  log(captured.logger, spdlog::level::warn, log_events::kStoredRowQuarantined, "type {}", type);
+  ASSERT_EQ(captured.lines().size(), 1u);
+  const std::string line = captured.lines().front();
+  EXPECT_TRUE(whizbang_test::is_valid_utf8(line)) << line;
+  EXPECT_NE(line.find(R"(type shop::\xff\xfeOrder \xe2\x82 \xed\xa0\x80 caf)"
+                      "\xc3\xa9"),
+            std::string::npos)
+      << line;
 }
 
 TEST(LogEscapingTests, OrdinaryTextAndOtherArguments_AreUnchanged) {

@@ -29,12 +29,40 @@ TEST(OpenWorkStoreTests, Locations_NameTheirBackend) {
       {"postgres://db/orders", StoreBackend::Postgres, "postgres://db/orders"},
       {"host=db dbname=orders", StoreBackend::Postgres, "host=db dbname=orders"},
       {"postgresql:", StoreBackend::Postgres, ""},
+      // '=' alone does not make a conninfo: paths, and words that are no libpq keyword.
+      {"/tmp/a=b/orders.db", StoreBackend::Sqlite, "/tmp/a=b/orders.db"},
+      {"a=b/orders.db", StoreBackend::Sqlite, "a=b/orders.db"},
+      {"./host=db", StoreBackend::Sqlite, "./host=db"},
+      {"orders=1.db", StoreBackend::Sqlite, "orders=1.db"},
+      {"backup=monday orders.db", StoreBackend::Sqlite, "backup=monday orders.db"},
+      {"host=db bogus", StoreBackend::Sqlite, "host=db bogus"},
+      // libpq's key=value forms: spaces around '=', quoted values, a socket directory.
+      {"host=/var/run/postgresql dbname=orders", StoreBackend::Postgres,
+       "host=/var/run/postgresql dbname=orders"},
+      {"dbname = orders  user=ops", StoreBackend::Postgres, "dbname = orders  user=ops"},
+      {"options='-csearch_path=orders' password='it\\'s \\\\ x'", StoreBackend::Postgres,
+       "options='-csearch_path=orders' password='it\\'s \\\\ x'"},
+      {" sslmode=require", StoreBackend::Postgres, " sslmode=require"},
+      // A known keyword beside a misspelt one is still meant for libpq, which names the typo.
+      {"host=db dbnme=orders", StoreBackend::Postgres, "host=db dbnme=orders"},
   };
   for (const Case& c : cases) {
     const whizbang::StoreLocation parsed = whizbang::parse_store_location(c.location);
     EXPECT_EQ(parsed.backend, c.backend) << c.location;
     EXPECT_EQ(parsed.target, c.target) << c.location;
   }
+}
+
+TEST(OpenWorkStoreTests, AnExistingFileThatReadsAsAConninfo_IsThatFile) {
+  TempDir dir;
+  const std::string path = dir.file("dbname=orders");
+  ASSERT_TRUE(whizbang::SqliteWorkStore::open(path).ok());
+  const std::string cwd = std::filesystem::current_path();
+  std::filesystem::current_path(std::filesystem::path(path).parent_path());
+  const whizbang::StoreLocation parsed = whizbang::parse_store_location("dbname=orders");
+  std::filesystem::current_path(cwd);
+  EXPECT_EQ(parsed.backend, StoreBackend::Sqlite);
+  EXPECT_EQ(parsed.target, "dbname=orders");
 }
 
 TEST(OpenWorkStoreTests, EachBackend_OpensFromItsLocation) {

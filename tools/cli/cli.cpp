@@ -5,21 +5,31 @@
 
 #include "absl/status/status.h"
 #include "fmt/format.h"
+#include "whizbang/observability/printable.hpp"
 
 namespace whizbang::cli {
 
+namespace {
+
+// One line, whatever the message holds: it may quote stored text or a typed argument.
+void print_error(const Io& io, std::string_view message) {
+  io.err << "whizbang: " << printable(message) << "\n";
+}
+
+}  // namespace
+
 int usage_error(const Io& io, std::string_view message) {
-  io.err << "whizbang: " << message << "\n";
+  print_error(io, message);
   return kExitUsage;
 }
 
 int usage_error(const Io& io, const absl::Status& status) {
-  io.err << "whizbang: " << status.message() << "\n";
+  print_error(io, std::string_view(status.message().data(), status.message().size()));
   return kExitUsage;
 }
 
 int status_error(const Io& io, const absl::Status& status) {
-  io.err << "whizbang: " << status.message() << "\n";
+  print_error(io, std::string_view(status.message().data(), status.message().size()));
   switch (status.code()) {
     case absl::StatusCode::kNotFound:
     case absl::StatusCode::kInvalidArgument:

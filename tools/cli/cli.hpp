@@ -20,7 +20,8 @@ struct Io {
   std::ostream& err;
 };
 
-// Prints "whizbang: <message>" on one line and returns kExitUsage.
+// Prints "whizbang: <message>" on one line (the message through printable(): a newline or a
+// control character in it shows as \xNN) and returns kExitUsage.
 int usage_error(const Io& io, std::string_view message);
 int usage_error(const Io& io, const absl::Status& status);
 

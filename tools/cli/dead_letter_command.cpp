@@ -100,7 +100,7 @@ absl::StatusOr<std::size_t> requeue(WorkStore& store, const std::vector<MessageI
 
 int store_dead_letters(const DeadLettersOptions& options, const Io& io) {
   const int limit = options.limit == 0 ? -1 : static_cast<int>(options.limit);  // -1: all
-  absl::StatusOr<std::unique_ptr<StoreInspector>> store = open_inspector(options.store);
+  absl::StatusOr<std::unique_ptr<StoreInspector>> store = open_for_reading(options.store, io);
   if (!store.ok()) return status_error(io, store.status());
   absl::StatusOr<StoreCounts> counts = (*store)->counts();
   if (!counts.ok()) return status_error(io, counts.status());

@@ -170,7 +170,7 @@ void print_inspect_text(const Io& io, const StoreInspector& store, const Snapsho
 }
 
 int store_inspect(const InspectOptions& options, const Io& io) {
-  absl::StatusOr<std::unique_ptr<StoreInspector>> store = open_inspector(options.store);
+  absl::StatusOr<std::unique_ptr<StoreInspector>> store = open_for_reading(options.store, io);
   if (!store.ok()) return status_error(io, store.status());
   absl::StatusOr<Snapshot> snapshot = read_snapshot(**store, static_cast<int>(options.recent));
   if (!snapshot.ok()) return status_error(io, snapshot.status());

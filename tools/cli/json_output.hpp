@@ -2,6 +2,11 @@
 // always escaped correctly. The `store` and `gen explain` documents are pretty-printed (two-space
 // indent); the `id` answers are one line each (CompactJsonOutput), for shell pipelines.
 //
+// Stored text is whatever a sender or a failing handler wrote, so the document is made strict
+// (str()): valid UTF-8, each ill-formed sequence replaced by U+FFFD (utf8.hpp), and every control
+// character escaped, the C0 ones as RapidJSON writes them (\n, \t, \u001B, ...), DEL and the C1
+// controls as \u007F..\u009F. A strict parser reads it; a terminal shows no raw control.
+//
 //   JsonOutput json;
 //   json.writer().StartObject();
 //   json.key("file");

@@ -24,7 +24,7 @@ int store_stream(const StreamOptions& options, const Io& io) {
   if (!stream_id.ok()) {
     return usage_error(io, fmt::format("STREAM_ID: {}", std::string(stream_id.status().message())));
   }
-  absl::StatusOr<std::unique_ptr<StoreInspector>> store = open_inspector(options.store);
+  absl::StatusOr<std::unique_ptr<StoreInspector>> store = open_for_reading(options.store, io);
   if (!store.ok()) return status_error(io, store.status());
   absl::StatusOr<std::vector<StoredEvent>> events = (*store)->read_stream(*stream_id);
   if (!events.ok()) return status_error(io, events.status());

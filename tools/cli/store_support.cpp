@@ -1,6 +1,7 @@
 #include "cli/store_support.hpp"
 
 #include <cstdint>
+#include <ostream>
 #include <utility>
 
 #include "fmt/format.h"
@@ -57,7 +58,9 @@ std::string failure_reason_text(FailureReason reason) {
 
 void add_store_argument(CLI::App& command, StoreArgument& store) {
   command
-      .add_option("FILE", store.file, "the store: a SQLite file, or a PostgreSQL URI or conninfo")
+      .add_option("FILE", store.file,
+                  "the store: a SQLite file (or sqlite:PATH), a postgresql:// URI, or a libpq "
+                  "key=value conninfo (host=... dbname=...)")
       ->type_name("")
       ->required();
   command.add_flag("--pg", store.pg,
@@ -78,6 +81,18 @@ absl::StatusOr<std::unique_ptr<StoreInspector>> open_inspector(const StoreArgume
   auto inspector = PostgresStoreInspector::open(conninfo(store));
   if (!inspector.ok()) return inspector.status();
   return std::unique_ptr<StoreInspector>(*std::move(inspector));
+}
+
+absl::StatusOr<std::unique_ptr<StoreInspector>> open_for_reading(const StoreArgument& store,
+                                                                 const Io& io) {
+  absl::StatusOr<std::unique_ptr<StoreInspector>> inspector = open_inspector(store);
+  if (inspector.ok() && (*inspector)->schema_is_newer()) {
+    io.err << fmt::format(
+        "whizbang: warning: store schema version {} is newer than this tool knows ({}); output "
+        "may be incomplete\n",
+        (*inspector)->schema_version(), (*inspector)->known_schema_version());
+  }
+  return inspector;
 }
 
 absl::StatusOr<std::unique_ptr<WorkStore>> open_writable(const StoreArgument& store) {

@@ -30,9 +30,10 @@ std::string or_dash(const std::optional<Uuid>& id);
 // `text` on one line: newlines, carriage returns and tabs as \n, \r, \t (for table cells).
 std::string one_line(std::string_view text);
 
-// The store every `store` subcommand takes first: FILE, a SQLite file or a PostgreSQL location
-// (a postgresql:// URI or key=value conninfo); with --pg, FILE is a PostgreSQL conninfo whatever
-// it looks like ("" or "postgresql:": WHIZBANG_PG_CONNINFO).
+// The store every `store` subcommand takes first: FILE, a store location as open_work_store reads
+// it (open_work_store.hpp): a SQLite path (an existing file, any path, or sqlite:PATH; '=' in it
+// is fine), a postgresql:// URI, or libpq key=value pairs; with --pg, FILE is a PostgreSQL
+// conninfo whatever it looks like ("" or "postgresql:": WHIZBANG_PG_CONNINFO).
 struct StoreArgument {
   std::string file;
   bool pg = false;
@@ -40,6 +41,12 @@ struct StoreArgument {
 void add_store_argument(CLI::App& command, StoreArgument& store);
 // The read-only view of that store.
 absl::StatusOr<std::unique_ptr<StoreInspector>> open_inspector(const StoreArgument& store);
+// The same for a command that prints what it reads (inspect, stream, dead-letters): a store of a
+// newer schema than this tool knows is read as far as the tool knows it, with one line on stderr:
+// "whizbang: warning: store schema version 9 is newer than this tool knows (7); output may be
+// incomplete".
+absl::StatusOr<std::unique_ptr<StoreInspector>> open_for_reading(const StoreArgument& store,
+                                                                 const Io& io);
 // The store opened for writing, as a service opens it (migrating an older schema).
 absl::StatusOr<std::unique_ptr<WorkStore>> open_writable(const StoreArgument& store);
 // The footer of the read-only subcommands.

@@ -3,33 +3,39 @@
 #include <cctype>
 
 #include "absl/strings/str_cat.h"
+#include "whizbang/observability/printable.hpp"
 
 namespace whizbang {
 namespace {
 
+// A metric or label name: every character outside [a-zA-Z0-9_] becomes '_', and a name that
+// would start with a digit (or be empty) gets a leading '_'.
 std::string sanitized(std::string_view text) {
   std::string name;
-  name.reserve(text.size());
+  name.reserve(text.size() + 1);
   for (char c : text) {
     const bool keep = std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
     name.push_back(keep ? c : '_');
   }
-  if (!name.empty() && std::isdigit(static_cast<unsigned char>(name.front())) != 0) {
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name.front())) != 0) {
     name.insert(name.begin(), '_');
   }
   return name;
 }
 
-// Label values: backslash, double quote and newline are escaped.
-std::string escaped(std::string_view value) {
+// Label values and HELP text: first printable() (valid UTF-8; controls and ill-formed bytes as
+// the visible text \xNN), then the format's escapes: backslash (that of every \xNN too) and
+// newline, and in a label value the double quote.
+std::string escaped(std::string_view value, bool label_value) {
+  const std::string shown = printable(value);
   std::string out;
-  out.reserve(value.size());
-  for (char c : value) {
+  out.reserve(shown.size() + 8);
+  for (char c : shown) {
     if (c == '\\') {
       out += "\\\\";
-    } else if (c == '"') {
+    } else if (c == '"' && label_value) {
       out += "\\\"";
-    } else if (c == '\n') {
+    } else if (c == '\n') {  // printable() leaves none; kept so this function stands alone
       out += "\\n";
     } else {
       out.push_back(c);
@@ -48,15 +54,17 @@ std::string prometheus_text(const InMemoryMetrics& metrics,
                             const std::vector<PrometheusGauge>& gauges) {
   std::string text;
   for (const PrometheusGauge& gauge : gauges) {
-    absl::StrAppend(&text, "# HELP ", gauge.name, " ", gauge.help, "\n# TYPE ", gauge.name,
-                    " gauge\n", gauge.name, " ", gauge.value, "\n");
+    const std::string name = sanitized(gauge.name);
+    absl::StrAppend(&text, "# HELP ", name, " ", escaped(gauge.help, false), "\n# TYPE ", name,
+                    " gauge\n", name, " ", gauge.value, "\n");
   }
   std::string current;
   for (const InMemoryMetrics::Sample& sample : metrics.snapshot()) {
     const std::string name = prometheus_metric_name(sample.name);
     if (name != current) {
-      absl::StrAppend(&text, "# HELP ", name, " ", sample.name, " (meter ", sample.meter, ")\n",
-                      "# TYPE ", name, " counter\n");
+      absl::StrAppend(&text, "# HELP ", name, " ",
+                      escaped(absl::StrCat(sample.name, " (meter ", sample.meter, ")"), false),
+                      "\n", "# TYPE ", name, " counter\n");
       current = name;
     }
     text += name;
@@ -65,7 +73,7 @@ std::string prometheus_text(const InMemoryMetrics& metrics,
       for (std::size_t i = 0; i < sample.tags.size(); ++i) {
         if (i > 0) text += ',';
         absl::StrAppend(&text, sanitized(sample.tags[i].first), "=\"",
-                        escaped(sample.tags[i].second), "\"");
+                        escaped(sample.tags[i].second, true), "\"");
       }
       text += '}';
     }

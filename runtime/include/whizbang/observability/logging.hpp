@@ -87,7 +87,8 @@ inline constexpr LogEvent kSourceServiceIdRetry{52, "SourceServiceIdRetry"};
 // The start-up lookup of the local service id threw (the reference's existing start-up warning).
 inline constexpr LogEvent kSourceServiceIdLookupFailedAtStartup{
     53, "SourceServiceIdLookupFailedAtStartup"};
-// A worker cycle failed as a whole (store unavailable); the next cycle retries.
+// A worker cycle failed as a whole (store unavailable); the next cycle retries. Repeats of one
+// message are rate-limited (WorkerLoop): at most one line per 10 s, counting those held back.
 inline constexpr LogEvent kWorkerCycleFailed{54, "WorkerCycleFailed"};
 // Cascade and store (no EventId in the reference; numbered here, outside the reference's ranges).
 inline constexpr LogEvent kEmissionIdDerived{100, "EmissionIdDerived"};
@@ -116,6 +117,9 @@ inline constexpr LogEvent kMessageDeadLettered{141, "MessageDeadLettered"};
 inline constexpr LogEvent kLeaseLost{142, "LeaseLost"};
 // A purge removed duplicate-guarding bookkeeping past its retention.
 inline constexpr LogEvent kRetentionPurged{143, "RetentionPurged"};
+// A worker's cycle succeeded after failed ones (EventId 54, rate-limited while they repeat): how
+// many failed, for how long, and how many of their lines were held back.
+inline constexpr LogEvent kWorkerCycleRecovered{144, "WorkerCycleRecovered"};
 // Transports (docs/guide/13-rabbitmq.md).
 // A broker connection failed or was closed; the transport reconnects with backoff.
 inline constexpr LogEvent kTransportConnectionLost{150, "TransportConnectionLost"};

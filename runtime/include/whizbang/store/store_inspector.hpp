@@ -62,6 +62,12 @@ class StoreInspector {
   virtual const std::string& location() const = 0;
   // The highest migration applied to the store.
   virtual int schema_version() const = 0;
+  // The newest schema version this runtime knows for the store's backend. A store with a higher
+  // schema_version() was migrated by a newer runtime: what that added (tables, columns, states)
+  // is not read, so the output may be incomplete. The `whizbang store` commands then warn on
+  // stderr; a work store refuses to open it (open_work_store: FailedPrecondition).
+  virtual int known_schema_version() const = 0;
+  bool schema_is_newer() const { return schema_version() > known_schema_version(); }
   // False for a SQLite file older than dead letters (schema version 5).
   virtual bool keeps_dead_letters() const = 0;
 

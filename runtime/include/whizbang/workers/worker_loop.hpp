@@ -5,7 +5,10 @@
 // notifies its own loop, so a backlog drains batch after batch rather than one batch per poll
 // (a cycle that moved nothing, such as rows held back while the transport is down, waits). stop()
 // wakes the thread and joins it. A failed cycle is logged (EventId 54) and the next one retries; so
-// is a cycle that throws, so that nothing a worker runs can take the process down.
+// is a cycle that throws, so that nothing a worker runs can take the process down. Failures that
+// repeat (a database outage fails every cycle alike) are rate-limited: the first is logged, then
+// at most one line of the same message per 10 s saying how many were held back, and one line
+// when a cycle succeeds again (EventId 144; docs/guide/09-diagnostics.md).
 // cycles()/wait_for_cycles() tell a readiness check (or a test) that the loop has run: after one
 // completed cycle it has taken up a first batch of what was stored before start(), and waits for a
 // wake-up or its poll when there was no more.
@@ -40,25 +43,7 @@ class WorkerLoop {
 
   // Does nothing when already running.
   void start(std::function<absl::Status()> cycle, std::string name,
-             std::chrono::milliseconds poll_interval, std::shared_ptr<spdlog::logger> logger) {
-    if (running_.exchange(true)) return;
-    thread_ = std::thread([this, cycle = std::move(cycle), name = std::move(name), poll_interval,
-                           logger = std::move(logger)] {
-      while (running_.load()) {
-        if (absl::Status status = status_of_call(name, cycle); !status.ok()) {
-          log(logger, spdlog::level::warn, log_events::kWorkerCycleFailed, "{} cycle failed: {}",
-              name, std::string(status.message()));
-        }
-        {
-          std::lock_guard lock(cycles_mutex_);
-          ++cycles_;
-        }
-        cycle_done_.notify_all();
-        if (!running_.load()) break;
-        wake_.wait_for(poll_interval);
-      }
-    });
-  }
+             std::chrono::milliseconds poll_interval, std::shared_ptr<spdlog::logger> logger);
 
   void stop() {
     if (!running_.exchange(false)) return;

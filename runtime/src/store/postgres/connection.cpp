@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "fmt/format.h"
+#include "store/postgres/error_text.hpp"
 
 namespace whizbang::postgres {
 namespace {
@@ -46,7 +47,7 @@ absl::StatusOr<std::unique_ptr<Connection>> Connection::open(const std::string& 
   std::unique_ptr<Connection> connection(new Connection(conn));
   if (PQstatus(conn) != CONNECTION_OK) {
     return absl::UnavailableError(
-        fmt::format("cannot connect to the PostgreSQL store: {}", PQerrorMessage(conn)));
+        fmt::format("cannot connect to the PostgreSQL store: {}", one_line(PQerrorMessage(conn))));
   }
   // Notices ("relation already exists, skipping") are not errors: keep them off stderr.
   PQsetNoticeProcessor(conn, [](void*, const char*) {}, nullptr);
@@ -64,9 +65,9 @@ std::string Connection::describe() const {
 
 absl::Status Connection::error(const PGresult* result, std::string_view context) const {
   const char* state = result != nullptr ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
-  const char* message = result != nullptr ? PQresultErrorMessage(result) : PQerrorMessage(conn_);
-  std::string text = message != nullptr ? message : "";
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  // One line (error_text.hpp): libpq's own text spreads over several.
+  std::string text = result != nullptr ? result_error_text(result) : std::string();
+  if (text.empty()) text = one_line(PQerrorMessage(conn_));
   const absl::StatusCode code = state != nullptr                   ? code_of(state)
                                 : PQstatus(conn_) != CONNECTION_OK ? absl::StatusCode::kUnavailable
                                                                    : absl::StatusCode::kInternal;
@@ -248,7 +249,7 @@ absl::Status Connection::reset_if_broken() {
   deferred_.clear();
   if (PQstatus(conn_) != CONNECTION_OK) {
     return absl::UnavailableError(
-        fmt::format("{}: reconnecting failed: {}", describe(), PQerrorMessage(conn_)));
+        fmt::format("{}: reconnecting failed: {}", describe(), one_line(PQerrorMessage(conn_))));
   }
   for (const std::string& setting : session_settings_) {
     if (absl::Status status = exec(setting); !status.ok()) return status;

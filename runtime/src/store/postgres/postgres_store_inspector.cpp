@@ -70,6 +70,9 @@ PostgresStoreInspector::~PostgresStoreInspector() = default;
 
 const std::string& PostgresStoreInspector::location() const { return impl_->location; }
 int PostgresStoreInspector::schema_version() const { return impl_->schema_version; }
+int PostgresStoreInspector::known_schema_version() const {
+  return PostgresWorkStore::latest_schema_version();
+}
 
 absl::StatusOr<StoreCounts> PostgresStoreInspector::counts() {
   Query query(*impl_->connection, postgres::sql::kCounts);

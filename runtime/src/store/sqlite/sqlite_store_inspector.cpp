@@ -6,9 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
 #include <set>
-#include <system_error>
 
 #include "fmt/format.h"
 #include "store/row_decoding.hpp"
@@ -35,6 +33,18 @@ class FileDescriptor {
  private:
   int fd_;
 };
+
+// What is next to a store file: a -wal or -shm, absent, empty or not (or not known: treated as
+// non-empty, the case that reads through SQLite's own locking).
+enum class SideFile { Absent, Empty, NonEmpty };
+
+SideFile side_file(const std::string& path) {
+  struct stat info{};
+  if (::stat(path.c_str(), &info) != 0) {
+    return errno == ENOENT ? SideFile::Absent : SideFile::NonEmpty;
+  }
+  return info.st_size == 0 ? SideFile::Empty : SideFile::NonEmpty;
+}
 
 }  // namespace
 
@@ -127,12 +137,18 @@ absl::StatusOr<std::unique_ptr<SqliteStoreInspector>> SqliteStoreInspector::open
     return absl::InvalidArgumentError(fmt::format("'{}' is not a regular file", path));
   }
 
-  // A store with a -wal file may have a live writer: share its locks and -shm, which SQLite
-  // finds by the path, so the path is opened and then proved to be the file checked above.
-  // Without one the file holds everything (a closed store checkpoints and removes its WAL): read
-  // it immutable, through this very descriptor, so not even -wal/-shm side files appear.
-  std::error_code error;
-  const bool live = std::filesystem::exists(path + "-wal", error);
+  // SQLite's read-only connection to a WAL file creates -wal and -shm whenever it can, and a
+  // read-only command must create no file. When there is no -wal, or an empty one and no -shm,
+  // no writer is live (a live one has both) and the main file holds every commit (a closed store
+  // checkpoints and removes its WAL; an empty one holds nothing): read it immutable, through
+  // this very descriptor, so no side file appears. Otherwise share the writer's locks and -shm,
+  // which SQLite finds by the path, so the path is opened and then proved to be the file
+  // checked above. (A non-empty -wal without a -shm, a killed writer's WAL whose -shm was
+  // removed, holds commits only the WAL has: reading them needs the -shm SQLite then creates.)
+  const SideFile wal = side_file(path + "-wal");
+  const SideFile shm = side_file(path + "-shm");
+  const bool live =
+      wal != SideFile::Absent && (wal == SideFile::NonEmpty || shm != SideFile::Absent);
   const std::string descriptor_path = "/proc/self/fd/" + std::to_string(fd);
   const bool through_descriptor = !live && ::access(descriptor_path.c_str(), R_OK) == 0;
   absl::StatusOr<std::unique_ptr<Connection>> connection = Connection::open_read_only(
@@ -189,6 +205,7 @@ SqliteStoreInspector::~SqliteStoreInspector() = default;
 
 const std::string& SqliteStoreInspector::path() const { return impl_->connection->path(); }
 int SqliteStoreInspector::schema_version() const { return impl_->schema_version; }
+int SqliteStoreInspector::known_schema_version() const { return sqlite::latest_schema_version(); }
 
 absl::StatusOr<StoreCounts> SqliteStoreInspector::counts() {
   StoreCounts counts;

@@ -27,6 +27,7 @@ class PostgresStoreInspector final : public StoreInspector {
 
   const std::string& location() const override;
   int schema_version() const override;
+  int known_schema_version() const override;
   bool keeps_dead_letters() const override { return true; }
 
   absl::StatusOr<StoreCounts> counts() override;

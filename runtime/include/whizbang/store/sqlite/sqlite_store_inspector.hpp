@@ -1,10 +1,13 @@
 // SqliteStoreInspector: a read-only look into a SqliteWorkStore file, for tools and tests.
 //
 // Opens the file with SQLITE_OPEN_READONLY: it never creates the file, never runs migrations and
-// never writes, so pointing it at the wrong path is harmless. A file without a -wal next to it
-// (a closed store) is opened immutable, so no -wal/-shm side files appear either; a live store
-// is read through its WAL. Tables an older schema version does not have read as empty, and a
-// file older than schema version 5 (kDeadLettersSchemaVersion) has no dead letters.
+// never writes, so pointing it at the wrong path is harmless. A file with no -wal next to it, or
+// an empty -wal and no -shm (a closed store), is opened immutable, so no -wal/-shm side files
+// appear either; a live store (its -wal and -shm exist) is read through its WAL. Only a non-empty
+// -wal without a -shm (a killed writer's, its -shm removed) gets a -shm: SQLite needs it to read
+// the commits only that WAL holds. Tables an older schema version does not have read as empty,
+// and a file older than schema version 5 (kDeadLettersSchemaVersion) has no dead letters. A file
+// of a newer schema version is read as far as this runtime knows it (schema_is_newer()).
 //
 //   absl::StatusOr<std::unique_ptr<whizbang::SqliteStoreInspector>> inspector =
 //       whizbang::SqliteStoreInspector::open("orders.db");
@@ -46,6 +49,7 @@ class SqliteStoreInspector final : public StoreInspector {
   const std::string& location() const override { return path(); }
   // The highest migration applied to the file.
   int schema_version() const override;
+  int known_schema_version() const override;
   bool keeps_dead_letters() const override { return schema_version() >= kDeadLettersSchemaVersion; }
 
   absl::StatusOr<StoreCounts> counts() override;
