@@ -2,14 +2,16 @@
 // delivered batch fails to be stored (here PostgreSQL answers each insert into the inbox with an
 // error of the "server going away" class, which is never a bad message's fault), so the
 // subscription takes nothing; the probe says so once that has lasted
-// ServiceRunnerConfig::stuck_subscription_after, and recovers with the store. Before, /readyz
+// ServiceRunnerConfig::failure_grace, and recovers with the store. Before, /readyz
 // stayed 200 while nothing was stored.
 #include <gtest/gtest.h>
 #include <httplib.h>
 #include <whizbang/host/service_runner.hpp>
 #include <whizbang/transport/rabbitmq/rabbitmq_transport.hpp>
 
+#include <unistd.h>
 #include <chrono>
+#include <cstdlib>
 #include <thread>
 
 #include "runner_receptors.hpp"
@@ -58,7 +60,7 @@ TEST(RunnerReadinessTests, SubscriptionThatStoresNothing_NotReadyUntilTheStoreTa
   config.store = conninfo;
   config.transport = "amqp:";
   config.http_port = 0;
-  config.stuck_subscription_after = 200ms;
+  config.failure_grace = 200ms;
   auto runner = whizbang::ServiceRunner::start(
       whizbang::generated::runner_test_receptors::registry(), services, config);
   ASSERT_TRUE(runner.ok()) << runner.status();
@@ -93,6 +95,44 @@ TEST(RunnerReadinessTests, SubscriptionThatStoresNothing_NotReadyUntilTheStoreTa
   ASSERT_TRUE(whizbang_test::postgres_admin(conninfo, "DROP TRIGGER going_away ON wh_inbox"));
   ASSERT_TRUE(eventually([&] { return (*runner)->readiness().ok(); })) << (*runner)->readiness();
   EXPECT_TRUE(eventually([&] { return counter.handled.load() == 1; }));
+}
+
+// The store's server stops: every worker cycle fails, and /readyz says so once that has lasted
+// failure_grace; the server comes back, and so does readiness. Before, /readyz stayed 200 while
+// PostgreSQL was down. The test runs a server of its own (the shared one serves other tests).
+TEST(RunnerReadinessTests, StoreServerDown_NotReadyUntilItIsBack) {
+  const std::string dir = "/tmp/whizbang-pgready-" + std::to_string(::getpid());
+  const std::string port = "55435";
+  const auto server = [&](const std::string& command) {
+    const std::string line = std::string(WHIZBANG_PG_SERVER_SCRIPT) + " " + command + " " + dir +
+                             " " + port + " >/dev/null";
+    return std::system(line.c_str());
+  };
+  ASSERT_EQ(server("up"), 0);
+  PingCounter counter;
+  whizbang::ServiceRegistry services;
+  services.add<PingCounter>(counter);
+  whizbang::ServiceRunnerConfig config;
+  config.service_name = whizbang::test::unique_name("pgdown");
+  config.store = "postgresql:///whizbang_test?host=" + dir + "&port=" + port + "&user=whizbang";
+  config.failure_grace = 200ms;
+  {
+    whizbang::ServiceRunnerHooks hooks;
+    hooks.host = [](whizbang::HostOptions& options) { options.poll_interval = 20ms; };
+    auto runner = whizbang::ServiceRunner::start(
+        whizbang::generated::runner_test_receptors::registry(), services, config, hooks);
+    ASSERT_TRUE(runner.ok()) << runner.status();
+    ASSERT_TRUE(eventually([&] { return (*runner)->readiness().ok(); })) << (*runner)->readiness();
+
+    ASSERT_EQ(server("stop"), 0);
+    ASSERT_TRUE(eventually([&] { return !(*runner)->readiness().ok(); }));
+    EXPECT_NE((*runner)->readiness().message().find("cycle has failed"), std::string_view::npos)
+        << (*runner)->readiness();
+
+    ASSERT_EQ(server("start"), 0);
+    EXPECT_TRUE(eventually([&] { return (*runner)->readiness().ok(); })) << (*runner)->readiness();
+  }
+  EXPECT_EQ(server("down"), 0);
 }
 
 }  // namespace

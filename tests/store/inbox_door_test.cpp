@@ -10,6 +10,7 @@
 
 #include "store_backends.hpp"
 #include "support/dead_lettering_transport.hpp"
+#include "support/log_capture.hpp"
 #include "whizbang/internal/bounded_json.hpp"
 #include "whizbang/observability/metrics.hpp"
 #include "whizbang/store/store_reader.hpp"
@@ -44,6 +45,7 @@ class InboxDoorTests : public BackendStoreTest<Backend> {
   }
   void make_worker() {
     options_.metrics = metrics_;
+    options_.logger = log_.logger;
     worker_.reset();
     worker_ = std::make_unique<InboxWorker>(
         *this->store_, resolve,
@@ -83,6 +85,7 @@ class InboxDoorTests : public BackendStoreTest<Backend> {
 
   std::shared_ptr<whizbang::InMemoryMetrics> metrics_ =
       std::make_shared<whizbang::InMemoryMetrics>();
+  whizbang_test::LogCapture log_;
   whizbang::InboxWorkerOptions options_;
   std::unique_ptr<InboxWorker> worker_;
   whizbang_test::DeadLetteringTransport transport_;
@@ -265,6 +268,20 @@ TYPED_TEST(InboxDoorTests, EnvelopeOverTheLimits_Refused) {
   EXPECT_EQ(this->refused("over_limits"), 2);
   EXPECT_EQ(this->refused("too_large"), 1);
   EXPECT_EQ(this->handle_all(), 0u);
+}
+
+// A sender can put any number of bad messages on the broker: each is counted, the log gets a
+// line, not a flood.
+TYPED_TEST(InboxDoorTests, AFloodOfRefusals_CountedEach_LoggedOnce) {
+  this->subscribe_to_a_transport_with_dead_letters();
+  std::vector<TransportMessage> flood;
+  for (int i = 0; i < 100; ++i) {
+    flood.push_back(order("o-" + std::to_string(i)));
+    flood.back().message_type = "Mallory.Type" + std::to_string(i);
+  }
+  EXPECT_EQ(this->deliver(flood).refused.size(), 100u);
+  EXPECT_EQ(this->refused("unknown_type"), 100);
+  EXPECT_EQ(this->log_.count("[EventId 160 EnvelopeRefused]"), 1);
 }
 
 // What the inbox keeps of refused deliveries does not grow for ever: retention purges it.

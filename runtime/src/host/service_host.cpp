@@ -243,6 +243,21 @@ absl::Status ServiceHost::start() {
   return absl::OkStatus();
 }
 
+std::optional<ServiceHost::FailingWorker> ServiceHost::failing_worker() const {
+  std::optional<FailingWorker> longest;
+  const auto consider = [&](std::string_view name, const WorkerLoop& loop) {
+    std::optional<WorkerLoop::Failing> failing = loop.failing();
+    if (failing && (!longest || failing->since < longest->failing.since)) {
+      longest = FailingWorker{std::string(name), *std::move(failing)};
+    }
+  };
+  consider("outbox", outbox_->loop());
+  consider("inbox", inbox_->loop());
+  if (perspective_worker_) consider("perspective", perspective_worker_->loop());
+  consider("detached work", detached_->loop());
+  return longest;
+}
+
 bool ServiceHost::wait_until_ready(std::chrono::milliseconds timeout) const {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   const auto left = [&] {

@@ -37,9 +37,13 @@ absl::StatusOr<std::unique_ptr<Transport>> open_transport(const ServiceRunnerCon
 
 // For the start-up line: the kind of store, never its location (a conninfo may hold a password).
 std::string_view store_kind(std::string_view location) {
-  if (starts_with(location, "memory:")) return "memory";
-  if (starts_with(location, "postgres") || location.find('=') != std::string_view::npos) {
-    return "postgresql";
+  switch (parse_store_location(location).backend) {
+    case StoreBackend::Memory:
+      return "memory";
+    case StoreBackend::Postgres:
+      return "postgresql";
+    case StoreBackend::Sqlite:
+      break;
   }
   return "sqlite";
 }
@@ -152,13 +156,18 @@ absl::Status ServiceRunner::readiness() const {
   if (transport_ != nullptr && !transport_->is_ready()) {
     return absl::UnavailableError("the transport is not connected");
   }
+  const auto now = std::chrono::steady_clock::now();
   const DeliveryHealth delivery = host_->delivery_health();
-  if (delivery.failing_since && std::chrono::steady_clock::now() - *delivery.failing_since >=
-                                    config_.stuck_subscription_after) {
+  if (delivery.failing_since && now - *delivery.failing_since >= config_.failure_grace) {
+    return absl::UnavailableError(fmt::format(
+        "the subscription is stuck: no delivered batch stored for {} ms (last error: {})",
+        config_.failure_grace.count(), delivery.last_error));
+  }
+  if (const auto worker = host_->failing_worker();
+      worker && now - worker->failing.since >= config_.failure_grace) {
     return absl::UnavailableError(
-        fmt::format("the subscription is stuck: no delivered batch stored for {} ms (last error: "
-                    "{})",
-                    config_.stuck_subscription_after.count(), delivery.last_error));
+        fmt::format("every {} cycle has failed for {} ms (last error: {})", worker->worker,
+                    config_.failure_grace.count(), worker->failing.last_error));
   }
   return absl::OkStatus();
 }

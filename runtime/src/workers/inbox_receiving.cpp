@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "fmt/format.h"
+#include "observability/log_rate_limiter.hpp"
 #include "whizbang/observability/logging.hpp"
 #include "whizbang/workers/inbox_worker.hpp"
 #include "workers/inbox_admission.hpp"
@@ -131,11 +132,18 @@ DeliveryOutcome InboxWorker::settle_refusals(std::span<const TransportMessage> b
     const TransportMessage& message = batch[refusal.index];
     const MetricTag tags[] = {{metric_names::kReasonTag, to_string(refusal.kind)}};
     count(options_.metrics, metric_names::kInboxDeliveryRefused, 1, tags);
-    log(options_.logger, spdlog::level::warn, log_events::kEnvelopeRefused,
-        "delivery {} ({}) refused, {}: {}", message.message_id, message.message_type,
-        to_transport ? "to the transport's dead letters"
-                     : fmt::format("kept as dead letter {}", refused_copy_id(message)),
-        refusal.reason);
+    std::optional<LogRateLimiter::Logged> logged;
+    {
+      std::lock_guard lock(delivery_mutex_);
+      logged = refusal_log_->occurred(to_string(refusal.kind));
+    }
+    if (logged) {
+      log(options_.logger, spdlog::level::warn, log_events::kEnvelopeRefused,
+          "delivery {} ({}) refused, {}: {}{}", message.message_id, message.message_type,
+          to_transport ? "to the transport's dead letters"
+                       : fmt::format("kept as dead letter {}", refused_copy_id(message)),
+          refusal.reason, logged->suffix());
+    }
     if (to_transport) {
       outcome.refused.push_back({refusal.index, std::move(refusal.reason)});
     } else {

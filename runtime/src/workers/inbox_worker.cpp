@@ -9,6 +9,7 @@
 
 #include "fmt/format.h"
 #include "message/envelope_parse_memo.hpp"
+#include "observability/log_rate_limiter.hpp"
 #include "store/store_support.hpp"
 #include "whizbang/failure.hpp"
 #include "whizbang/internal/bounded_json.hpp"
@@ -57,7 +58,8 @@ InboxWorker::InboxWorker(WorkStore& store, MessageTypeResolver resolver, InboxHa
     : store_(store),
       resolver_(std::move(resolver)),
       handler_(std::move(handler)),
-      options_(std::move(options)) {
+      options_(std::move(options)),
+      refusal_log_(std::make_unique<LogRateLimiter>()) {
   if (!options_.handler_name) options_.handler_name = default_handler_name;
   commit_listener_ = store_.add_commit_listener([this](const CommitInfo& info) {
     if (info.inbox_written && cycle_on_this_thread != this) loop_.notify();

@@ -20,7 +20,8 @@ void WorkerLoop::start(std::function<absl::Status()> cycle, std::string name,
     // it is back), not one per poll (log_rate_limiter.hpp).
     LogRateLimiter failures;
     while (running_.load()) {
-      if (absl::Status status = status_of_call(name, cycle); !status.ok()) {
+      const absl::Status status = status_of_call(name, cycle);
+      if (!status.ok()) {
         const std::string message(status.message());
         if (const auto logged = failures.occurred(message)) {
           log(logger, spdlog::level::warn, log_events::kWorkerCycleFailed, "{} cycle failed: {}{}",
@@ -36,6 +37,12 @@ void WorkerLoop::start(std::function<absl::Status()> cycle, std::string name,
       {
         std::lock_guard lock(cycles_mutex_);
         ++cycles_;
+        if (status.ok()) {
+          failing_.reset();
+        } else {
+          if (!failing_) failing_ = Failing{std::chrono::steady_clock::now(), {}};
+          failing_->last_error = std::string(status.message());
+        }
       }
       cycle_done_.notify_all();
       if (!running_.load()) break;

@@ -139,6 +139,13 @@ class ServiceHost {
   const std::vector<TransportBinding>& bindings() const { return bindings_; }
   // How the inbox's subscription is doing (a stuck one: every batch failing to be stored).
   DeliveryHealth delivery_health() const { return inbox_->delivery_health(); }
+  // The worker whose cycles have all been failing the longest (a store that is down fails every
+  // worker's), if any: its name ("inbox", "outbox", …) and since when. After start().
+  struct FailingWorker {
+    std::string worker;
+    WorkerLoop::Failing failing;
+  };
+  std::optional<FailingWorker> failing_worker() const;
 
   // The perspective runner; null when the registry declares no perspectives.
   PerspectiveRunner* perspectives() { return perspective_runner_.get(); }

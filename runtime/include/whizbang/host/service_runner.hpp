@@ -12,8 +12,8 @@
 //   ./orders --service orders --store /var/lib/orders/orders.db --transport amqp: --http-port 9464
 //
 // Endpoints (when --http-port is given): GET /livez (200 while the process runs), GET /readyz
-// (200 once started, the transport connected and the subscription not stuck, else 503 with the
-// reason), GET /metrics
+// (200 once started, the transport connected, the store answering and the subscription storing,
+// else 503 with the reason), GET /metrics
 // (Prometheus text: the runtime's counters, whizbang_ready and whizbang_transport_ready). One
 // thread serves them with bounded requests, so slow clients never delay a probe
 // (docs/guide/14-running-services.md, "HTTP limits").
@@ -49,10 +49,10 @@ struct ServiceRunnerConfig {
   std::string signing = "off";
   // The services trusted to set the security scope, comma-separated; "*" trusts every sender.
   std::string scope_trusted_services = "*";
-  // How long every delivered batch may fail to be stored before /readyz reports the subscription
-  // stuck (longer than a store's brief hiccup, shorter than an orchestrator's patience). No flag:
-  // set it in code.
-  std::chrono::milliseconds stuck_subscription_after{5000};
+  // How long every delivered batch may fail to be stored (a stuck subscription), or every cycle
+  // of a worker fail (a store that is down), before /readyz answers 503: longer than a store's
+  // brief hiccup, shorter than an orchestrator's patience. No flag: set it in code.
+  std::chrono::milliseconds failure_grace{5000};
 };
 
 // --service NAME, --store LOCATION, --transport URL, --http-port N, --http-address ADDRESS,
@@ -99,8 +99,9 @@ class ServiceRunner {
   InMemoryMetrics& metrics() { return *metrics_; }
   const ServiceRunnerConfig& config() const { return config_; }
 
-  // What /readyz reports: OK once started, (with a transport) connected to it, and with a
-  // subscription that stores what it is delivered (not stuck: stuck_subscription_after).
+  // What /readyz reports: OK once started, (with a transport) connected to it, with workers whose
+  // cycles succeed and a subscription that stores what it is delivered (each failing for longer
+  // than failure_grace is not ready).
   absl::Status readiness() const;
   // The HTTP endpoint's port, -1 without one.
   int http_port() const;

@@ -72,6 +72,8 @@
 
 namespace whizbang {
 
+class LogRateLimiter;
+
 // What a handler gets: the claimed row, its decoded envelope (dispatch_context.handler_name set
 // to the row's handler, source Inbox) and the store, with this thread's transaction open.
 struct InboxHandling {
@@ -242,6 +244,9 @@ class InboxWorker {
   mutable std::mutex delivery_mutex_;     // guards what follows
   std::map<MessageId, int> store_tries_;  // messages that failed to be stored on their own
   DeliveryHealth health_;
+  // A sender can put any number of bad messages on the broker: their refusals are logged at
+  // most once per kind every few seconds, with how many were held back (all are counted).
+  std::unique_ptr<LogRateLimiter> refusal_log_;
   WorkerLoop loop_;
 };
 

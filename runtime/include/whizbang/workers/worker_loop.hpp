@@ -23,6 +23,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -65,6 +66,17 @@ class WorkerLoop {
     return cycle_done_.wait_for(lock, timeout, [&] { return cycles_ >= count; });
   }
 
+  // Since when every cycle has failed (a store that is down fails them all), and the last error;
+  // unset while cycles succeed (ServiceHost::failing_worker, a readiness probe).
+  struct Failing {
+    std::chrono::steady_clock::time_point since;
+    std::string last_error;
+  };
+  std::optional<Failing> failing() const {
+    std::lock_guard lock(cycles_mutex_);
+    return failing_;
+  }
+
  private:
   WakeSignal wake_;
   std::atomic<bool> running_{false};
@@ -72,6 +84,7 @@ class WorkerLoop {
   mutable std::mutex cycles_mutex_;
   mutable std::condition_variable cycle_done_;
   std::uint64_t cycles_ = 0;
+  std::optional<Failing> failing_;  // guarded by cycles_mutex_
 };
 
 }  // namespace whizbang

@@ -7,7 +7,6 @@
 #include <chrono>
 
 namespace whizbang::rabbitmq {
-namespace {
 
 timeval to_timeval(std::chrono::milliseconds duration) {
   timeval tv{};
@@ -15,6 +14,8 @@ timeval to_timeval(std::chrono::milliseconds duration) {
   tv.tv_usec = static_cast<suseconds_t>((duration.count() % 1000) * 1000);
   return tv;
 }
+
+namespace {
 
 absl::Status status_for_reply_code(int code, std::string message) {
   switch (code) {

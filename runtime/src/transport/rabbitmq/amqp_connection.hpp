@@ -5,7 +5,9 @@
 #pragma once
 
 #include <amqp.h>
+#include <sys/time.h>
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -15,6 +17,9 @@
 #include "whizbang/transport/rabbitmq/rabbitmq_options.hpp"
 
 namespace whizbang::rabbitmq {
+
+// A duration as rabbitmq-c's timeouts take it.
+timeval to_timeval(std::chrono::milliseconds duration);
 
 inline amqp_bytes_t bytes_of(std::string_view text) {
   return amqp_bytes_t{text.size(), const_cast<char*>(text.data())};

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "fmt/format.h"
+#include "observability/log_rate_limiter.hpp"
 #include "transport/rabbitmq/amqp_declare.hpp"
 #include "whizbang/failure.hpp"
 #include "whizbang/observability/logging.hpp"
@@ -14,11 +15,6 @@
 
 namespace whizbang::rabbitmq {
 namespace {
-
-timeval to_timeval(std::chrono::milliseconds duration) {
-  return timeval{static_cast<time_t>(duration.count() / 1000),
-                 static_cast<suseconds_t>((duration.count() % 1000) * 1000)};
-}
 
 std::string consumer_tag(std::string_view queue) {
   std::random_device random;
@@ -202,9 +198,11 @@ void QueueConsumer::accept(const amqp_envelope_t& envelope) {
                                                    options_.max_message_bytes))
           : decode_delivery(envelope, options_.inbox_exchange);
   if (!incoming.ok()) {
-    log(options_.logger, spdlog::level::warn, log_events::kTransportDeliveryRejected,
-        "subscription of '{}' rejected a delivery to the dead letters: {}", service_name_,
-        incoming.status().message());
+    if (const auto logged = rejection_log_.occurred("undecodable")) {
+      log(options_.logger, spdlog::level::warn, log_events::kTransportDeliveryRejected,
+          "subscription of '{}' rejected a delivery to the dead letters: {}{}", service_name_,
+          incoming.status().message(), logged->suffix());
+    }
     amqp_basic_nack(connection_->state(), AmqpConnection::kChannel, envelope.delivery_tag, 0,
                     /*requeue=*/0);
     return;
@@ -247,10 +245,13 @@ absl::Status QueueConsumer::flush() {
     const DeliveryOutcome outcome = outcome_of_call("delivery to service '" + service_name_ + "'",
                                                     [&] { return handler_(destination, batch); });
     if (!outcome.ok()) {
-      // This run and everything after it go back, in order, for a later attempt.
-      log(options_.logger, spdlog::level::warn, log_events::kTransportDeliveryRequeued,
-          "subscription of '{}' requeued {} deliveries: {}", service_name_,
-          deliveries.size() - begin, outcome.status.message());
+      // This run and everything after it go back, in order, for a later attempt. A store that is
+      // down fails every attempt alike: logged once, then once per interval with a count.
+      if (const auto logged = requeue_log_.occurred(std::string(outcome.status.message()))) {
+        log(options_.logger, spdlog::level::warn, log_events::kTransportDeliveryRequeued,
+            "subscription of '{}' requeued {} deliveries: {}{}", service_name_,
+            deliveries.size() - begin, outcome.status.message(), logged->suffix());
+      }
       // One nack with `multiple` covers the rest: every delivery before this run is acked, and
       // what accept() settled itself was settled on arrival.
       const int rc = amqp_basic_nack(state, AmqpConnection::kChannel, deliveries.back().tag,
@@ -280,9 +281,12 @@ absl::Status QueueConsumer::settle_run(const DeliveryOutcome& outcome,
     if (refusal.index >= run.size() || refused[refusal.index]) continue;
     refused[refusal.index] = true;
     const TransportMessage& message = batch[refusal.index];
-    log(options_.logger, spdlog::level::warn, log_events::kTransportDeliveryRejected,
-        "subscription of '{}' rejected delivery {} ({}) to the dead letters: {}", service_name_,
-        message.message_id, message.message_type, refusal.reason);
+    // A sender may put any number of them on the broker: not a line each.
+    if (const auto logged = rejection_log_.occurred("refused by the subscriber")) {
+      log(options_.logger, spdlog::level::warn, log_events::kTransportDeliveryRejected,
+          "subscription of '{}' rejected delivery {} ({}) to the dead letters: {}{}", service_name_,
+          message.message_id, message.message_type, refusal.reason, logged->suffix());
+    }
     const int rc = amqp_basic_nack(state, AmqpConnection::kChannel, run[refusal.index].tag,
                                    /*multiple=*/0, /*requeue=*/0);
     if (rc != AMQP_STATUS_OK) return connection_->check(rc, "basic.nack");

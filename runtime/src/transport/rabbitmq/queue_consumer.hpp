@@ -24,6 +24,7 @@
 #include <thread>
 #include <vector>
 
+#include "observability/log_rate_limiter.hpp"
 #include "transport/rabbitmq/amqp_connection.hpp"
 #include "transport/rabbitmq/amqp_message.hpp"
 #include "whizbang/transport/transport.hpp"
@@ -78,6 +79,10 @@ class QueueConsumer final : public TransportSubscription {
   std::unique_ptr<AmqpConnection> connection_;
   std::vector<Delivery> pending_;
   std::chrono::milliseconds handler_backoff_;  // grows while the handler keeps failing
+  // Warnings that repeat (a store that is down, a sender's flood of bad deliveries) are logged
+  // once, then once per interval with how many were held back (consumer thread only).
+  LogRateLimiter requeue_log_;
+  LogRateLimiter rejection_log_;
   std::atomic<bool> connected_{false};
 
   std::mutex mutex_;
