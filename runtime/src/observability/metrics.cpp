@@ -11,7 +11,20 @@ void InMemoryMetrics::add(std::string_view meter, std::string_view name, std::in
   for (const MetricTag& tag : tags) key.tags.emplace_back(tag.key, tag.value);
   std::sort(key.tags.begin(), key.tags.end());
   std::lock_guard lock(mutex_);
-  counters_[std::move(key)] += delta;
+  if (auto found = counters_.find(key); found != counters_.end()) {
+    found->second += delta;
+    return;
+  }
+  std::size_t& series = series_counts_[{key.meter, key.name}];
+  if (series >= kMaxSeriesPerCounter && !key.tags.empty()) {
+    for (auto& [tag, value] : key.tags) value = std::string(kOverflowTagValue);
+    if (auto found = counters_.find(key); found != counters_.end()) {
+      found->second += delta;
+      return;
+    }
+  }
+  ++series;
+  counters_.emplace(std::move(key), delta);
 }
 
 std::int64_t InMemoryMetrics::counter(std::string_view meter, std::string_view name,

@@ -70,8 +70,16 @@ class Metrics {
 };
 
 // Keeps every counter in memory. Thread-safe.
+//
+// Bounded: a counter keeps at most kMaxSeriesPerCounter distinct tag sets. Tags come from the
+// registry (message types a service knows, refusal kinds), never from what a sender writes, so
+// the bound is a backstop: past it, a new tag set is counted under tag values "other" instead of
+// adding a series, and memory and /metrics stay bounded whatever arrives.
 class InMemoryMetrics final : public Metrics {
  public:
+  static constexpr std::size_t kMaxSeriesPerCounter = 1000;
+  static constexpr std::string_view kOverflowTagValue = "other";
+
   void add(std::string_view meter, std::string_view name, std::int64_t delta,
            std::span<const MetricTag> tags) override;
 
@@ -103,6 +111,8 @@ class InMemoryMetrics final : public Metrics {
 
   mutable std::mutex mutex_;
   std::map<Key, std::int64_t> counters_;
+  // Series per (meter, name), for the bound.
+  std::map<std::pair<std::string, std::string>, std::size_t> series_counts_;
 };
 
 }  // namespace whizbang
