@@ -7,7 +7,8 @@
 #   ./dev.sh test   configure, build and run every test through ctest
 #   ./dev.sh sanitize  the same suite built with AddressSanitizer + UBSan (in build-sanitize/)
 #   ./dev.sh tsan      the suites with threads built with ThreadSanitizer (in build-tsan/)
-#   ./dev.sh fuzz [seconds]  libFuzzer over the envelope decoder for 60 s (or the seconds
+#   ./dev.sh fuzz [seconds]  libFuzzer over the envelope decoder and over the delivery path
+#                            (AMQP properties and body into an inbox), 60 s each (or the seconds
 #                            given), built by clang-19 with ASan (in build-fuzz/)
 # Each installs missing Debian packages first (only when absent), so a fresh Debian 12 machine
 # needs nothing done by hand. WHIZBANG_BUILD_DIR overrides the build directory, WHIZBANG_JOBS
@@ -211,9 +212,10 @@ suppressions=$PWD/tests/tsan.supp ${TSAN_OPTIONS:-}" \
     # Coverage-guided fuzzing (tests/fuzz/libfuzzer) for a bounded time: clang-19, since
     # libFuzzer ships with Clang; project code instrumented for coverage (WHIZBANG_FUZZERS) and
     # with ASan (UBSan would double the build for CI; ./dev.sh sanitize runs the suites under
-    # it); only the fuzzer and the runtime's message part it links are built. It runs on a copy
-    # of the seed corpus kept in the build dir (what it learns carries over to the next run there,
-    # never into the repo's tests/fuzz/corpus). A crash or a broken round trip leaves the input in
+    # it); only the fuzzers and what they link are built (the envelope decoder's: the runtime's
+    # message part; the delivery path's: the whole runtime). Each runs on a copy of its seed
+    # corpus kept in the build dir (what it learns carries over to the next run there, never into
+    # the repo's tests/fuzz/corpus). A crash or a broken property leaves the input in
     # $BUILD_DIR/fuzz-artifacts/ and fails the command.
     ensure_packages
     BUILD_DIR=${WHIZBANG_BUILD_DIR:-build-fuzz}
@@ -224,19 +226,32 @@ suppressions=$PWD/tests/tsan.supp ${TSAN_OPTIONS:-}" \
     CC=clang-19 CXX=clang++-19 configure -DWHIZBANG_FUZZERS=ON -DWHIZBANG_PRECOMPILED_HEADERS=OFF \
       -DWHIZBANG_SANITIZE=address -DWHIZBANG_BUILD_BENCHMARKS=OFF \
       -DWHIZBANG_BUILD_SAMPLES=OFF "${SANITIZED_FLAGS[@]}" "$generator"
-    build --target envelope_decoder_fuzzer
-    corpus=$BUILD_DIR/fuzz-corpus/envelope
+    build --target envelope_decoder_fuzzer delivery_path_fuzzer
     artifacts=$BUILD_DIR/fuzz-artifacts/
-    mkdir -p "$corpus" "$artifacts"
-    cp tests/fuzz/corpus/envelope/* "$corpus/"
+    mkdir -p "$artifacts"
+    # The envelope decoder on the seed corpus; the delivery path (AMQP properties, headers and
+    # body into an inbox) on the same envelopes with a flag byte appended: properties derived from
+    # the body, as an event and as a command, refusals kept by the inbox or the transport.
+    envelope_corpus=$BUILD_DIR/fuzz-corpus/envelope
+    delivery_corpus=$BUILD_DIR/fuzz-corpus/delivery
+    mkdir -p "$envelope_corpus" "$delivery_corpus"
+    cp tests/fuzz/corpus/envelope/* "$envelope_corpus/"
+    for seed in tests/fuzz/corpus/envelope/*; do
+      for flags in 03 07 0b 2b; do
+        { cat "$seed"; printf "\\x$flags"; } >"$delivery_corpus/$(basename "$seed").$flags"
+      done
+    done
     # -max_len: far above any seed, and far below the 1 MiB a received envelope may hold.
-    fuzzer=$BUILD_DIR/tests/fuzz/libfuzzer/envelope_decoder_fuzzer
-    if ! "$fuzzer" -max_total_time="$seconds" -max_len=65536 \
-      -timeout=10 -print_final_stats=1 -dict=tests/fuzz/libfuzzer/envelope.dict \
-      -artifact_prefix="$artifacts" "$corpus"; then
-      echo "dev.sh: the envelope decoder fuzzer failed; its input is in $artifacts" >&2
-      exit 1
-    fi
+    for fuzzer in envelope_decoder delivery_path; do
+      corpus=$envelope_corpus
+      [ "$fuzzer" = delivery_path ] && corpus=$delivery_corpus
+      if ! "$BUILD_DIR/tests/fuzz/libfuzzer/${fuzzer}_fuzzer" -max_total_time="$seconds" \
+        -max_len=65536 -timeout=10 -print_final_stats=1 -dict=tests/fuzz/libfuzzer/envelope.dict \
+        -artifact_prefix="$artifacts${fuzzer}-" "$corpus"; then
+        echo "dev.sh: the ${fuzzer} fuzzer failed; its input is in $artifacts" >&2
+        exit 1
+      fi
+    done
     ;;
   *)
     echo "usage: ./dev.sh run [distributed] | test | sanitize | tsan | fuzz [seconds]" >&2
