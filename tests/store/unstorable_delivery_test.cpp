@@ -40,6 +40,7 @@ class UnstorableDeliveryTests : public BackendStoreTest<Backend> {
     // invalid byte: not Unavailable, so it is the message, not the store.
     hooks_->before_store_inbox = [this](std::span<const whizbang::InboxMessage> rows) {
       if (store_down_) return absl::UnavailableError("the store is down");
+      if (store_full_) return absl::ResourceExhaustedError("database or disk is full");
       const bool poisoned = std::any_of(rows.begin(), rows.end(), [&](const auto& row) {
         return row.message_id == poison_.message_id;
       });
@@ -69,6 +70,7 @@ class UnstorableDeliveryTests : public BackendStoreTest<Backend> {
 
   faults::HookedStore* hooks_ = nullptr;
   bool store_down_ = false;
+  bool store_full_ = false;
   const TransportMessage poison_ = order("o-poison");
   std::shared_ptr<whizbang::InMemoryMetrics> metrics_ =
       std::make_shared<whizbang::InMemoryMetrics>();
@@ -151,6 +153,22 @@ TYPED_TEST(UnstorableDeliveryTests, StoreDown_TheBatchWaitsWhole_NothingRefused)
   ASSERT_TRUE(this->deliver({message}).ok());
   EXPECT_TRUE(this->stored(message.message_id));
   EXPECT_FALSE(this->worker_->delivery_health().failing_since.has_value());
+}
+
+// A full disk fails every message alike: it is the store's condition, and no message is blamed
+// (each would otherwise be refused after its tries, and the queue emptied into its dead letters).
+TYPED_TEST(UnstorableDeliveryTests, StoreFull_NoMessageBlamed) {
+  this->make_worker(/*with_transport_dead_letters=*/true);
+  const TransportMessage message = order("o-1");
+  this->store_full_ = true;
+  for (int attempt = 0; attempt < 2 * whizbang::InboxWorkerOptions{}.max_store_tries; ++attempt) {
+    const DeliveryOutcome outcome = this->deliver({message, order("o-2")});
+    EXPECT_TRUE(absl::IsResourceExhausted(outcome.status)) << outcome.status;
+    EXPECT_TRUE(outcome.refused.empty());
+  }
+  this->store_full_ = false;
+  ASSERT_TRUE(this->deliver({message}).ok());
+  EXPECT_TRUE(this->stored(message.message_id));
 }
 
 }  // namespace

@@ -23,4 +23,9 @@ struct InboxWorker::Admission {
   std::size_t duplicates = 0;       // admitted messages the inbox had received before
 };
 
+// Whether a store's error is the whole store's condition (down, full, corrupt, a transaction it
+// aborted) rather than one message's: a batch failing so is offered again whole, and no message
+// is blamed for it.
+bool store_wide(const absl::Status& status);
+
 }  // namespace whizbang

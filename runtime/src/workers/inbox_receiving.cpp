@@ -84,11 +84,32 @@ absl::Status InboxWorker::store_admitted(Admission& admission, bool handle_here)
   return absl::OkStatus();
 }
 
+bool store_wide(const absl::Status& status) {
+  switch (status.code()) {
+    case absl::StatusCode::kUnavailable:
+    case absl::StatusCode::kResourceExhausted:
+    case absl::StatusCode::kDataLoss:
+    case absl::StatusCode::kAborted:
+    case absl::StatusCode::kDeadlineExceeded:
+    case absl::StatusCode::kCancelled:
+      return true;
+    default:
+      return false;
+  }
+}
+
 absl::Status InboxWorker::store_one_by_one(Admission& admission,
                                            const absl::Status& batch_failure) {
-  log(options_.logger, spdlog::level::warn, log_events::kInboxDeliveryStoreFailed,
-      "a delivered batch of {} messages could not be stored ({}); storing them one by one",
-      admission.rows.size(), batch_failure.message());
+  std::optional<LogRateLimiter::Logged> logged;
+  {
+    std::lock_guard lock(delivery_mutex_);
+    logged = refusal_log_->occurred("stored one by one");
+  }
+  if (logged) {
+    log(options_.logger, spdlog::level::warn, log_events::kInboxDeliveryStoreFailed,
+        "a delivered batch of {} messages could not be stored ({}); storing them one by one{}",
+        admission.rows.size(), batch_failure.message(), logged->suffix());
+  }
   absl::Status again = absl::OkStatus();  // not OK: a message to offer again
   admission.duplicates = 0;
   for (std::size_t row = 0; row < admission.rows.size(); ++row) {
@@ -101,7 +122,7 @@ absl::Status InboxWorker::store_one_by_one(Admission& admission,
       store_tries_.erase(message.message_id);
       continue;
     }
-    if (absl::IsUnavailable(stored.status())) return stored.status();  // the store went down
+    if (store_wide(stored.status())) return stored.status();  // the store went down or full
     int tries = 0;
     {
       std::lock_guard lock(delivery_mutex_);

@@ -80,9 +80,9 @@ DeliveryOutcome InboxWorker::receive(std::span<const TransportMessage> batch) {
   if (handle_here) memo.emplace();
   Admission admission = admit(batch);
   absl::Status stored = store_admitted(admission, handle_here);
-  if (!stored.ok() && !absl::IsUnavailable(stored)) {
-    // Unavailable: the store is down, not a message bad; everything comes again. Anything else
-    // may be one message the store will not take: the others must not wait behind it.
+  if (!stored.ok() && !store_wide(stored)) {
+    // May be one message the store will not take: the others must not wait behind it. A
+    // store-wide failure (down, full) is no message's fault: everything comes again.
     stored = store_one_by_one(admission, stored);
   }
   DeliveryOutcome outcome = stored.ok() ? settle_refusals(batch, admission) : stored;

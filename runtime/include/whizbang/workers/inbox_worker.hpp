@@ -117,9 +117,10 @@ struct InboxWorkerOptions {
   // Signature checks on received envelopes (docs/guide/16-security.md). A delivery that fails
   // them is refused at the door like any other (see "The door" above).
   EnvelopeSigning signing;
-  // How many times one delivered message may fail to be stored on its own (any store error but
-  // Unavailable, which means the store is down, not the message) before it is refused as
-  // unstorable instead of coming back with its batch forever.
+  // How many times one delivered message may fail to be stored on its own before it is refused
+  // as unstorable instead of coming back with its batch forever. Only an error that can be one
+  // message's counts: a store that is down, full or corrupt (Unavailable, ResourceExhausted,
+  // DataLoss, Aborted) blames no message, and the batch waits for it.
   int max_store_tries = 3;
   // Counts refused deliveries (`…inbox.delivery_refused{reason}`), dropped duplicates and
   // batches the store failed to take; null: not counted.

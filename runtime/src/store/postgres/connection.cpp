@@ -35,6 +35,10 @@ absl::StatusCode code_of(std::string_view sqlstate) {
     return absl::StatusCode::kUnavailable;
   }
   if (sqlstate == "23505") return absl::StatusCode::kAlreadyExists;
+  // Insufficient resources (disk full, out of memory, too many connections): the server's
+  // condition, never one row's.
+  if (sqlstate.substr(0, 2) == "53") return absl::StatusCode::kResourceExhausted;
+  if (sqlstate.substr(0, 2) == "58") return absl::StatusCode::kUnavailable;  // system / I/O error
   if (sqlstate.substr(0, 2) == "22") return absl::StatusCode::kInvalidArgument;
   return absl::StatusCode::kInternal;
 }

@@ -122,7 +122,14 @@ absl::Status Connection::error(int code, std::string_view context) const {
   switch (code & 0xff) {
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
+    case SQLITE_IOERR:
+    case SQLITE_CANTOPEN:
+    case SQLITE_READONLY:
       return absl::UnavailableError(message);
+    case SQLITE_FULL:
+    case SQLITE_NOMEM:
+      // The whole store's condition, never one row's: the inbox must not blame a message for it.
+      return absl::ResourceExhaustedError(message);
     case SQLITE_NOTADB:
     case SQLITE_CORRUPT:
       return absl::DataLossError(message);
