@@ -237,7 +237,7 @@ suppressions=$PWD/tests/tsan.supp ${TSAN_OPTIONS:-}" \
     mkdir -p "$envelope_corpus" "$delivery_corpus"
     cp tests/fuzz/corpus/envelope/* "$envelope_corpus/"
     for seed in tests/fuzz/corpus/envelope/*; do
-      for flags in 03 07 0b 2b; do
+      for flags in 03 07 0b 2b 43; do
         { cat "$seed"; printf "\\x$flags"; } >"$delivery_corpus/$(basename "$seed").$flags"
       done
     done

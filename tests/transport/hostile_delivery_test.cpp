@@ -1,14 +1,18 @@
-// A sender on the broker against a service on PostgreSQL (docs/guide/16-security.md, "What a
-// sender on the broker can and cannot do"), over the run's broker and server. Each attack is
+// A sender on the broker against a service on PostgreSQL or SQLite (docs/guide/16-security.md,
+// "What a sender on the broker can and cannot do"), over the run's broker and server; on SQLite
+// the inbox handles each batch on delivery, as a host does there. Each attack is
 // what a raw AMQP client publishes; each must end in the queue's dead letters with its reason
 // while the message published after it is handled. Before the inbox's door, one invalid byte
 // made PostgreSQL refuse the batch, which came back with requeue forever, and nothing behind it
 // was ever handled; a signed envelope re-published under another message id took that id.
 #include <gtest/gtest.h>
 #include <whizbang/store/postgres/postgres_work_store.hpp>
+#include <whizbang/store/sqlite/sqlite_work_store.hpp>
 #include <whizbang/transport/rabbitmq/rabbitmq_topology.hpp>
 #include <whizbang/transport/rabbitmq/rabbitmq_transport.hpp>
 #include <whizbang/workers/inbox_worker.hpp>
+
+#include <sqlite3.h>
 
 #include <condition_variable>
 #include <mutex>
@@ -18,6 +22,7 @@
 #include "support/log_capture.hpp"
 #include "support/postgres_schema.hpp"
 #include "support/rabbitmq_broker.hpp"
+#include "support/temp_dir.hpp"
 
 namespace whizbang::test {
 namespace {
@@ -26,14 +31,22 @@ using std::chrono::seconds;
 
 SigningKeyRing keys() { return *SigningKeyRing::create({{"k1", std::string(32, 'k')}}); }
 
-class HostileDeliveryTests : public ::testing::Test {
+enum class Backend { Postgres, Sqlite };
+
+class HostileDeliveryTests : public ::testing::TestWithParam<Backend> {
  protected:
   void SetUp() override {
-    conninfo_ = whizbang_test::fresh_postgres_schema();
-    ASSERT_FALSE(conninfo_.empty());
-    auto store = PostgresWorkStore::open(conninfo_, StoreOptions{});
-    ASSERT_TRUE(store.ok()) << store.status();
-    store_ = *std::move(store);
+    if (GetParam() == Backend::Postgres) {
+      conninfo_ = whizbang_test::fresh_postgres_schema();
+      ASSERT_FALSE(conninfo_.empty());
+      auto store = PostgresWorkStore::open(conninfo_, StoreOptions{});
+      ASSERT_TRUE(store.ok()) << store.status();
+      store_ = *std::move(store);
+    } else {
+      auto store = SqliteWorkStore::open(dir_.file("store.db"), StoreOptions{});
+      ASSERT_TRUE(store.ok()) << store.status();
+      store_ = *std::move(store);
+    }
     rabbitmq_ = test_rabbitmq_options();
     rabbitmq_.logger = log_.logger;
     transport_ = std::make_unique<RabbitMqTransport>(rabbitmq_);
@@ -51,6 +64,7 @@ class HostileDeliveryTests : public ::testing::Test {
     options.signing = {signing, keys()};
     options.metrics = metrics_;
     options.logger = log_.logger;
+    options.handle_on_delivery = GetParam() == Backend::Sqlite;
     worker_ = std::make_unique<InboxWorker>(
         *store_, store_test::resolve,
         [this](InboxHandling& handling) {
@@ -81,10 +95,36 @@ class HostileDeliveryTests : public ::testing::Test {
     return RawAmqp(rabbitmq_).consume_one(rabbitmq_queue_name(service_, events_) + ".dlq",
                                           seconds(20));
   }
+  // A trigger that makes the database refuse to deduplicate (so to store) message `id`.
+  void refuse_in_the_database(const MessageId& id) {
+    if (GetParam() == Backend::Postgres) {
+      ASSERT_TRUE(whizbang_test::postgres_admin(
+          conninfo_,
+          "CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+          "IF NEW.message_id = '" +
+              id.to_string() +
+              "' THEN RAISE EXCEPTION 'this row cannot be stored'; END IF; RETURN NEW; END $$; "
+              "CREATE TRIGGER refuse_poison BEFORE INSERT ON wh_message_deduplication "
+              "FOR EACH ROW EXECUTE FUNCTION refuse_poison()"));
+      return;
+    }
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(dir_.file("store.db").c_str(), &db), SQLITE_OK);
+    const std::string sql =
+        "CREATE TRIGGER refuse_poison BEFORE INSERT ON wh_message_deduplication "
+        "WHEN NEW.message_id = X'" +
+        id.to_n_string() + "' BEGIN SELECT RAISE(ABORT, 'this row cannot be stored'); END";
+    char* error = nullptr;
+    EXPECT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error), SQLITE_OK)
+        << (error != nullptr ? error : "");
+    sqlite3_free(error);
+    sqlite3_close(db);
+  }
   bool publish_raw(const std::string& body, std::map<std::string, std::string> properties) {
     return RawAmqp(rabbitmq_).publish(events_, "store_test.ordercreated", body, properties, {});
   }
 
+  whizbang_test::TempDir dir_;
   std::string conninfo_;
   std::string events_ = unique_name("shop.events");
   std::string service_ = unique_name("shipping");
@@ -109,7 +149,7 @@ std::map<std::string, std::string> properties_of(const TransportMessage& message
   return {{"message_id", message.message_id.to_string()}, {"type", message.message_type}};
 }
 
-TEST_F(HostileDeliveryTests, InvalidUtf8InTheBody_ToTheDeadLetterQueue_TheNextOneHandled) {
+TEST_P(HostileDeliveryTests, InvalidUtf8InTheBody_ToTheDeadLetterQueue_TheNextOneHandled) {
   start_service();
   TransportMessage bad = order("o-1");
   bad.envelope_json.replace(bad.envelope_json.find("o-1"), 3, "o-\xff");
@@ -125,7 +165,7 @@ TEST_F(HostileDeliveryTests, InvalidUtf8InTheBody_ToTheDeadLetterQueue_TheNextOn
             1);
 }
 
-TEST_F(HostileDeliveryTests, InvalidUtf8TypeProperty_ToTheDeadLetterQueue_TheNextOneHandled) {
+TEST_P(HostileDeliveryTests, InvalidUtf8TypeProperty_ToTheDeadLetterQueue_TheNextOneHandled) {
   start_service();
   const TransportMessage bad = order("o-1");
   std::map<std::string, std::string> properties = properties_of(bad);
@@ -138,7 +178,7 @@ TEST_F(HostileDeliveryTests, InvalidUtf8TypeProperty_ToTheDeadLetterQueue_TheNex
 
 // A NUL cut the envelope short on PostgreSQL (its text parameters end at one), and what was left
 // was refused as "unsigned".
-TEST_F(HostileDeliveryTests, RawNulInTheBody_RefusedAsMalformed_NotCutShort) {
+TEST_P(HostileDeliveryTests, RawNulInTheBody_RefusedAsMalformed_NotCutShort) {
   start_service(EnvelopeSigningMode::Require);
   TransportMessage bad = order("o-1");
   ASSERT_TRUE(sign_envelope_json(bad.envelope_json, keys()).ok());
@@ -151,7 +191,7 @@ TEST_F(HostileDeliveryTests, RawNulInTheBody_RefusedAsMalformed_NotCutShort) {
 
 // The replay: a genuine signed envelope published again under the message id of a message still
 // to come. It must not take that id: the genuine message of that id is handled when it comes.
-TEST_F(HostileDeliveryTests, SignedEnvelopeUnderAnotherMessageId_DoesNotStealThatId) {
+TEST_P(HostileDeliveryTests, SignedEnvelopeUnderAnotherMessageId_DoesNotStealThatId) {
   start_service(EnvelopeSigningMode::Require);
   TransportMessage earlier = order("o-1");
   TransportMessage coming = order("o-2");
@@ -170,7 +210,7 @@ TEST_F(HostileDeliveryTests, SignedEnvelopeUnderAnotherMessageId_DoesNotStealTha
 }
 
 // A version 4 id was refused as "has no message id".
-TEST_F(HostileDeliveryTests, MessageIdThatIsNotAUuidV7_RefusedSayingWhy) {
+TEST_P(HostileDeliveryTests, MessageIdThatIsNotAUuidV7_RefusedSayingWhy) {
   start_service();
   const TransportMessage message = order("o-1");
   std::map<std::string, std::string> properties = properties_of(message);
@@ -182,18 +222,12 @@ TEST_F(HostileDeliveryTests, MessageIdThatIsNotAUuidV7_RefusedSayingWhy) {
   EXPECT_EQ(log_.count("version 4"), 1);
 }
 
-// A message the database itself keeps refusing (here a trigger; in the field a value PostgreSQL
-// will not take): dead-lettered after its tries, and the message behind it is handled at once.
-TEST_F(HostileDeliveryTests, MessageTheDatabaseKeepsRefusing_DeadLetteredAfterItsTries) {
+// A message the database itself keeps refusing (here a trigger on the inbox's deduplication
+// table; in the field a value the database will not take): dead-lettered after its tries, and
+// the message behind it is handled at once.
+TEST_P(HostileDeliveryTests, MessageTheDatabaseKeepsRefusing_DeadLetteredAfterItsTries) {
   const TransportMessage poison = order("o-poison");
-  ASSERT_TRUE(whizbang_test::postgres_admin(
-      conninfo_,
-      "CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
-      "IF NEW.message_id = '" +
-          poison.message_id.to_string() +
-          "' THEN RAISE EXCEPTION 'this row cannot be stored'; END IF; RETURN NEW; END $$; "
-          "CREATE TRIGGER refuse_poison BEFORE INSERT ON wh_inbox FOR EACH ROW "
-          "EXECUTE FUNCTION refuse_poison()"));
+  refuse_in_the_database(poison.message_id);
   start_service();
   ASSERT_TRUE(publish_raw(poison.envelope_json, properties_of(poison)));
   const TransportMessage good = publish_a_good_one();
@@ -205,6 +239,12 @@ TEST_F(HostileDeliveryTests, MessageTheDatabaseKeepsRefusing_DeadLetteredAfterIt
                               metric_names::kInboxDeliveryRefused, {{"reason", "unstorable"}}),
             1);
 }
+
+INSTANTIATE_TEST_SUITE_P(Stores, HostileDeliveryTests,
+                         ::testing::Values(Backend::Postgres, Backend::Sqlite),
+                         [](const ::testing::TestParamInfo<Backend>& backend) {
+                           return backend.param == Backend::Postgres ? "Postgres" : "Sqlite";
+                         });
 
 }  // namespace
 }  // namespace whizbang::test

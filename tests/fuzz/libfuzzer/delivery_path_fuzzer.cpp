@@ -8,9 +8,10 @@
 // numbers from the end); bit 0 set: the message_id property is the body's "id"; bit 1 set: the
 // type property is the body's "t" (or a .NET name when it has none); bit 2: delivered from the
 // shared inbox exchange (a command); bit 3: refusals to the transport's dead letters; bits 4-5:
-// signing Off, Sign, Require. Each property not derived is a string from the front of the data;
-// the body is what remains. Seeds: the envelope corpus with a flag byte appended (./dev.sh fuzz
-// makes them).
+// signing Off, Sign, Require; bit 6: EnvelopeType and StreamId headers. Each property not derived
+// and each header is a string from the front of the data; the body is what remains. Seeds: the
+// envelope corpus with a flag byte appended (./dev.sh fuzz makes them), so with the flags 0x03,
+// 0x07, 0x0b and 0x2b a seed's body is the whole envelope.
 #include <amqp.h>
 #include <fuzzer/FuzzedDataProvider.h>
 #include <rapidjson/document.h>
@@ -67,10 +68,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const bool command = (flags & 4) != 0;
   const bool transport_dead_letters = (flags & 8) != 0;
   const auto mode = static_cast<whizbang::EnvelopeSigningMode>(((flags >> 4) & 3) % 3);
+  const bool with_headers = (flags & 64) != 0;
   std::string message_id = derived_id ? std::string() : input.ConsumeRandomLengthString(64);
   std::string type = derived_type ? std::string() : input.ConsumeRandomLengthString(96);
-  const std::string envelope_type = input.ConsumeRandomLengthString(160);
-  const std::string stream_id = input.ConsumeRandomLengthString(40);
+  const std::string envelope_type = with_headers ? input.ConsumeRandomLengthString(160) : "";
+  const std::string stream_id = with_headers ? input.ConsumeRandomLengthString(40) : "";
   const std::string body = input.ConsumeRemainingBytesAsString();
   if (derived_id) message_id = body_member(body, "id");
   if (derived_type) {
@@ -81,8 +83,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<amqp_table_entry_t> headers;
   const std::string envelope_type_key = "EnvelopeType";
   const std::string stream_key = "StreamId";
-  for (const auto& [key, value] : {std::pair{&envelope_type_key, &envelope_type},
-                                   std::pair{&stream_key, &stream_id}}) {
+  for (const auto& [key, value] :
+       {std::pair{&envelope_type_key, &envelope_type}, std::pair{&stream_key, &stream_id}}) {
     if (value->empty()) continue;
     amqp_table_entry_t entry{};
     entry.key = bytes_of(*key);
