@@ -2,7 +2,8 @@
 // payload, two hops with times, scope, stream and metadata, two invocation records), against
 // RapidJSON writing and parsing the same bytes without any mapping (the floor a codec on it can
 // reach), in the same run. Also the event store's split of an envelope (each claimed event's) and
-// the bounded parse every reader of untrusted JSON runs, against the same parse floor.
+// the bounded parse every reader of untrusted JSON runs, against the same parse floor, and the
+// inbox's door on a delivery, against that bounded parse.
 //   build/tests/benchmarks/envelope_bench
 #include <benchmark/benchmark.h>
 #include <rapidjson/document.h>
@@ -19,6 +20,7 @@
 #include "whizbang/internal/bounded_json.hpp"
 #include "whizbang_messages.hpp"
 #include "whizbang_registry.hpp"
+#include "workers/delivery_door.hpp"
 
 namespace {
 
@@ -124,6 +126,28 @@ void BM_ParseBounded(benchmark::State& state) {
   state.SetBytesProcessed(state.iterations() * static_cast<std::int64_t>(json.size()));
 }
 BENCHMARK(BM_ParseBounded);
+
+// The inbox's door (workers/delivery_door) on a typical delivery, signing off: everything it
+// checks beside the parse it shares with storing the row. Its baseline is BM_ParseBounded, the
+// parse the inbox ran on each delivery before the door (for the row's stream and sender).
+void BM_InboxDoor(benchmark::State& state) {
+  const whizbang::Envelope envelope = typical_envelope();
+  whizbang::TransportMessage delivery;
+  delivery.message_id = envelope.message_id;
+  delivery.message_type = std::string(envelope.payload.info()->wire_name);
+  delivery.envelope_json = whizbang::serialize_envelope(envelope);
+  const whizbang::MessageTypeResolver resolver = resolve;
+  const whizbang::EnvelopeLimits limits;
+  const whizbang::EnvelopeSigning signing;
+  const whizbang::DeliveryDoor door(resolver, limits, signing);
+  for (auto _ : state) {
+    whizbang::DoorVerdict verdict = door.check(delivery);
+    benchmark::DoNotOptimize(verdict.refused.has_value());
+  }
+  state.SetBytesProcessed(state.iterations() *
+                          static_cast<std::int64_t>(delivery.envelope_json.size()));
+}
+BENCHMARK(BM_InboxDoor);
 
 const whizbang::SigningKeyRing& signing_keys() {
   static const whizbang::SigningKeyRing keys =
