@@ -211,27 +211,36 @@ int free_port() {
   return ntohs(address.sin_port);
 }
 
-TEST(ServiceProcessTests, SigtermWhileRunning_StopsCleanlyWithExitZero) {
-  const int port = free_port();
+// The test service as a process of its own, its HTTP endpoint on `port`.
+pid_t start_service_process(const std::string& service, const char* transport, int port) {
   const std::string port_text = std::to_string(port);
-  const std::string service = "runner-process-" + std::to_string(getpid());
   const pid_t child = fork();
-  ASSERT_GE(child, 0);
   if (child == 0) {
     execl(WHIZBANG_RUNNER_TEST_SERVICE, WHIZBANG_RUNNER_TEST_SERVICE, "--service", service.c_str(),
-          "--transport", "amqp:", "--http-port", port_text.c_str(), static_cast<char*>(nullptr));
+          "--transport", transport, "--http-port", port_text.c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }
-  // Ready is a state the process reaches: asked until it says so.
+  return child;
+}
+
+// Ready is a state the process reaches: asked until it says so (30 s at most).
+bool wait_until_ready(int port) {
   httplib::Client client("127.0.0.1", port);
-  bool ready = false;
   const auto deadline = std::chrono::steady_clock::now() + 30s;
-  while (!ready && std::chrono::steady_clock::now() < deadline) {
+  while (std::chrono::steady_clock::now() < deadline) {
     auto response = client.Get("/readyz");
-    ready = response && response->status == 200;
-    if (!ready) std::this_thread::sleep_for(20ms);
+    if (response && response->status == 200) return true;
+    std::this_thread::sleep_for(20ms);
   }
-  EXPECT_TRUE(ready);
+  return false;
+}
+
+TEST(ServiceProcessTests, SigtermWhileRunning_StopsCleanlyWithExitZero) {
+  const int port = free_port();
+  const pid_t child =
+      start_service_process("runner-process-" + std::to_string(getpid()), "amqp:", port);
+  ASSERT_GE(child, 0);
+  EXPECT_TRUE(wait_until_ready(port));
   kill(child, SIGTERM);
   int status = 0;
   ASSERT_EQ(waitpid(child, &status, 0), child);
@@ -244,24 +253,10 @@ TEST(ServiceProcessTests, SigtermWhileRunning_StopsCleanlyWithExitZero) {
 // before its head deadline would have answered it 408.
 TEST(ServiceProcessTests, SigtermWithSlowClientsConnected_StopsWithoutWaitingForThem) {
   const int port = free_port();
-  const std::string port_text = std::to_string(port);
-  const std::string service = "runner-slow-" + std::to_string(getpid());
-  const pid_t child = fork();
+  const pid_t child =
+      start_service_process("runner-slow-" + std::to_string(getpid()), "none", port);
   ASSERT_GE(child, 0);
-  if (child == 0) {
-    execl(WHIZBANG_RUNNER_TEST_SERVICE, WHIZBANG_RUNNER_TEST_SERVICE, "--service", service.c_str(),
-          "--transport", "none", "--http-port", port_text.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  httplib::Client client("127.0.0.1", port);
-  bool ready = false;
-  const auto deadline = std::chrono::steady_clock::now() + 30s;
-  while (!ready && std::chrono::steady_clock::now() < deadline) {
-    auto response = client.Get("/readyz");
-    ready = response && response->status == 200;
-    if (!ready) std::this_thread::sleep_for(20ms);
-  }
-  ASSERT_TRUE(ready);
+  ASSERT_TRUE(wait_until_ready(port));
   http_test::RawHttpClient partial_head(port);
   ASSERT_TRUE(partial_head.send("GET /livez HTTP/1.1\r\nHo"));
   http_test::RawHttpClient dribbling(port);
