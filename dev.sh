@@ -140,6 +140,7 @@ TSAN_TARGETS=(
   whizbang_perspective_tests whizbang_store_tests whizbang_fault_tests
   crash_restart_test ecommerce_sample shop_service whizbang_transport_tests whizbang_host_tests
   whizbang_rabbitmq_restart_tests whizbang_rabbitmq_tls_tests whizbang_rabbitmq_hosts_tests
+  whizbang_hostile_delivery_tests
 )
 
 without_aslr() {

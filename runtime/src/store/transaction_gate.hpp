@@ -23,6 +23,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
+#include <string_view>
 #include <thread>
 #include <type_traits>
 #include <utility>
@@ -31,6 +33,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "whizbang/observability/metrics.hpp"
+#include "whizbang/store/sql_session.hpp"
 #include "whizbang/store/work_store.hpp"
 
 namespace whizbang::store_internal {
@@ -66,10 +69,31 @@ class TransactionGate {
       : backend_(backend), metrics_(std::move(metrics)) {}
 
   absl::Status begin() { return enter(/*explicit_transaction=*/true); }
+
+  // The store's SQL session (sql_session.hpp); null for a store without SQL.
+  void set_sql_session(SqlSession* session) { sql_session_ = session; }
+  SqlSession* sql_session() const { return sql_session_; }
+  // The gates whose explicit transaction is open on this thread, innermost last: where
+  // SqlSession::current() finds the handling's store.
+  static std::vector<TransactionGate*>& open_on_this_thread() {
+    thread_local std::vector<TransactionGate*> open;
+    return open;
+  }
   absl::Status commit() { return leave(/*success=*/true); }
   absl::Status rollback() { return leave(/*success=*/false); }
   bool in_transaction() const {
     return owner_.load(std::memory_order_acquire) == std::this_thread::get_id();
+  }
+  // OK when the calling thread holds an explicit transaction of this store: what the user's SQL
+  // needs (sql_session.hpp); else why not, for `what`.
+  absl::Status require_explicit_transaction(std::string_view what) const {
+    if (in_transaction() && explicit_) return absl::OkStatus();
+    const bool elsewhere = owner_.load(std::memory_order_acquire) != std::thread::id();
+    return absl::FailedPreconditionError(
+        std::string(what) +
+        (elsewhere ? ": called from a thread that does not hold the store's transaction (a "
+                     "session belongs to the thread of its handling or Transaction)"
+                   : ": no handling or Transaction of this store is open on this thread"));
   }
 
   absl::Status savepoint() {
@@ -192,6 +216,8 @@ class TransactionGate {
       owner_.store(std::this_thread::get_id(), std::memory_order_release);
       doomed_ = false;
       pending_ = {};
+      explicit_ = explicit_transaction;
+      if (explicit_) open_on_this_thread().push_back(this);
     }
     ++depth_;
     return absl::OkStatus();
@@ -217,6 +243,11 @@ class TransactionGate {
     const CommitInfo committed = pending_;
     pending_ = {};
     savepoints_.clear();
+    if (explicit_) {
+      std::vector<TransactionGate*>& open = open_on_this_thread();
+      open.erase(std::remove(open.begin(), open.end(), this), open.end());
+      explicit_ = false;
+    }
     owner_.store(std::thread::id(), std::memory_order_release);
     mutex_.unlock();
     if (success && status.ok() && (committed.outbox_written || committed.inbox_written)) {
@@ -256,10 +287,12 @@ class TransactionGate {
 
   TransactionBackend& backend_;
   std::shared_ptr<Metrics> metrics_;
+  SqlSession* sql_session_ = nullptr;
   std::recursive_mutex mutex_;
   std::atomic<std::thread::id> owner_{};
   int depth_ = 0;
-  bool doomed_ = false;  // of the innermost savepoint, or of the transaction when none is open
+  bool explicit_ = false;  // the open transaction was opened by begin()
+  bool doomed_ = false;    // of the innermost savepoint, or of the transaction when none is open
   struct Savepoint {
     int depth;           // the transaction's nesting when it was made
     bool doomed_before;  // restored when it ends

@@ -43,6 +43,7 @@
 #include "whizbang/store/outbox_message.hpp"
 #include "whizbang/store/outbox_store.hpp"
 #include "whizbang/store/perspective_store.hpp"
+#include "whizbang/store/sql_session.hpp"
 #include "whizbang/store/store_options.hpp"
 #include "whizbang/store/store_rows.hpp"
 #include "whizbang/store/work_item.hpp"
@@ -194,6 +195,17 @@ class WorkStore : public OutboxStore, public PerspectiveStore {
   // Deletes duplicate-guarding bookkeeping older than `retention` (see RetentionOptions).
   virtual absl::StatusOr<PurgeCounts> purge(const RetentionOptions& retention) = 0;
 
+  // ---- your SQL -----------------------------------------------------------------------------
+  // The session that runs your statements in this store's transaction open on the calling
+  // thread (sql_session.hpp; SqlSession::current() finds it without the store). The session
+  // lives as long as the store; each call checks that the calling thread holds a transaction of
+  // it (FailedPrecondition otherwise). Unimplemented for a store without SQL (memory).
+  virtual absl::StatusOr<SqlSession*> sql() {
+    return absl::UnimplementedError(
+        "this store has no SQL (the memory store): use SQLite (\":memory:\" for tests) or "
+        "PostgreSQL");
+  }
+
   // ---- event store --------------------------------------------------------------------------
   // A stream's events in version order.
   virtual absl::StatusOr<std::vector<StoredEvent>> read_stream(const Uuid& stream_id) = 0;
@@ -226,6 +238,18 @@ class Transaction {
     if (!status_.ok() || done_) return status_;
     done_ = true;
     return store_.rollback();
+  }
+
+  // Your SQL in this transaction (sql_session.hpp): the rows you write commit with the messages
+  // you send inside it, or not at all.
+  //   whizbang::Transaction tx(store);
+  //   tx.sql().value()->execute("INSERT INTO orders (id, total) VALUES ($1, $2)", {id, total});
+  //   dispatcher.send(CreateInvoice{id});                       // joins tx
+  //   if (absl::Status s = tx.commit(); !s.ok()) return s;
+  absl::StatusOr<SqlSession*> sql() {
+    if (!status_.ok()) return status_;
+    if (done_) return absl::FailedPreconditionError("the Transaction has ended");
+    return store_.sql();
   }
 
  private:

@@ -177,6 +177,10 @@ absl::StatusOr<std::vector<Result>> Connection::run_pipeline(
   // Prepared first (each a round trip, once per connection): a pipeline then only executes.
   std::vector<const Prepared*> prepared;
   for (const Statement& statement : statements) {
+    if (statement.unprepared_types != nullptr) {
+      prepared.push_back(nullptr);
+      continue;
+    }
     absl::StatusOr<const Prepared*> one = prepare(*statement.sql, *statement.params);
     if (!one.ok()) return one.status();
     prepared.push_back(*one);
@@ -191,6 +195,14 @@ absl::StatusOr<std::vector<Result>> Connection::run_pipeline(
            PQsendQueryParams(conn_, sql.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 0) == 1;
   }
   for (std::size_t i = 0; sent && i < statements.size(); ++i) {
+    if (const std::vector<Oid>* types = statements[i].unprepared_types; types != nullptr) {
+      const int count = static_cast<int>(types->size());
+      const ParameterValues values(count, *statements[i].params);
+      sent = PQsendQueryParams(conn_, statements[i].sql->c_str(), count, types->data(),
+                               values.values.data(), values.lengths.data(), values.formats.data(),
+                               0) == 1;
+      continue;
+    }
     const ParameterValues values(prepared[i]->parameters, *statements[i].params);
     sent = PQsendQueryPrepared(conn_, prepared[i]->name.c_str(), prepared[i]->parameters,
                                values.values.data(), values.lengths.data(), values.formats.data(),
@@ -226,6 +238,33 @@ absl::StatusOr<std::vector<Result>> Connection::run_pipeline(
   PQexitPipelineMode(conn_);
   if (!failure.ok()) return failure;
   return results;
+}
+
+absl::StatusOr<Result> Connection::run_unprepared(const std::string& sql, const Params& params,
+                                                  const std::vector<Oid>& types) {
+  if (!deferred_.empty()) {  // a one-statement pipeline takes them along
+    const Statement statement{&sql, &params, &types};
+    absl::StatusOr<std::vector<Result>> results = run_pipeline({&statement, 1});
+    if (!results.ok()) return results.status();
+    return std::move(results->front());
+  }
+  const int count = static_cast<int>(types.size());
+  const ParameterValues values(count, params);
+  Result result(PQexecParams(conn_, sql.c_str(), count, types.data(), values.values.data(),
+                             values.lengths.data(), values.formats.data(), 0));
+  const ExecStatusType status = PQresultStatus(result.get());
+  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) return error(result.get(), sql);
+  return result;
+}
+
+absl::Status Connection::flush_deferred() {
+  if (deferred_.empty()) return absl::OkStatus();
+  const std::string text = absl::StrJoin(deferred_, "; ");
+  deferred_.clear();
+  Result result(PQexec(conn_, text.c_str()));
+  const ExecStatusType status = PQresultStatus(result.get());
+  if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) return absl::OkStatus();
+  return error(result.get(), text);
 }
 
 absl::Status Pipeline::run() {

@@ -77,10 +77,19 @@ class Connection {
   struct Statement {
     const std::string* sql;
     const Params* params;
+    // Set: not prepared (the user's SQL, sql_session.hpp: a cache would keep every text ever
+    // run), each parameter of this type (0: the server infers it from where it is used).
+    const std::vector<Oid>* unprepared_types = nullptr;
   };
   // Runs `statements` in one round trip (libpq pipeline mode): one result per statement, in
   // order. The first failure is returned; the statements after it did not run.
   absl::StatusOr<std::vector<Result>> run_pipeline(std::span<const Statement> statements);
+  // Runs `sql` without preparing it, with what was deferred ahead of it in the same round trip.
+  absl::StatusOr<Result> run_unprepared(const std::string& sql, const Params& params,
+                                        const std::vector<Oid>& types);
+  // Sends what was deferred (BEGIN, savepoints) now: before the connection is handed to code
+  // that sends statements itself.
+  absl::Status flush_deferred();
   // Opens a transaction with the next statement sent rather than on its own (a round trip
   // saved); a transaction that ends before any statement ran never reaches the server.
   // `synced` false: its commit returns before the WAL is flushed (synchronous_commit off for

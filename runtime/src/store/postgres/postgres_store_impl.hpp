@@ -12,6 +12,7 @@
 
 #include "fmt/format.h"
 #include "store/postgres/connection.hpp"
+#include "store/postgres/postgres_sql_session.hpp"
 #include "store/postgres/notification_listener.hpp"
 #include "store/postgres/sql.hpp"
 #include "store/store_support.hpp"
@@ -24,7 +25,10 @@ struct PostgresWorkStore::Impl final : store_internal::TransactionBackend {
   Impl(std::unique_ptr<postgres::Connection> db, StoreOptions store_options)
       : connection(std::move(db)),
         options(store_internal::normalize(std::move(store_options))),
-        gate(*this, options.metrics) {}
+        gate(*this, options.metrics),
+        sql_session(*connection, gate) {
+    gate.set_sql_session(&sql_session);
+  }
 
   // READ COMMITTED: claims lock what they take and serialize where order matters (sql.hpp).
   // BEGIN travels with the transaction's first statements (one round trip fewer).
@@ -120,6 +124,7 @@ struct PostgresWorkStore::Impl final : store_internal::TransactionBackend {
   std::unique_ptr<postgres::Connection> connection;
   StoreOptions options;
   store_internal::TransactionGate gate;
+  postgres::PostgresSqlSession sql_session;  // the user's SQL (whizbang/store/sql_session.hpp)
   int schema_version = 0;
   // When this instance last wrote its heartbeat (wh_service_instances); micros, store clock.
   std::optional<std::int64_t> last_heartbeat;

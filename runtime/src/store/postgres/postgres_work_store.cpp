@@ -230,6 +230,12 @@ PostgresWorkStore::~PostgresWorkStore() = default;
 int PostgresWorkStore::schema_version() const { return impl_->schema_version; }
 const StoreOptions& PostgresWorkStore::options() const { return impl_->options; }
 absl::Status PostgresWorkStore::begin() { return impl_->gate.begin(); }
+absl::StatusOr<SqlSession*> PostgresWorkStore::sql() {
+  if (absl::Status open = impl_->gate.require_explicit_transaction("WorkStore::sql"); !open.ok()) {
+    return open;
+  }
+  return &impl_->sql_session;
+}
 absl::Status PostgresWorkStore::commit() { return impl_->gate.commit(); }
 absl::Status PostgresWorkStore::rollback() { return impl_->gate.rollback(); }
 bool PostgresWorkStore::in_transaction() const { return impl_->gate.in_transaction(); }

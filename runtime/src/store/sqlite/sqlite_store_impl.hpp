@@ -13,6 +13,7 @@
 #include "fmt/format.h"
 #include "store/sqlite/statement.hpp"
 #include "store/store_support.hpp"
+#include "store/sqlite/sqlite_sql_session.hpp"
 #include "store/transaction_gate.hpp"
 #include "whizbang/store/sqlite/sqlite_work_store.hpp"
 
@@ -22,7 +23,10 @@ struct SqliteWorkStore::Impl final : store_internal::TransactionBackend {
   Impl(std::unique_ptr<sqlite::Connection> db, StoreOptions store_options)
       : connection(std::move(db)),
         options(store_internal::normalize(std::move(store_options))),
-        gate(*this, options.metrics) {}
+        gate(*this, options.metrics),
+        sql_session(*connection, gate) {
+    gate.set_sql_session(&sql_session);
+  }
 
   absl::Status backend_begin(bool) override {
     if (absl::Status status = restore_sync(); !status.ok()) return status;
@@ -140,6 +144,7 @@ struct SqliteWorkStore::Impl final : store_internal::TransactionBackend {
   std::unique_ptr<sqlite::Connection> connection;
   StoreOptions options;
   store_internal::TransactionGate gate;
+  sqlite::SqliteSqlSession sql_session;  // the user's SQL (whizbang/store/sql_session.hpp)
   int schema_version = 0;
   // When this instance last wrote its heartbeat (wh_service_instances); micros, store clock.
   std::optional<std::int64_t> last_heartbeat;

@@ -256,6 +256,12 @@ absl::StatusOr<SqliteWorkStore::ConnectionSettings> SqliteWorkStore::connection_
 }
 const StoreOptions& SqliteWorkStore::options() const { return impl_->options; }
 absl::Status SqliteWorkStore::begin() { return impl_->gate.begin(); }
+absl::StatusOr<SqlSession*> SqliteWorkStore::sql() {
+  if (absl::Status open = impl_->gate.require_explicit_transaction("WorkStore::sql"); !open.ok()) {
+    return open;
+  }
+  return &impl_->sql_session;
+}
 absl::Status SqliteWorkStore::commit() { return impl_->gate.commit(); }
 absl::Status SqliteWorkStore::rollback() { return impl_->gate.rollback(); }
 bool SqliteWorkStore::in_transaction() const { return impl_->gate.in_transaction(); }

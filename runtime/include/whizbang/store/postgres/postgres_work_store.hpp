@@ -98,6 +98,7 @@ class PostgresWorkStore final : public WorkStore, public StoreReader {
   absl::StatusOr<std::vector<DeadLetter>> dead_letters(std::size_t limit) override;
   absl::StatusOr<std::size_t> requeue_dead_letters(std::span<const MessageId> ids) override;
   absl::StatusOr<PurgeCounts> purge(const RetentionOptions& retention) override;
+  absl::StatusOr<SqlSession*> sql() override;
 
   absl::StatusOr<std::vector<StoredEvent>> read_stream(const Uuid& stream_id) override;
 
