@@ -49,6 +49,9 @@ class HookedStore final : public whizbang::WorkStore, public whizbang::StoreRead
       std::span<const whizbang::OutboxMessage> messages) override {
     return inner_->store_outbox_messages(messages);
   }
+  absl::StatusOr<bool> remember_dispatch(const whizbang::MessageId& id) override {
+    return inner_->remember_dispatch(id);
+  }
   absl::StatusOr<std::vector<whizbang::MessageId>> store_inbox_messages(
       std::span<const whizbang::InboxMessage> messages,
       const whizbang::Uuid& receiving_service_id) override {

@@ -53,8 +53,8 @@ absl::Status Dispatcher::run_and_cascade(const ReceptorInfo& receptor, const Emi
 }
 
 absl::StatusOr<CascadeRecord> Dispatcher::cascade(const AnyMessage& message,
-                                                  const EmissionSource* source,
-                                                  DispatchModes mode) {
+                                                  const EmissionSource* source, DispatchModes mode,
+                                                  const MessageId* root_id) {
   if (!message) return absl::InvalidArgumentError("cannot cascade an empty AnyMessage");
   if (mode == DispatchModes::None) return CascadeRecord{message, MessageId(), mode};
   const MessageTypeInfo& type = *message.info();
@@ -62,7 +62,8 @@ absl::StatusOr<CascadeRecord> Dispatcher::cascade(const AnyMessage& message,
       is_owned(type, options_.owned_domains)) {
     mode = DispatchModes::Local;  // this service owns the command: handle it here
   }
-  const MessageId id = emission_id(type, source);
+  const MessageId id =
+      source == nullptr && root_id != nullptr ? *root_id : emission_id(type, source);
   Envelope envelope = child_envelope(message, id, source);
   const bool stored =
       has_flag(mode, DispatchModes::Outbox) ||

@@ -41,8 +41,9 @@ std::optional<SecurityScope> outgoing_scope(const Envelope* source) {
 
 using dispatch_internal::outgoing_scope;
 
-Envelope Dispatcher::root_envelope(const AnyMessage& message) const {
+Envelope Dispatcher::root_envelope(const AnyMessage& message, const MessageId* id) const {
   Envelope envelope = Envelope::create(message, options_.self);
+  if (id != nullptr) envelope.message_id = *id;
   MessageHop& hop = envelope.hops.front();
   if (const MessageContext* parent = MessageContext::current()) {
     // Dispatched from inside a handler: same conversation, caused by the handled message.

@@ -57,7 +57,8 @@ absl::StatusOr<DeliveryReceipt> Dispatcher::publish_at_any(const AnyMessage& mes
 }
 
 absl::StatusOr<Dispatcher::InvokeOutcome> Dispatcher::invoke_any_now(const AnyMessage& message,
-                                                                     bool want_response) {
+                                                                     bool want_response,
+                                                                     const MessageId* root_id) {
   if (!message) return absl::InvalidArgumentError("cannot invoke an empty AnyMessage");
   const Entry* entry = entry_for(*message.info());
   const ReceptorInfo* receptor = nullptr;
@@ -70,13 +71,14 @@ absl::StatusOr<Dispatcher::InvokeOutcome> Dispatcher::invoke_any_now(const AnyMe
                                            want_response ? "value-returning " : "",
                                            message.info()->wire_name, service_name()));
   }
-  return invoke_receptor(*receptor, message, want_response);
+  return invoke_receptor(*receptor, message, want_response, root_id);
 }
 
 absl::StatusOr<Dispatcher::InvokeOutcome> Dispatcher::invoke_receptor(const ReceptorInfo& receptor,
                                                                       const AnyMessage& message,
-                                                                      bool want_response) {
-  const Envelope envelope = root_envelope(message);
+                                                                      bool want_response,
+                                                                      const MessageId* root_id) {
+  const Envelope envelope = root_envelope(message, root_id);
   InvokeOutcome outcome;
   outcome.receptor = &receptor;
   outcome.message_id = envelope.message_id;
@@ -93,18 +95,20 @@ absl::StatusOr<Dispatcher::InvokeOutcome> Dispatcher::invoke_receptor(const Rece
   return outcome;
 }
 
-absl::StatusOr<DeliveryReceipt> Dispatcher::send_any_now(const AnyMessage& message) {
+absl::StatusOr<DeliveryReceipt> Dispatcher::send_any_now(const AnyMessage& message,
+                                                         const MessageId* root_id) {
   if (!message) return absl::InvalidArgumentError("cannot send an empty AnyMessage");
   const Entry* entry = entry_for(*message.info());
   if (entry != nullptr && !entry->all.empty()) {
-    absl::StatusOr<InvokeOutcome> outcome = invoke_any_now(message, /*want_response=*/false);
+    absl::StatusOr<InvokeOutcome> outcome =
+        invoke_any_now(message, /*want_response=*/false, root_id);
     if (!outcome.ok()) return outcome.status();
     return DeliveryReceipt::delivered(outcome->message_id, std::string(outcome->receptor->id),
                                       outcome->correlation_id, outcome->causation_id);
   }
   if (is_owned(*message.info(), options_.owned_domains)) {
     // The outbox would route it back to this service, which has no receptor for it.
-    const MessageId id = MessageId::mint();
+    const MessageId id = root_id != nullptr ? *root_id : MessageId::mint();
     log(options_.logger, spdlog::level::warn, log_events::kOwnedCommandWithoutReceptor,
         "{} ({}) belongs to an owned domain of service '{}', which has no receptor for it; "
         "accepted, not queued",
@@ -116,7 +120,7 @@ absl::StatusOr<DeliveryReceipt> Dispatcher::send_any_now(const AnyMessage& messa
         fmt::format("no receptor for {} in service '{}' and no outbox to send it through",
                     message.info()->wire_name, service_name()));
   }
-  const Envelope envelope = root_envelope(message);
+  const Envelope envelope = root_envelope(message, root_id);
   std::string destination = destination_for(*message.info());
   if (absl::Status status = write_outbox(envelope, destination); !status.ok()) return status;
   return DeliveryReceipt::accepted(envelope.message_id, std::move(destination),
@@ -125,15 +129,16 @@ absl::StatusOr<DeliveryReceipt> Dispatcher::send_any_now(const AnyMessage& messa
 }
 
 absl::StatusOr<DeliveryReceipt> Dispatcher::publish_any_now(const AnyMessage& message,
-                                                            DispatchModes mode) {
+                                                            DispatchModes mode,
+                                                            const MessageId* root_id) {
   if (!message) return absl::InvalidArgumentError("cannot publish an empty AnyMessage");
   if (mode == DispatchModes::LocalNoPersist) {
     const Entry* entry = entry_for(*message.info());
     if (entry != nullptr && entry->default_stage_all_void) {
-      return publish_to_void_receptors(message, *entry);
+      return publish_to_void_receptors(message, *entry, root_id);
     }
   }
-  const absl::StatusOr<CascadeRecord> record = cascade(message, nullptr, mode);
+  const absl::StatusOr<CascadeRecord> record = cascade(message, nullptr, mode, root_id);
   if (!record.ok()) return record.status();
   return DeliveryReceipt::delivered(record->id, destination_for(*message.info()), std::nullopt,
                                     std::nullopt, record->id.uuid());
@@ -142,8 +147,9 @@ absl::StatusOr<DeliveryReceipt> Dispatcher::publish_any_now(const AnyMessage& me
 // The same context, receipt and order as cascade() would give, without building the envelope
 // that only stored rows, records and cascades need.
 absl::StatusOr<DeliveryReceipt> Dispatcher::publish_to_void_receptors(const AnyMessage& message,
-                                                                      const Entry& entry) {
-  const MessageId id = MessageId::mint();
+                                                                      const Entry& entry,
+                                                                      const MessageId* root_id) {
+  const MessageId id = root_id != nullptr ? *root_id : MessageId::mint();
   // A root emission starts its own conversation (as child_envelope does without a source).
   const MessageContext context = make_context(id, id, std::nullopt, outgoing_scope(nullptr));
   DiscardingSink sink;

@@ -182,6 +182,22 @@ absl::StatusOr<MessageId> CompositeChildIdentity::derive(const Uuid& composite,
       [&](TextWriter& out) { write_composite_child(out, composite, ordinal, child_type); });
 }
 
+MessageId DispatchKeyIdentity::derive(std::string_view service, std::string_view type,
+                                      std::string_view key) {
+  const std::string text = canonical(service, type, key);
+  const internal::Sha256Digest digest = internal::sha256(text);
+  Uuid::Bytes source{};
+  std::copy(digest.begin() + 16, digest.end(), source.begin());
+  // The source is never nil (its version nibble is forced) and the ordinal is 0: no error.
+  source[6] = static_cast<std::uint8_t>(0x70 | (source[6] & 0x0F));
+  return *DerivedIdentity::from_canonical(Uuid(source), 0, text);
+}
+
+std::string DispatchKeyIdentity::canonical(std::string_view service, std::string_view type,
+                                           std::string_view key) {
+  return fmt::format("{}\n{}\n{}\n{}", kCanonicalPrefix, service, type, key);
+}
+
 std::string CompositeChildIdentity::canonical(const Uuid& composite, std::int64_t ordinal,
                                               std::string_view child_type) {
   return canonical_from(composite_child_capacity(child_type), [&](TextWriter& out) {

@@ -84,15 +84,15 @@ void report_failure(const StoreOptions& options, const RecordedFailure& failure)
 
 void report_purged(const StoreOptions& options, const PurgeCounts& counts) {
   if (counts.inbox_deduplication + counts.outbox_tombstones + counts.receptor_invocations +
-          counts.service_instances + counts.refused_deliveries ==
+          counts.service_instances + counts.refused_deliveries + counts.dispatch_keys ==
       0) {
     return;
   }
   log(options.logger, spdlog::level::info, log_events::kRetentionPurged,
       "purged {} inbox dedup ids, {} outbox tombstones, {} receptor invocations, {} service "
-      "instances, {} refused deliveries past their retention",
+      "instances, {} refused deliveries, {} dispatch keys past their retention",
       counts.inbox_deduplication, counts.outbox_tombstones, counts.receptor_invocations,
-      counts.service_instances, counts.refused_deliveries);
+      counts.service_instances, counts.refused_deliveries, counts.dispatch_keys);
 }
 
 void report_quarantined(const std::shared_ptr<spdlog::logger>& logger, std::string_view table,

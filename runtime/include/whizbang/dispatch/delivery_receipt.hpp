@@ -28,6 +28,9 @@ struct DeliveryReceipt {
   std::optional<MessageId> correlation_id;
   std::optional<MessageId> causation_id;
   std::optional<Uuid> stream_id;
+  // A send or publish with an idempotency key whose dispatch happened before (the retry of a
+  // request): nothing was done this time, and `message_id` is the first dispatch's.
+  bool duplicate = false;
 
   static DeliveryReceipt delivered(MessageId id, std::string destination,
                                    std::optional<MessageId> correlation_id = std::nullopt,

@@ -26,6 +26,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <vector>
@@ -44,6 +45,15 @@
 namespace whizbang {
 
 class TenantChoice;
+
+// An idempotency key a caller chooses for a send or publish from its own code: a request id, a
+// client's retry token (docs/guide/17-your-data.md, "Publish once"). The message's id derives
+// from the service, the message type and the key (DispatchKeyIdentity), and the store records
+// the dispatch in the same transaction: a retried request dispatches nothing again and gets a
+// receipt that says `duplicate`.
+struct IdempotencyKey {
+  std::string value;
+};
 
 // What a publish made outside any open transaction does with its outbox rows.
 enum class PublishOutsideTransaction : std::uint8_t {
@@ -125,6 +135,12 @@ class Dispatcher {
   // outbox for the service that owns it (receipt Accepted).
   template <class Message>
   absl::StatusOr<DeliveryReceipt> send(Message&& message);
+  // Once per key: the first call sends; a retry with the same key does nothing and answers a
+  // receipt with `duplicate` set (for the retention of dispatch keys, RetentionOptions). Runs in
+  // a unit of work with the store (a ServiceHost's dispatcher does): what a local receptor
+  // writes, the outbox row and the record of the key commit together.
+  template <class Message>
+  absl::StatusOr<DeliveryReceipt> send(Message&& message, const IdempotencyKey& key);
 
   // Publishes an event: its default-stage local receptors run and it goes to the outbox (route
   // Both), unless wrapped in Route::X(...) or its type declares a default route. Explicit
@@ -133,6 +149,9 @@ class Dispatcher {
   // (DispatcherOptions::publish_outside_transaction; ServiceHost defaults to Defer).
   template <class Message>
   absl::StatusOr<DeliveryReceipt> publish(Message&& message);
+  // Once per key, as send(message, key). Never deferred: the record of the key needs the store.
+  template <class Message>
+  absl::StatusOr<DeliveryReceipt> publish(Message&& message, const IdempotencyKey& key);
 
   // Publishes a message for delivery at `deliver_at`: its outbox (or event-store) row is written
   // now and claimed once due, at the drain worker's next poll. Nothing runs locally and no
@@ -156,7 +175,10 @@ class Dispatcher {
   };
   absl::StatusOr<InvokeOutcome> invoke_any(const AnyMessage& message, bool want_response);
   absl::StatusOr<DeliveryReceipt> send_any(const AnyMessage& message);
+  absl::StatusOr<DeliveryReceipt> send_any(const AnyMessage& message, const IdempotencyKey& key);
   absl::StatusOr<DeliveryReceipt> publish_any(const AnyMessage& message, DispatchModes mode);
+  absl::StatusOr<DeliveryReceipt> publish_any(const AnyMessage& message, DispatchModes mode,
+                                              const IdempotencyKey& key);
   absl::StatusOr<DeliveryReceipt> publish_at_any(const AnyMessage& message, DispatchModes mode,
                                                  TimePoint deliver_at);
 
@@ -196,21 +218,33 @@ class Dispatcher {
   template <class Message>
   static absl::StatusOr<AnyMessage> to_any(Message&& message, DispatchModes* mode);
 
-  absl::StatusOr<InvokeOutcome> invoke_any_now(const AnyMessage& message, bool want_response);
-  absl::StatusOr<DeliveryReceipt> send_any_now(const AnyMessage& message);
-  absl::StatusOr<DeliveryReceipt> publish_any_now(const AnyMessage& message, DispatchModes mode);
+  // `root_id`, where the *_now verbs take one: the id of the dispatched message, when the
+  // caller chose it (a keyed dispatch); else one is minted.
+  absl::StatusOr<InvokeOutcome> invoke_any_now(const AnyMessage& message, bool want_response,
+                                               const MessageId* root_id = nullptr);
+  absl::StatusOr<DeliveryReceipt> send_any_now(const AnyMessage& message,
+                                               const MessageId* root_id = nullptr);
+  absl::StatusOr<DeliveryReceipt> publish_any_now(const AnyMessage& message, DispatchModes mode,
+                                                  const MessageId* root_id = nullptr);
+  // A send or publish once per key (dispatcher_keyed.cpp): `dispatch` runs in the unit of work
+  // that records the key, with the id the key derives, unless the key was recorded before.
+  absl::StatusOr<DeliveryReceipt> keyed(
+      const AnyMessage& message, const IdempotencyKey& key, bool sending,
+      const std::function<absl::StatusOr<DeliveryReceipt>(const MessageId&)>& dispatch);
   // A LocalNoPersist publish to receptors that return nothing: no envelope, no row, no record.
   absl::StatusOr<DeliveryReceipt> publish_to_void_receptors(const AnyMessage& message,
-                                                            const Entry& entry);
+                                                            const Entry& entry,
+                                                            const MessageId* root_id);
   absl::StatusOr<InvokeOutcome> invoke_receptor(const ReceptorInfo& receptor,
-                                                const AnyMessage& message, bool want_response);
+                                                const AnyMessage& message, bool want_response,
+                                                const MessageId* root_id = nullptr);
   // Invokes one receptor; what it throws comes back as a status (whizbang/failure.hpp).
   absl::Status invoke_contained(const ReceptorInfo& receptor, const AnyMessage& message,
                                 CascadeSink& sink, std::shared_ptr<void>* response);
   absl::Status run_and_cascade(const ReceptorInfo& receptor, const EmissionSource& source,
                                std::shared_ptr<void>* response);
   absl::StatusOr<CascadeRecord> cascade(const AnyMessage& message, const EmissionSource* source,
-                                        DispatchModes mode);
+                                        DispatchModes mode, const MessageId* root_id = nullptr);
   // Runs the default-stage receptors of the envelope's message. With `records` set, appends a
   // LocalImmediateInline record per receptor that ran.
   absl::Status publish_local(const Envelope& envelope,
@@ -224,7 +258,7 @@ class Dispatcher {
   MessageId emission_id(const MessageTypeInfo& type, const EmissionSource* source);
   Envelope child_envelope(const AnyMessage& message, const MessageId& id,
                           const EmissionSource* source) const;
-  Envelope root_envelope(const AnyMessage& message) const;
+  Envelope root_envelope(const AnyMessage& message, const MessageId* id = nullptr) const;
 
   const Registry& registry_;
   ReceptorSet receptors_;
@@ -311,6 +345,24 @@ absl::StatusOr<DeliveryReceipt> Dispatcher::send(Message&& message) {
   absl::StatusOr<AnyMessage> any = to_any(std::forward<Message>(message), nullptr);
   if (!any.ok()) return any.status();
   return send_any(*any);
+}
+
+template <class Message>
+absl::StatusOr<DeliveryReceipt> Dispatcher::send(Message&& message, const IdempotencyKey& key) {
+  absl::StatusOr<AnyMessage> any = to_any(std::forward<Message>(message), nullptr);
+  if (!any.ok()) return any.status();
+  return send_any(*any, key);
+}
+
+template <class Message>
+absl::StatusOr<DeliveryReceipt> Dispatcher::publish(Message&& message, const IdempotencyKey& key) {
+  DispatchModes mode = DispatchModes::None;
+  absl::StatusOr<AnyMessage> any = to_any(std::forward<Message>(message), &mode);
+  if (!any.ok()) return any.status();
+  if (mode == DispatchModes::None) {
+    mode = any->info()->default_routing.value_or(DispatchModes::Both);
+  }
+  return publish_any(*any, mode, key);
 }
 
 template <class Message>

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "absl/status/statusor.h"
@@ -54,6 +55,21 @@ struct CompositeChildIdentity {
                                           std::string_view child_type);
   static std::string canonical(const Uuid& composite, std::int64_t ordinal,
                                std::string_view child_type);
+};
+
+// The id of a message sent or published once for an idempotency key the caller chose (a request
+// id): the same service, message type and key give the same id, so a retried request stores the
+// same outbox row and its duplicate is dropped (docs/guide/05-emission-identity.md, "Ids from an
+// idempotency key"). There is no source message: the layout's source is the second half of the
+// canonical string's SHA-256, so the id carries no time and sorts anywhere.
+struct DispatchKeyIdentity {
+  // Canonical string: "whizbang.dispatch-key.v1\n{service}\n{type}\n{key}", `type` the message's
+  // wire name.
+  static constexpr std::string_view kCanonicalPrefix = "whizbang.dispatch-key.v1";
+
+  static MessageId derive(std::string_view service, std::string_view type, std::string_view key);
+  static std::string canonical(std::string_view service, std::string_view type,
+                               std::string_view key);
 };
 
 }  // namespace whizbang

@@ -65,6 +65,9 @@ struct RetentionOptions {
   // Dead letters of deliveries the inbox refused at its door and kept itself (a transport without
   // dead letters of its own; docs/guide/16-security.md), dead-lettered longer ago.
   std::chrono::seconds refused_deliveries = std::chrono::hours(24 * 7);
+  // The records of keyed dispatches (Dispatcher::send/publish with an IdempotencyKey): a retry
+  // with the same key later than this is a new dispatch.
+  std::chrono::seconds dispatch_keys = std::chrono::hours(24 * 7);
 };
 
 }  // namespace whizbang

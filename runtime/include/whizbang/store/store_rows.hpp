@@ -154,6 +154,7 @@ struct PurgeCounts {
   std::int64_t receptor_invocations = 0;
   std::int64_t service_instances = 0;
   std::int64_t refused_deliveries = 0;
+  std::int64_t dispatch_keys = 0;
 };
 
 // The handler name of an inbox row that keeps a delivery the inbox refused at its door (a dead

@@ -119,6 +119,10 @@ absl::StatusOr<PurgeCounts> MemoryWorkStore::purge(const RetentionOptions& reten
           return entry.first != impl_->self() &&
                  entry.second.second < now - retention.service_instances;
         }));
+    purged.dispatch_keys =
+        static_cast<std::int64_t>(std::erase_if(state.dispatch_keys, [&](const auto& entry) {
+          return entry.second < now - retention.dispatch_keys;
+        }));
     purged.refused_deliveries =
         static_cast<std::int64_t>(std::erase_if(state.inbox, [&](const auto& entry) {
           const InboxRow& row = entry.second;

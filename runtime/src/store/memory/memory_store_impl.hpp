@@ -50,6 +50,7 @@ struct State {
   std::map<MessageId, TimePoint> outbox_tombstones;
   std::map<MessageId, InboxRow> inbox;
   std::map<MessageId, TimePoint> message_deduplication;
+  std::map<MessageId, TimePoint> dispatch_keys;  // keyed dispatches (remember_dispatch)
   std::map<MessageId, StoredEvent> events;
   // stream -> version -> event id
   std::map<Uuid, std::map<std::int64_t, MessageId>> streams;

@@ -42,6 +42,12 @@ absl::StatusOr<std::vector<StoredOutboxRow>> MemoryWorkStore::store_outbox_messa
   });
 }
 
+absl::StatusOr<bool> MemoryWorkStore::remember_dispatch(const MessageId& id) {
+  return impl_->gate.run([&]() -> absl::StatusOr<bool> {
+    return impl_->state.dispatch_keys.emplace(id, impl_->now()).second;
+  });
+}
+
 absl::StatusOr<std::vector<MessageId>> MemoryWorkStore::store_inbox_messages(
     std::span<const InboxMessage> messages, const Uuid& receiving_service_id) {
   return impl_->gate.run([&]() -> absl::StatusOr<std::vector<MessageId>> {

@@ -190,10 +190,21 @@ UPDATE wh_perspective_events SET stream_version = 0 WHERE stream_version IS NULL
 ALTER TABLE wh_perspective_events ALTER COLUMN stream_version SET NOT NULL;
 )sql";
 
-constexpr std::array<Migration, 3> kMigrations{{
+// Keyed dispatches (a send or publish with an idempotency key): one row per dispatch, purged by
+// age like the inbox's deduplication ids.
+constexpr std::string_view kV4 = R"sql(
+CREATE TABLE wh_dispatch_keys (
+  message_id uuid PRIMARY KEY,
+  first_seen_at bigint NOT NULL
+);
+CREATE INDEX wh_dispatch_keys_first_seen_at ON wh_dispatch_keys (first_seen_at);
+)sql";
+
+constexpr std::array<Migration, 4> kMigrations{{
     {1, "outbox, inbox, event store, perspectives, invocations, lifecycle, detached work", kV1},
     {2, "outbox ids kept by their age (a publication writes nothing to them)", kV2},
     {3, "perspective events ordered by their event's version", kV3},
+    {4, "keyed dispatches", kV4},
 }};
 
 // One advisory lock key for every migration of every store in the database.

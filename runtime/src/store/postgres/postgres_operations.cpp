@@ -104,6 +104,8 @@ absl::StatusOr<PurgeCounts> PostgresWorkStore::purge(const RetentionOptions& ret
                                    purged.service_instances));
     WB_RETURN_IF_ERROR(purge_older(postgres::sql::kPurgeRefusedDeliveries,
                                    retention.refused_deliveries, purged.refused_deliveries));
+    WB_RETURN_IF_ERROR(purge_older(postgres::sql::kPurgeDispatchKeys, retention.dispatch_keys,
+                                   purged.dispatch_keys));
     return purged;
   });
   if (counts.ok()) store_internal::report_purged(impl_->options, *counts);

@@ -12,8 +12,8 @@
 
 #include "fmt/format.h"
 #include "store/postgres/connection.hpp"
-#include "store/postgres/postgres_sql_session.hpp"
 #include "store/postgres/notification_listener.hpp"
+#include "store/postgres/postgres_sql_session.hpp"
 #include "store/postgres/sql.hpp"
 #include "store/store_support.hpp"
 #include "store/transaction_gate.hpp"

@@ -277,6 +277,16 @@ absl::StatusOr<std::vector<StoredOutboxRow>> PostgresWorkStore::store_outbox_mes
   return rows;
 }
 
+absl::StatusOr<bool> PostgresWorkStore::remember_dispatch(const MessageId& id) {
+  return impl_->gate.run([&]() -> absl::StatusOr<bool> {
+    postgres::Query insert(*impl_->connection, postgres::sql::kRememberDispatch);
+    insert.bind_uuid(1, id.uuid());
+    insert.bind_int(2, store_internal::to_micros(impl_->options.now()));
+    if (absl::Status status = insert.run(); !status.ok()) return status;
+    return insert.changes() == 1;
+  });
+}
+
 absl::StatusOr<std::vector<MessageId>> PostgresWorkStore::store_inbox_messages(
     std::span<const InboxMessage> messages, const Uuid& receiving_service_id) {
   return impl_->gate.run([&]() -> absl::StatusOr<std::vector<MessageId>> {

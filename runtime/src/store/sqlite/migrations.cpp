@@ -204,7 +204,17 @@ UPDATE wh_perspective_events SET stream_version = COALESCE((SELECT es.version FR
   es WHERE es.event_id = wh_perspective_events.event_id), 0);
 )sql";
 
-constexpr std::array<Migration, 7> kMigrations{{
+// Keyed dispatches (a send or publish with an idempotency key): one row per dispatch, purged by
+// age like the inbox's deduplication ids.
+constexpr std::string_view kV8 = R"sql(
+CREATE TABLE wh_dispatch_keys (
+  message_id BLOB PRIMARY KEY NOT NULL,
+  first_seen_at INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX wh_dispatch_keys_first_seen_at ON wh_dispatch_keys (first_seen_at);
+)sql";
+
+constexpr std::array<Migration, 8> kMigrations{{
     {1, "core tables", kV1},
     {2, "inbox source_service_id", kV2},
     {3, "outbox tombstones, receptor invocations", kV3},
@@ -212,6 +222,7 @@ constexpr std::array<Migration, 7> kMigrations{{
     {5, "dead letters, stream order, lifecycle completions, detached work", kV5},
     {6, "outbox tombstones kept by the age of their id", kV6},
     {7, "perspective events ordered by their event's version", kV7},
+    {8, "keyed dispatches", kV8},
 }};
 
 // The name is bound, not spliced into the SQL: it is prose.

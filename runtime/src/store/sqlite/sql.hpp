@@ -384,6 +384,12 @@ inline const std::string kPurgeDeduplication =
 inline const std::string kPurgeTombstones = "DELETE FROM wh_outbox_tombstones WHERE stored_at < ?1";
 inline const std::string kPurgeInvocations =
     "DELETE FROM wh_receptor_invocations WHERE completed_at < ?1";
+inline const std::string kPurgeDispatchKeys =
+    "DELETE FROM wh_dispatch_keys WHERE first_seen_at < ?1";
+// ?1 id ?2 now
+inline const std::string kRememberDispatch =
+    "INSERT INTO wh_dispatch_keys (message_id, first_seen_at) VALUES (?1, ?2) "
+    "ON CONFLICT (message_id) DO NOTHING";
 inline const std::string kPurgeRefusedDeliveries = "DELETE FROM wh_inbox WHERE handler_name = '" +
                                                    std::string(kRefusedDeliveryHandler) +
                                                    "' AND dead_lettered_at < ?1";

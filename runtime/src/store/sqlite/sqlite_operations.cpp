@@ -83,6 +83,8 @@ absl::StatusOr<PurgeCounts> SqliteWorkStore::purge(const RetentionOptions& reten
                                    purged.service_instances));
     WB_RETURN_IF_ERROR(purge_older(sqlite::sql::kPurgeRefusedDeliveries,
                                    retention.refused_deliveries, purged.refused_deliveries));
+    WB_RETURN_IF_ERROR(purge_older(sqlite::sql::kPurgeDispatchKeys, retention.dispatch_keys,
+                                   purged.dispatch_keys));
     return purged;
   });
   if (counts.ok()) store_internal::report_purged(impl_->options, *counts);

@@ -289,6 +289,18 @@ absl::StatusOr<std::vector<StoredOutboxRow>> SqliteWorkStore::store_outbox_messa
   return rows;
 }
 
+absl::StatusOr<bool> SqliteWorkStore::remember_dispatch(const MessageId& id) {
+  return impl_->gate.run([&]() -> absl::StatusOr<bool> {
+    absl::StatusOr<sqlite3_stmt*> stmt = impl_->connection->prepare(sqlite::sql::kRememberDispatch);
+    if (!stmt.ok()) return stmt.status();
+    sqlite::Use use(*impl_->connection, *stmt);
+    use.bind_uuid(1, id.uuid());
+    use.bind_int(2, store_internal::to_micros(impl_->options.now()));
+    if (absl::Status status = use.run(); !status.ok()) return status;
+    return use.changes() == 1;
+  });
+}
+
 absl::StatusOr<std::vector<MessageId>> SqliteWorkStore::store_inbox_messages(
     std::span<const InboxMessage> messages, const Uuid& receiving_service_id) {
   // Stored inside the caller's transaction (the inbox worker's group for a delivered batch,

@@ -61,6 +61,7 @@ class SqliteWorkStore final : public WorkStore, public StoreReader {
 
   absl::StatusOr<std::vector<StoredOutboxRow>> store_outbox_messages(
       std::span<const OutboxMessage> messages) override;
+  absl::StatusOr<bool> remember_dispatch(const MessageId& id) override;
   absl::StatusOr<std::vector<MessageId>> store_inbox_messages(
       std::span<const InboxMessage> messages, const Uuid& receiving_service_id) override;
   bool accepts_deliveries() const override { return true; }
