@@ -3,6 +3,7 @@
 #include <exception>
 #include <string>
 
+#include "absl/status/statusor.h"
 #include "absl/strings/cord.h"
 #include "fmt/format.h"
 #include "whizbang/exactly_once/guardrails.hpp"
@@ -34,6 +35,12 @@ absl::Status status_from_current_exception(std::string_view context) noexcept {
     } catch (const PermanentFailure& failure) {
       return mark_permanent(absl::FailedPreconditionError(
           fmt::format("{} failed permanently: {}", context, failure.what())));
+    } catch (const absl::BadStatusOrAccess& access) {
+      // StatusOr::value() on an error (a receptor's `sql.execute(...).value()`): the status keeps
+      // its code, so a transient database error stays one (docs/guide/17-your-data.md).
+      return absl::Status(
+          access.status().code(),
+          fmt::format("{} threw: {}", context, std::string(access.status().message())));
     } catch (const std::exception& error) {
       return absl::UnknownError(fmt::format("{} threw: {}", context, error.what()));
     } catch (...) {

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -17,6 +18,8 @@
 #include "store_test_support.hpp"
 #include "support/postgres_schema.hpp"
 #include "whizbang/store/postgres/postgres_work_store.hpp"
+#include "whizbang/store/sql_session.hpp"
+#include "whizbang/workers/inbox_worker.hpp"
 
 namespace store_test {
 namespace {
@@ -355,6 +358,77 @@ TEST_F(PostgresConcurrencyTests, FourProcesses_EveryRowHandledOnce_StreamOrderKe
     EXPECT_TRUE(std::is_sorted(ids.begin(), ids.end())) << stream;
   }
   EXPECT_GT(instances.size(), 1u) << "one process did all the work: nothing ran concurrently";
+}
+
+// Two instances handle messages that change the same two rows of the service's own table
+// through SqlSession, each instance in the opposite order; their first handlings meet holding one
+// row each (a barrier makes sure of it), so PostgreSQL must abort one of them (deadlock, 40P01).
+// That handling runs again without counting an attempt, and no update is lost: both counters end
+// at the number of messages.
+TEST_F(PostgresConcurrencyTests, TwoInstancesUpdatingTheSameRows_DeadlockRetried_NoUpdateLost) {
+  auto first = open_instance();
+  auto second = open_instance();
+  ASSERT_TRUE(first && second);
+  {
+    Transaction schema(*first);
+    SqlSession& sql = *schema.sql().value();
+    ASSERT_TRUE(sql.execute("CREATE TABLE counters (id text PRIMARY KEY, n bigint NOT NULL)").ok());
+    ASSERT_TRUE(sql.execute("INSERT INTO counters VALUES ('a', 0), ('b', 0)").ok());
+    ASSERT_TRUE(schema.commit().ok());
+  }
+  constexpr int kMessages = 200;
+  std::vector<TransportMessage> batch;
+  for (int i = 0; i < kMessages; ++i) {
+    batch.push_back(transport_message(outbox_message(OrderCreated{"o", i}, "orders")));
+  }
+  std::atomic<int> deadlocked{0};
+  std::mutex mutex;
+  std::condition_variable arrived;
+  int holding_one_row = 0;  // first handlings past their first update
+  const auto bumping = [&](std::array<const char*, 2> order) -> InboxHandler {
+    return [&, order, first_call = std::make_shared<bool>(true)](InboxHandling&) -> absl::Status {
+      SqlSession& sql = *SqlSession::current().value();
+      for (const char* id : order) {
+        absl::StatusOr<std::int64_t> bumped =
+            sql.execute("UPDATE counters SET n = n + 1 WHERE id = $1", {id});
+        if (!bumped.ok()) {
+          ++deadlocked;
+          return bumped.status();  // the deadlock's Unavailable, as it is
+        }
+        if (std::exchange(*first_call, false)) {
+          std::unique_lock lock(mutex);
+          ++holding_one_row;
+          arrived.notify_all();
+          arrived.wait_for(lock, 10s, [&] { return holding_one_row == 2; });
+        }
+      }
+      return absl::OkStatus();
+    };
+  };
+  InboxWorkerOptions options;
+  options.poll_interval = 10ms;
+  options.max_group = 10;
+  InboxWorker one(*first, resolve, bumping({"a", "b"}), options);
+  InboxWorker two(*second, resolve, bumping({"b", "a"}), options);
+  ASSERT_TRUE(one.receive(batch).ok());
+  one.start();
+  two.start();
+  const auto deadline = std::chrono::steady_clock::now() + 60s;
+  long pending = -1;
+  while (std::chrono::steady_clock::now() < deadline) {
+    pending = whizbang_test::postgres_scalar(conninfo_, "SELECT count(*) FROM wh_inbox");
+    if (pending == 0) break;
+    std::this_thread::sleep_for(20ms);
+  }
+  one.stop();
+  two.stop();
+  // A counted failure would have waited out its backoff (a minute) before its next try.
+  EXPECT_EQ(pending, 0) << "every message handled, none held back as a failed attempt";
+  EXPECT_EQ(whizbang_test::postgres_scalar(conninfo_, "SELECT n FROM counters WHERE id = 'a'"),
+            kMessages);
+  EXPECT_EQ(whizbang_test::postgres_scalar(conninfo_, "SELECT n FROM counters WHERE id = 'b'"),
+            kMessages);
+  EXPECT_GT(deadlocked.load(), 0) << "the two orders met";
 }
 
 }  // namespace

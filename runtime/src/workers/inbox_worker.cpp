@@ -436,6 +436,22 @@ absl::StatusOr<InboxWorker::Handling> InboxWorker::record_failure(const WorkItem
                                                                   const absl::Status& handled,
                                                                   InboxCycleResult& result,
                                                                   const InboxMessage* unwritten) {
+  if (absl::IsUnavailable(handled) && transient_retry_allowed(item.message_id)) {
+    // The database's passing state (SQLite busy past its timeout, a PostgreSQL serialization
+    // failure or deadlock, a dropped connection), not the message's fault: released for another
+    // try at once, no attempt counted (docs/guide/17-your-data.md).
+    log(options_.logger, spdlog::level::debug, log_events::kInboxHandlingRetried,
+        "inbox row {} ({}) met a transient database error; handled again, no attempt counted: {}",
+        item.message_id, item.message_type, handled.message());
+    ++result.retried;
+    if (absl::Status status = keep_row(unwritten); !status.ok()) return status;
+    const WorkCompletion release{WorkSource::Inbox, item.message_id, MessageStatus::None};
+    if (absl::Status status = store_.complete_work({&release, 1}, {}); !status.ok()) {
+      return status;
+    }
+    loop_.notify();
+    return Handling::Failed;
+  }
   const WorkFailure failure{WorkSource::Inbox,      item.message_id,
                             MessageStatus::None,    std::string(handled.message()),
                             FailureReason::Unknown, is_permanent(handled)};
@@ -443,6 +459,18 @@ absl::StatusOr<InboxWorker::Handling> InboxWorker::record_failure(const WorkItem
   if (absl::Status status = keep_row(unwritten); !status.ok()) return status;
   if (absl::Status status = store_.complete_work({}, {&failure, 1}); !status.ok()) return status;
   return Handling::Failed;
+}
+
+bool InboxWorker::transient_retry_allowed(const MessageId& id) {
+  std::lock_guard lock(delivery_mutex_);
+  if (transient_retries_.size() >= kMaxTrackedRetries) transient_retries_.clear();
+  int& retries = transient_retries_[id];
+  if (retries < options_.max_transient_retries) {
+    ++retries;
+    return true;
+  }
+  transient_retries_.erase(id);  // counted from here; a later run of them starts over
+  return false;
 }
 
 absl::Status InboxWorker::keep_row(const InboxMessage* unwritten) {

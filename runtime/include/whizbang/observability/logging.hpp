@@ -102,6 +102,8 @@ inline constexpr LogEvent kStoredRowQuarantined{111, "StoredRowQuarantined"};
 inline constexpr LogEvent kInboxDuplicateDropped{112, "InboxDuplicateDropped"};
 // A delivered batch the store did not take as a whole: stored message by message instead.
 inline constexpr LogEvent kInboxDeliveryStoreFailed{113, "InboxDeliveryStoreFailed"};
+// A handling failed on a transient database error: handled again, no attempt counted.
+inline constexpr LogEvent kInboxHandlingRetried{114, "InboxHandlingRetried"};
 // Perspectives (read models).
 inline constexpr LogEvent kPerspectiveAlreadyApplied{120, "PerspectiveAlreadyApplied"};
 inline constexpr LogEvent kPerspectiveApplyFailed{121, "PerspectiveApplyFailed"};

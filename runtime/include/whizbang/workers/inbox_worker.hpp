@@ -122,6 +122,11 @@ struct InboxWorkerOptions {
   // message's counts: a store that is down, full or corrupt (Unavailable, ResourceExhausted,
   // DataLoss, Aborted) blames no message, and the batch waits for it.
   int max_store_tries = 3;
+  // How many times in a row a handling that failed with a transient database error
+  // (Unavailable: SQLite busy, a PostgreSQL serialization failure or deadlock, a dropped
+  // connection) is handled again without counting an attempt; past it, such a failure counts as
+  // any other (docs/guide/17-your-data.md).
+  int max_transient_retries = 10;
   // Counts refused deliveries (`…inbox.delivery_refused{reason}`), dropped duplicates and
   // batches the store failed to take; null: not counted.
   std::shared_ptr<Metrics> metrics;
@@ -150,6 +155,7 @@ struct InboxCycleResult {
   std::size_t held_back = 0;   // released: an earlier row of their stream failed in this batch
   std::size_t lease_lost = 0;  // another instance took the row over: this handling rolled back
   std::size_t duplicates = 0;  // delivered messages seen before, dropped
+  std::size_t retried = 0;     // failed on a transient database error: again, no attempt counted
 };
 
 class InboxWorker {
@@ -225,6 +231,9 @@ class InboxWorker {
   absl::StatusOr<Handling> record_failure(const WorkItem& item, const absl::Status& handled,
                                           InboxCycleResult& result,
                                           const InboxMessage* unwritten = nullptr);
+  // Whether a handling of `id` that failed on a transient database error may go again without
+  // counting an attempt (max_transient_retries in a row).
+  bool transient_retry_allowed(const MessageId& id);
   // Writes the row of an accepted item that has none (`unwritten`; nullptr: it has one).
   absl::Status keep_row(const InboxMessage* unwritten);
   // Clears the hops' scopes when the latest one was set by a service not trusted to set it.
@@ -242,8 +251,10 @@ class InboxWorker {
   std::atomic<bool> handling_deliveries_{true};
   // Set by subscribe(): the transport keeps what the door refuses.
   std::atomic<bool> refusals_to_transport_{false};
-  mutable std::mutex delivery_mutex_;     // guards what follows
-  std::map<MessageId, int> store_tries_;  // messages that failed to be stored on their own
+  mutable std::mutex delivery_mutex_;           // guards what follows
+  std::map<MessageId, int> store_tries_;        // messages that failed to be stored on their own
+  std::map<MessageId, int> transient_retries_;  // handlings failed on transient errors, in a row
+  static constexpr std::size_t kMaxTrackedRetries = 4096;
   DeliveryHealth health_;
   // A sender can put any number of bad messages on the broker: their refusals are logged at
   // most once per kind every few seconds, with how many were held back (all are counted).
