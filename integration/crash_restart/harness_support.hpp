@@ -26,6 +26,8 @@
 #include "chaos_network.hpp"
 #include "harness_stores.hpp"
 
+#include "crash_restart/opening_balances.hpp"
+
 namespace crash_harness {
 
 inline int env_or(const char* name, int fallback) {
@@ -206,6 +208,19 @@ inline void expect_every_order_stored_once(const Stores& stores, int orders) {
   EXPECT_EQ(stores.scalar("sales", "SELECT sum(" + stores.model_integer("quantity_shipped") +
                                        ") FROM wh_perspective_models"),
             expected_quantity);
+  // The services' own tables, written by their receptors through SqlSession in the handlings'
+  // transactions (crash_restart/own_tables.hpp): exact, whatever was killed when.
+  EXPECT_EQ(stores.scalar("sales", "SELECT count(*) FROM orders"), orders);
+  EXPECT_EQ(stores.scalar("sales", "SELECT balance FROM accounts WHERE id = 'customer'"),
+            crash_restart::kOpeningBalance - expected_quantity)
+      << "the customer debited once per order";
+  EXPECT_EQ(stores.scalar("sales", "SELECT points FROM loyalty WHERE id = 'customer'"),
+            expected_quantity)
+      << "loyalty points earned once per shipment";
+  EXPECT_EQ(stores.scalar("fulfilment", "SELECT count(*) FROM shipments"), orders);
+  EXPECT_EQ(stores.scalar("fulfilment", "SELECT count FROM stock WHERE sku = 'widget'"),
+            crash_restart::kOpeningStock - expected_quantity)
+      << "stock taken once per order";
 }
 
 // The receptors' side effects (outside every store) as the journal has them: every effect of

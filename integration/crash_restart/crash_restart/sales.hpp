@@ -29,6 +29,13 @@ class OrderBookPerspective : public whizbang::Perspective<OrderBookEntry> {
   void apply(OrderBookEntry& entry, const OrderShipped& event);
 };
 
+// A shipped order earns the customer loyalty points, kept in sales' own table (once across
+// services: a copy of the event in another service does not earn them twice).
+class [[whizbang::once_across_services]] LoyaltyPoints : public whizbang::Receptor<OrderShipped> {
+ public:
+  void handle(const OrderShipped& event);
+};
+
 // The order book has the shipment: the customer hears of it (an effect outside every store,
 // through the perspective gate's stage).
 class [[whizbang::fire_at(whizbang::Stage::PostAllPerspectivesInline)]] ShipmentAnnouncer

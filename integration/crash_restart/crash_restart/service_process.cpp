@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "crash_restart/fulfilment.hpp"
+#include "crash_restart/own_tables.hpp"
 #include "crash_restart/sales.hpp"
 #include "crash_restart/store_location.hpp"
 #include "whizbang/store/open_work_store.hpp"
@@ -54,6 +55,9 @@ absl::StatusOr<std::unique_ptr<ServiceProcess>> ServiceProcess::start(
       whizbang::open_work_store(store_location(data_dir, service), std::move(store_options));
   if (!store.ok()) return store.status();
   process->store_ = *std::move(store);
+  if (absl::Status tables = create_own_tables(*process->store_, service); !tables.ok()) {
+    return tables;
+  }
   process->executor_ = std::make_unique<whizbang::ThreadPoolExecutor>(2);
 
   whizbang::HostOptions options;

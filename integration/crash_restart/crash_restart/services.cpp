@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "crash_restart/fulfilment.hpp"
+#include "crash_restart/own_tables.hpp"
 #include "crash_restart/sales.hpp"
 #include "crash_restart/store_location.hpp"
 #include "whizbang/store/open_work_store.hpp"
@@ -59,6 +60,7 @@ absl::Status Services::open_service(Service& service, const std::string& name,
   auto store = whizbang::open_work_store(store_location(data_dir, name), store_options);
   if (!store.ok()) return store.status();
   service.store = *std::move(store);
+  if (absl::Status tables = create_own_tables(*service.store, name); !tables.ok()) return tables;
 
   whizbang::HostOptions options;
   options.service_name = name;
