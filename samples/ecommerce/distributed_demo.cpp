@@ -22,6 +22,7 @@
 #include <thread>
 
 #include "absl/strings/escaping.h"
+#include "shop/orders_table.hpp"
 #include "shop/services.hpp"
 
 namespace shop {
@@ -364,6 +365,15 @@ int DistributedDemo::run() {
             std::string::npos,
         "emission_deduplicated{message_type=shop::CustomerNotified} = 1 (notifications' /metrics)");
   check(in_orders("MarkCustomerNotified") == 2, "orders heard of both notifications exactly once");
+  {
+    auto orders_store = whizbang::open_work_store(store_location("orders"));
+    const absl::StatusOr<shop::OrderRow> row =
+        orders_store.ok() ? shop::read_order_row(**orders_store, "order-1001")
+                          : absl::StatusOr<shop::OrderRow>(orders_store.status());
+    check(row.ok() && row->invoice_number == "INV-order-1001" && row->notifications == 2,
+          "orders' own table (written by its receptors in their handlings' transactions) holds "
+          "order-1001 once, invoiced, with 2 notifications");
+  }
   check(signed_throughout(),
         "both services signed and required signatures (key 'demo'); no envelope refused "
         "(EventId 160)");

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "shop/messages.hpp"
+#include "shop/orders_table.hpp"
 #include "shop/registries.hpp"
 #include "shop/services.hpp"
 #include "whizbang_messages.hpp"
@@ -104,6 +105,10 @@ int main(int argc, char** argv) {
       std::cerr << "notifications: crashing before the inbox completion commits\n";
       std::_Exit(kCrashExitCode);
     };
+  };
+  // The orders service's own table, next to the store's (docs/guide/17-your-data.md).
+  hooks.migrate = [&](whizbang::WorkStore& store) {
+    return service == "orders" ? shop::create_orders_table(store) : absl::OkStatus();
   };
   if (sample.send_demo_order) {
     hooks.started = [](whizbang::ServiceRunner& runner) -> absl::Status {

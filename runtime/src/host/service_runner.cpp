@@ -112,6 +112,9 @@ absl::StatusOr<std::unique_ptr<ServiceRunner>> ServiceRunner::start(const Regist
       open_work_store(runner->config_.store, store_options);
   if (!store.ok()) return store.status();
   runner->store_ = *std::move(store);
+  if (hooks.migrate) {
+    if (absl::Status migrated = hooks.migrate(*runner->store_); !migrated.ok()) return migrated;
+  }
 
   absl::StatusOr<std::unique_ptr<Transport>> transport = open_transport(runner->config_, logger);
   if (!transport.ok()) return transport.status();

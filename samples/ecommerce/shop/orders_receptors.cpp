@@ -1,9 +1,23 @@
 #include "shop/orders_receptors.hpp"
 
+#include "whizbang/store/sql_session.hpp"
+
 namespace shop {
+
+namespace {
+
+// The handling's SQL session: its writes commit with the handling or not at all. Receptors fail
+// by throwing; StatusOr::value() throws the status, code and all.
+whizbang::SqlSession& orders_table() { return *whizbang::SqlSession::current().value(); }
+
+}  // namespace
 
 std::tuple<OrderResult, OrderCreated, SendInvoice> CreateOrderReceptor::handle(
     const CreateOrder& command) {
+  orders_table()
+      .execute("INSERT INTO shop_orders (id, customer_id, amount) VALUES ($1, $2, $3)",
+               {command.order_id, command.customer_id, command.amount})
+      .value();
   OrderCreated created;
   created.order_id = command.order_id;
   created.customer_id = command.customer_id;
@@ -20,6 +34,10 @@ std::tuple<InvoiceSent, whizbang::Routed<OrderAudited>> InvoiceReceptor::handle(
   InvoiceSent sent;
   sent.order_id = command.order_id;
   sent.invoice_number = "INV-" + command.order_id;
+  orders_table()
+      .execute("UPDATE shop_orders SET invoice_number = $1 WHERE id = $2",
+               {sent.invoice_number, command.order_id})
+      .value();
   OrderAudited audit;
   audit.order_id = command.order_id;
   audit.action = "invoiced";
@@ -40,7 +58,11 @@ std::vector<whizbang::Routed<InventoryReserved>> ReserveStock::handle(const Orde
   return out;
 }
 
-void MarkCustomerNotified::handle(const CustomerNotified&) {
+void MarkCustomerNotified::handle(const CustomerNotified& event) {
+  orders_table()
+      .execute("UPDATE shop_orders SET notifications = notifications + 1 WHERE id = $1",
+               {event.order_id})
+      .value();
   journal_.note("MarkCustomerNotified");
 }
 

@@ -76,6 +76,9 @@ struct ServiceRunnerHooks {
   std::shared_ptr<InMemoryMetrics> metrics;
   // Adjust the store's options before it opens (lease duration, durability, max attempts, …).
   std::function<void(StoreOptions&)> store;
+  // Your migrations (docs/guide/17-your-data.md): runs once the store is open (its own tables
+  // migrated) and before anything is handled; an error fails the start.
+  std::function<absl::Status(WorkStore&)> migrate;
   // Adjust the host's options before it is created (executor, guardrails, poll interval, …).
   std::function<void(HostOptions&)> host;
   // Runs once the service is started (e.g. to send what a job process sends); an error stops
