@@ -1,7 +1,5 @@
 #include "whizbang/workers/inbox_worker.hpp"
 
-#include <rapidjson/document.h>
-
 #include <algorithm>
 #include <optional>
 #include <set>
@@ -12,8 +10,6 @@
 #include "observability/log_rate_limiter.hpp"
 #include "store/store_support.hpp"
 #include "whizbang/failure.hpp"
-#include "whizbang/internal/bounded_json.hpp"
-#include "whizbang/internal/json_codec.hpp"
 #include "whizbang/observability/logging.hpp"
 #include "workers/group_commit.hpp"
 #include "workers/inbox_admission.hpp"
