@@ -62,6 +62,15 @@ TEST(WhizbangCliTests, IdCompositeChild_MatchesAReferenceVector) {
   EXPECT_EQ(r.out, "53c8c85a-d6ff-733b-a883-01074bca4779\n");
 }
 
+// The id a request's idempotency key gives its message (docs/guide/05-emission-identity.md), as
+// tests/data/dispatch-key-identity.json has it.
+TEST(WhizbangCliTests, IdKeyed_MatchesAReferenceVector) {
+  const CliRun r = run({"id", "keyed", "--service", "orders", "--type", "shop::PlaceOrder", "--key",
+                        "req-42", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(r.out, "{\"id\":\"00692e5b-cc9b-7c46-846a-00051be52566\"}\n");
+}
+
 TEST(WhizbangCliTests, IdInspect_ShowsVersionTimestampCounterAndOrdinal) {
   const CliRun r = run({"id", "inspect", "0190f3c4-1a2b-7c3d-8e4f-02a4b67f7356"});
   ASSERT_EQ(r.code, 0) << r.err;
@@ -104,7 +113,8 @@ TEST(WhizbangCliTests, BadInput_PrintsOneLineNamingTheProblemAndExits2) {
       {{"id", "inspect", "0190f3c4-1a2b-7c3d-8e4f-02a4b67f7356", "extra"},
        "id inspect: unexpected argument 'extra' (try: whizbang id inspect --help)"},
       {{"id", "frobnicate"},
-       "unknown id command 'frobnicate' (commands: new, derive, composite-child, inspect)"},
+       "unknown id command 'frobnicate' (commands: new, derive, composite-child, keyed, "
+       "inspect)"},
       {{"nope"}, "unknown command 'nope' (commands: id, store, gen, demo)"},
       {{"--bogus"}, "unknown option --bogus (options: --help)"},
       {{"demo", "now"}, "demo: unexpected argument 'now'"},

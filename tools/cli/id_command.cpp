@@ -34,6 +34,13 @@ struct CompositeChildOptions {
   bool json = false;
 };
 
+struct KeyedOptions {
+  std::string service;
+  std::string type;
+  std::string key;
+  bool json = false;
+};
+
 struct IdInspectOptions {
   std::string id;
   bool json = false;
@@ -102,6 +109,12 @@ int id_composite_child(const CompositeChildOptions& options, const Io& io) {
       CompositeChildIdentity::derive(*composite, options.ordinal, options.type);
   if (!id.ok()) return usage_error(io, id.status());
   print_id(io, *id, options.json);
+  return kExitOk;
+}
+
+int id_keyed(const KeyedOptions& options, const Io& io) {
+  print_id(io, DispatchKeyIdentity::derive(options.service, options.type, options.key),
+           options.json);
   return kExitOk;
 }
 
@@ -207,6 +220,19 @@ void add_id_commands(CommandTree& tree) {
       ->required()
       ->check(whole_number(0));
   child_command->add_flag("--json", child->json, kJson);
+
+  auto keyed = std::make_shared<KeyedOptions>();
+  CLI::App* keyed_command =
+      tree.add_command(*id, "keyed", "the id of a send or publish made with an idempotency key",
+                       [keyed](const Io& io) { return id_keyed(*keyed, io); });
+  keyed_command->add_option("--service", keyed->service, "the sending service")
+      ->type_name("S")
+      ->required();
+  keyed_command->add_option("--type", keyed->type, "the message type (its wire name)")
+      ->type_name("T")
+      ->required();
+  keyed_command->add_option("--key", keyed->key, "the idempotency key")->type_name("K")->required();
+  keyed_command->add_flag("--json", keyed->json, kJson);
 
   auto inspect = std::make_shared<IdInspectOptions>();
   CLI::App* inspect_command =
