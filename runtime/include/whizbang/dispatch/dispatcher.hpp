@@ -144,7 +144,8 @@ class Dispatcher {
 
   // Publishes an event: its default-stage local receptors run and it goes to the outbox (route
   // Both), unless wrapped in Route::X(...) or its type declares a default route. Explicit
-  // publishes mint fresh ids: prefer returning events from receptors when retries matter.
+  // publishes mint fresh ids: where a caller retries, give an IdempotencyKey (below), or return
+  // the events from receptors.
   // Outside any store transaction its rows may be deferred to the drain worker's next cycle
   // (DispatcherOptions::publish_outside_transaction; ServiceHost defaults to Defer).
   template <class Message>
