@@ -13,10 +13,9 @@
 //
 // Endpoints (when --http-port is given): GET /livez (200 while the process runs), GET /readyz
 // (200 once started, the transport connected, the store answering and the subscription storing,
-// else 503 with the reason), GET /metrics
-// (Prometheus text: the runtime's counters, whizbang_ready and whizbang_transport_ready). One
-// thread serves them with bounded requests, so slow clients never delay a probe
-// (docs/guide/14-running-services.md, "HTTP limits").
+// else 503 with the reason), GET /metrics (Prometheus text: the runtime's counters,
+// whizbang_ready and whizbang_transport_ready). One thread serves them with bounded requests, so
+// slow clients never delay a probe (docs/guide/14-running-services.md, "HTTP limits").
 #pragma once
 
 #include <atomic>
