@@ -1,36 +1,27 @@
 #include "workers/refused_deliveries.hpp"
 
+#include <algorithm>
 #include <vector>
 
 #include "fmt/format.h"
 #include "internal/sha256.hpp"
-#include "whizbang/internal/bounded_json.hpp"
+#include "whizbang/observability/utf8.hpp"
 #include "workers/delivery_door.hpp"
 
 namespace whizbang {
-namespace {
-
-constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
-
-// The length of the well-formed UTF-8 character at `at`, 0 when the bytes there are not one.
-std::size_t character_length(std::string_view text, std::size_t at) {
-  const auto lead = static_cast<unsigned char>(text[at]);
-  const std::size_t length = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
-  if (text.size() - at < length) return 0;
-  return internal::valid_utf8(text.substr(at, length)) ? length : 0;
-}
-
-}  // namespace
 
 std::string storable_text(std::string_view text, std::size_t max_bytes) {
   std::string kept;
   kept.reserve(std::min(text.size(), max_bytes));
   for (std::size_t at = 0; at < text.size();) {
-    std::size_t length = text[at] == '\0' ? 0 : character_length(text, at);
-    const std::string_view piece = length == 0 ? kReplacement : text.substr(at, length);
+    // A NUL is as unstorable as an ill-formed sequence (PostgreSQL's text ends at it).
+    const Utf8Sequence sequence =
+        text[at] == '\0' ? Utf8Sequence{1, false} : utf8_sequence(text, at);
+    const std::string_view piece =
+        sequence.valid ? text.substr(at, sequence.length) : kUtf8Replacement;
     if (kept.size() + piece.size() > max_bytes) break;
     kept.append(piece);
-    at += length == 0 ? 1 : length;
+    at += sequence.length;
   }
   return kept;
 }

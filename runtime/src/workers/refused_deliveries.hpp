@@ -42,7 +42,7 @@ absl::Status keep_refused_deliveries(WorkStore& store, const Uuid& receiving_ser
 MessageId refused_copy_id(const TransportMessage& message);
 
 // `text` as a store's text column takes it: at most `max_bytes` (cut at a character boundary),
-// invalid UTF-8 and NUL bytes replaced by U+FFFD.
+// each ill-formed UTF-8 sequence (utf8.hpp's maximal subpart) and each NUL replaced by U+FFFD.
 std::string storable_text(std::string_view text, std::size_t max_bytes);
 
 }  // namespace whizbang

@@ -79,9 +79,13 @@ SqlValue column_value(sqlite3_stmt* statement, int column) {
 }  // namespace
 
 absl::StatusOr<sqlite3_stmt*> SqliteSqlSession::prepared(std::string_view statement) {
-  const std::string key(statement);
-  if (auto found = statements_.find(key); found != statements_.end()) return found->second.get();
+  // Looked up by the caller's text as it is: no copy for a statement prepared before.
+  if (auto found = statements_.find(absl::string_view(statement.data(), statement.size()));
+      found != statements_.end()) {
+    return found->second.get();
+  }
   if (statements_.size() >= kMaxStatements) statements_.clear();
+  const std::string key(statement);
   sqlite3_stmt* prepared = nullptr;
   const char* tail = nullptr;
   const int code = sqlite3_prepare_v3(connection_.db(), key.data(), static_cast<int>(key.size()),
