@@ -35,6 +35,15 @@ namespace whizbang {
 using Clock = std::chrono::system_clock;
 using TimePoint = Clock::time_point;
 
+// A time as microseconds since the Unix epoch: how stores keep times and envelopes carry them.
+constexpr std::int64_t to_unix_micros(TimePoint time) {
+  return std::chrono::duration_cast<std::chrono::microseconds>(time.time_since_epoch()).count();
+}
+constexpr TimePoint from_unix_micros(std::int64_t micros) {
+  return TimePoint(
+      std::chrono::duration_cast<TimePoint::duration>(std::chrono::microseconds(micros)));
+}
+
 // One running instance of a service.
 struct ServiceInstance {
   std::string service_name;
