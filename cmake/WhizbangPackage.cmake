@@ -1,6 +1,8 @@
-# Install rules for find_package(Whizbang CONFIG): targets Whizbang::runtime,
-# Whizbang::service_runner,
-# Whizbang::attributes, Whizbang::whizbang-gen and the whizbang_generate() function.
+# Install rules for find_package(Whizbang CONFIG): targets Whizbang::runtime (everything),
+# Whizbang::core (every layer, no backend) with Whizbang::sqlite, Whizbang::postgres,
+# Whizbang::rabbitmq and Whizbang::stores (any store by location), Whizbang::service_runner,
+# the layers themselves (Whizbang::ids, ...; docs/architecture.md), Whizbang::attributes,
+# Whizbang::whizbang-gen and the whizbang_generate() function.
 include(CMakePackageConfigHelpers)
 set(WHIZBANG_CMAKE_INSTALL_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/Whizbang)
 

@@ -84,8 +84,8 @@ std::string emit_messages_header(const Model& model) {
     // in one TU.
 #pragma once
 
-#include <whizbang/internal/json_codec.hpp>
-#include <whizbang/registry.hpp>
+#include <whizbang/message/json_codec.hpp>
+#include <whizbang/registry/registry.hpp>
   )cc",
           {{"target", model.target}});
   for (const std::string& include : model.header_includes) {

@@ -186,12 +186,12 @@ std::string emit_registry_header(const Model& model) {
   Printer p;
   p.print(banner(model));
   p.print(R"cc(
-    // The registry of target '$target$'. See whizbang/registry.hpp for how to use it.
+    // The registry of target '$target$'. See whizbang/registry/registry.hpp for how to use it.
     // Including it also brings the MessageTraits of every message type, so typed
     // dispatch (local_invoke, send, publish) works with this one include.
 #pragma once
 
-#include <whizbang/registry.hpp>
+#include <whizbang/registry/registry.hpp>
 
 #include "whizbang_messages.hpp"
 
@@ -220,7 +220,7 @@ std::string emit_registry_source(const Model& model) {
 #include <tuple>
 #include <utility>
 
-#include <whizbang/internal/find_response.hpp>
+#include <whizbang/registry/find_response.hpp>
 
 #include "whizbang_messages.hpp"
 
@@ -346,7 +346,7 @@ std::string abi_guard() {
   return "static_assert(WHIZBANG_REGISTRY_ABI_VERSION == " + std::to_string(kRegistryAbiVersion) +
          ",\n              \"whizbang-gen emits registry ABI " +
          std::to_string(kRegistryAbiVersion) +
-         " but whizbang/registry.hpp has another: build the generator and the runtime from one "
+         " but whizbang/registry/registry.hpp has another: build the generator and the runtime from one "
          "Whizbang release\");";
 }
 

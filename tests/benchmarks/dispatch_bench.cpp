@@ -11,7 +11,7 @@
 
 #include "alloc_counter.hpp"
 #include "dispatch_bench_messages.hpp"
-#include "internal/fast_clock.hpp"
+#include "whizbang/internal/fast_clock.hpp"
 #include "whizbang_registry.hpp"
 
 namespace {

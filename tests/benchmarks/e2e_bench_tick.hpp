@@ -4,7 +4,7 @@
 // as the raw baselines do. The consumer's registry (e2e_bench_messages.hpp) adds the receptor.
 #pragma once
 
-#include <whizbang/registry.hpp>
+#include <whizbang/registry/registry.hpp>
 #include <whizbang/whizbang.hpp>
 
 #include <chrono>

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include <whizbang/internal/json_codec.hpp>
+#include <whizbang/message/json_codec.hpp>
 
 namespace {
 

@@ -1,6 +1,6 @@
 // FastClock must agree with system_clock, before and after it switches to the TSC, and measure
 // durations correctly: invocation records carry both.
-#include "internal/fast_clock.hpp"
+#include "whizbang/internal/fast_clock.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // One parse per envelope text per worker cycle (message/envelope_parse_memo.hpp): the same text
 // is answered from the memo, another text never is, and nothing outlives the outermost memo.
-#include "message/envelope_parse_memo.hpp"
+#include "whizbang/message/envelope_parse_memo.hpp"
 
 #include <gtest/gtest.h>
 

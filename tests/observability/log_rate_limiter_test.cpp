@@ -2,7 +2,7 @@
 // occurrence of a message is logged, repeats at most once per interval with how many were held
 // back, a new message at once, a flood of distinct messages within a bounded budget, and the
 // recovery once.
-#include "observability/log_rate_limiter.hpp"
+#include "whizbang/observability/log_rate_limiter.hpp"
 
 #include <gtest/gtest.h>
 

@@ -17,10 +17,10 @@
 #include "spdlog/sinks/base_sink.h"
 #include "spdlog/spdlog.h"
 #include "support/temp_dir.hpp"
-#include "whizbang/internal/json_codec.hpp"
+#include "whizbang/message/json_codec.hpp"
 #include "whizbang/message/envelope.hpp"
 #include "whizbang/message/envelope_json.hpp"
-#include "whizbang/registry.hpp"
+#include "whizbang/registry/registry.hpp"
 #include "whizbang/store/outbox_message.hpp"
 #include "whizbang/transport/transport.hpp"
 

@@ -1,7 +1,7 @@
 // The fulfilment service: ships every order sales places.
 #pragma once
 
-#include <whizbang/registry.hpp>
+#include <whizbang/registry/registry.hpp>
 
 #include "crash_restart/messages.hpp"
 

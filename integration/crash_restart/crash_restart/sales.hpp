@@ -1,7 +1,7 @@
 // The sales service: takes orders and keeps an order book from what it and fulfilment store.
 #pragma once
 
-#include <whizbang/registry.hpp>
+#include <whizbang/registry/registry.hpp>
 
 #include "crash_restart/messages.hpp"
 

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "whizbang/registry.hpp"
+#include "whizbang/registry/registry.hpp"
 #include "whizbang/store/sqlite/sqlite_work_store.hpp"
 #include "whizbang/transport/transport.hpp"
 #include "whizbang/workers/inbox_worker.hpp"

@@ -1,5 +1,5 @@
 // Dispatcher: construction and the receptor index (see dispatcher_internal.hpp).
-#include "dispatch/dispatcher_internal.hpp"
+#include "dispatcher_internal.hpp"
 
 #include <algorithm>
 

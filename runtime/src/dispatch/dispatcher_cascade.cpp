@@ -1,8 +1,8 @@
 // Dispatcher: running a receptor and cascading what it returns to local receptors, the event
 // store and the outbox.
-#include "dispatch/dispatcher_internal.hpp"
+#include "dispatcher_internal.hpp"
 
-#include "internal/fast_clock.hpp"
+#include "whizbang/internal/fast_clock.hpp"
 #include "whizbang/failure.hpp"
 
 namespace whizbang {

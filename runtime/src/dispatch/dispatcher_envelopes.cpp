@@ -1,6 +1,6 @@
 // Dispatcher: emission identity, the envelopes of root and cascaded messages, and the context
 // a receptor sees.
-#include "dispatch/dispatcher_internal.hpp"
+#include "dispatcher_internal.hpp"
 
 #include "whizbang/ids/derived_identity.hpp"
 #include "whizbang/security/security_context.hpp"

@@ -1,6 +1,6 @@
 // Dispatcher: send and publish once per idempotency key (dispatcher.hpp; docs/guide/17-your-
 // data.md, "Publish once").
-#include "dispatch/dispatcher_internal.hpp"
+#include "dispatcher_internal.hpp"
 #include "whizbang/ids/derived_identity.hpp"
 
 namespace whizbang {

@@ -1,5 +1,5 @@
 // Dispatcher: the outbox row of an envelope, written to the store or the deferred channel.
-#include "dispatch/dispatcher_internal.hpp"
+#include "dispatcher_internal.hpp"
 
 namespace whizbang {
 

@@ -1,5 +1,5 @@
 // Dispatcher: the public verbs (local_invoke, send, publish, publish_at) on type-erased messages.
-#include "dispatch/dispatcher_internal.hpp"
+#include "dispatcher_internal.hpp"
 
 namespace whizbang {
 

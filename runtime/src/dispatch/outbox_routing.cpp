@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "internal/text.hpp"
+#include "whizbang/internal/text.hpp"
 
 namespace whizbang {
 namespace {

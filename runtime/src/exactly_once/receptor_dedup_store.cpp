@@ -1,6 +1,6 @@
 #include "whizbang/exactly_once/receptor_dedup_store.hpp"
 
-#include "internal/text.hpp"
+#include "whizbang/internal/text.hpp"
 
 namespace whizbang {
 

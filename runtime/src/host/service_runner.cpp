@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "fmt/format.h"
-#include "host/http/http_server.hpp"
+#include "http/http_server.hpp"
 #include "spdlog/spdlog.h"
 #include "whizbang/observability/prometheus.hpp"
 #include "whizbang/store/open_work_store.hpp"

@@ -10,7 +10,7 @@
 
 #include "absl/status/status.h"
 #include "fmt/format.h"
-#include "internal/sha256.hpp"
+#include "whizbang/internal/sha256.hpp"
 
 namespace whizbang {
 namespace {

@@ -5,7 +5,7 @@
 #include "absl/random/random.h"
 #include "absl/status/status.h"
 #include "fmt/format.h"
-#include "internal/fast_clock.hpp"
+#include "whizbang/internal/fast_clock.hpp"
 
 namespace whizbang {
 namespace {

@@ -1,4 +1,4 @@
-#include "internal/fast_clock.hpp"
+#include "whizbang/internal/fast_clock.hpp"
 
 #if defined(__x86_64__)
 #include <cpuid.h>

@@ -1,4 +1,4 @@
-#include "internal/sha256.hpp"
+#include "whizbang/internal/sha256.hpp"
 
 #include <openssl/evp.h>
 

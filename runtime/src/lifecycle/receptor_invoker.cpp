@@ -4,8 +4,8 @@
 #include <chrono>
 #include <span>
 
-#include "internal/fast_clock.hpp"
-#include "internal/text.hpp"
+#include "whizbang/internal/fast_clock.hpp"
+#include "whizbang/internal/text.hpp"
 #include "whizbang/failure.hpp"
 #include "whizbang/message/envelope_json.hpp"
 #include "whizbang/observability/logging.hpp"

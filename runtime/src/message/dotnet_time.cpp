@@ -1,6 +1,6 @@
-#include "message/dotnet_time.hpp"
+#include "dotnet_time.hpp"
 
-#include "whizbang/internal/json_codec.hpp"
+#include "whizbang/message/json_codec.hpp"
 
 #include <cstdint>
 #include <cstdio>

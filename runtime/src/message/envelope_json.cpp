@@ -12,11 +12,11 @@
 #include <tuple>
 
 #include "fmt/format.h"
-#include "internal/text.hpp"
-#include "message/dotnet_time.hpp"
-#include "message/envelope_parse_memo.hpp"
+#include "whizbang/internal/text.hpp"
+#include "dotnet_time.hpp"
+#include "whizbang/message/envelope_parse_memo.hpp"
 #include "whizbang/internal/bounded_json.hpp"
-#include "whizbang/internal/json_codec.hpp"
+#include "whizbang/message/json_codec.hpp"
 
 namespace whizbang {
 namespace {

@@ -1,4 +1,4 @@
-#include "message/envelope_parse_memo.hpp"
+#include "whizbang/message/envelope_parse_memo.hpp"
 
 #include <memory>
 #include <string>

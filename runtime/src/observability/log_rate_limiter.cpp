@@ -1,4 +1,4 @@
-#include "observability/log_rate_limiter.hpp"
+#include "whizbang/observability/log_rate_limiter.hpp"
 
 #include <algorithm>
 #include <utility>

@@ -1,11 +1,11 @@
-#include "whizbang/registry.hpp"
+#include "whizbang/registry/registry.hpp"
 
 #include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "internal/text.hpp"
+#include "whizbang/internal/text.hpp"
 
 namespace whizbang {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "store/store_support.hpp"
+#include "store_support.hpp"
 #include "whizbang/store/store_inspector.hpp"
 #include "whizbang/store/store_rows.hpp"
 #include "whizbang/store/work_item.hpp"

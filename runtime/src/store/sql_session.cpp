@@ -4,7 +4,7 @@
 #include <cstdlib>
 
 #include "fmt/format.h"
-#include "store/transaction_gate.hpp"
+#include "transaction_gate.hpp"
 
 namespace whizbang {
 namespace {

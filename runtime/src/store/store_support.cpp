@@ -1,4 +1,4 @@
-#include "store/store_support.hpp"
+#include "store_support.hpp"
 
 #include <rapidjson/document.h>
 #include <rapidjson/stringbuffer.h>
@@ -8,8 +8,8 @@
 #include <optional>
 
 #include "fmt/format.h"
-#include "message/envelope_parse_memo.hpp"
-#include "message/json_member_text.hpp"
+#include "whizbang/message/envelope_parse_memo.hpp"
+#include "whizbang/internal/json_member_text.hpp"
 #include "whizbang/internal/bounded_json.hpp"
 #include "whizbang/observability/logging.hpp"
 #include "whizbang/observability/metrics.hpp"

@@ -1,11 +1,11 @@
-#include "workers/delivery_door.hpp"
+#include "delivery_door.hpp"
 
 #include <rapidjson/document.h>
 
 #include "fmt/format.h"
-#include "message/envelope_parse_memo.hpp"
+#include "whizbang/message/envelope_parse_memo.hpp"
 #include "whizbang/internal/bounded_json.hpp"
-#include "whizbang/internal/json_codec.hpp"
+#include "whizbang/message/json_codec.hpp"
 
 namespace whizbang {
 namespace {

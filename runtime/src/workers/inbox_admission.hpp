@@ -7,7 +7,7 @@
 
 #include "whizbang/store/outbox_message.hpp"
 #include "whizbang/workers/inbox_worker.hpp"
-#include "workers/delivery_door.hpp"
+#include "delivery_door.hpp"
 
 namespace whizbang {
 

@@ -6,14 +6,14 @@
 #include <utility>
 
 #include "fmt/format.h"
-#include "message/envelope_parse_memo.hpp"
-#include "observability/log_rate_limiter.hpp"
-#include "store/store_support.hpp"
+#include "whizbang/message/envelope_parse_memo.hpp"
+#include "whizbang/observability/log_rate_limiter.hpp"
+#include "whizbang/observability/row_quarantine.hpp"
 #include "whizbang/failure.hpp"
 #include "whizbang/observability/logging.hpp"
-#include "workers/group_commit.hpp"
-#include "workers/inbox_admission.hpp"
-#include "workers/lease_keeper.hpp"
+#include "group_commit.hpp"
+#include "inbox_admission.hpp"
+#include "lease_keeper.hpp"
 
 namespace whizbang {
 namespace {
@@ -296,7 +296,7 @@ absl::StatusOr<InboxWorker::Handling> InboxWorker::go_through(const WorkItem& it
   }
   if (!envelope.ok()) {
     const std::string reason(envelope.status().message());
-    store_internal::report_quarantined(options_.logger, "wh_inbox", item.message_id, reason);
+    log_quarantined_row(options_.logger, "wh_inbox", item.message_id, reason);
     const WorkFailure failure{WorkSource::Inbox,
                               item.message_id,
                               MessageStatus::None,

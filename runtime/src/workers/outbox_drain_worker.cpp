@@ -6,12 +6,12 @@
 #include <utility>
 #include <vector>
 
-#include "message/envelope_parse_memo.hpp"
-#include "store/store_support.hpp"
+#include "whizbang/message/envelope_parse_memo.hpp"
+#include "whizbang/observability/row_quarantine.hpp"
 #include "whizbang/failure.hpp"
 #include "whizbang/transport/publish_strategy.hpp"
-#include "workers/lease_keeper.hpp"
-#include "workers/outbox_stage_firing.hpp"
+#include "lease_keeper.hpp"
+#include "outbox_stage_firing.hpp"
 
 namespace whizbang {
 namespace outbox_drain {
@@ -355,7 +355,7 @@ void OutboxDrainWorker::prepare(const std::vector<WorkItem>& items, Batch& batch
         item.envelope_json, [&](std::string_view name) { return resolver_(name); });
     if (!envelope.ok()) {
       const std::string reason(envelope.status().message());
-      store_internal::report_quarantined(options_.logger, "wh_outbox", item.message_id, reason);
+      log_quarantined_row(options_.logger, "wh_outbox", item.message_id, reason);
       batch.failures.push_back({WorkSource::Outbox, item.message_id, MessageStatus::None, reason,
                                 FailureReason::SerializationError, /*dead_letter=*/true});
       ++result.quarantined;

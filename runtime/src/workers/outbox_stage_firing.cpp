@@ -1,4 +1,4 @@
-#include "workers/outbox_stage_firing.hpp"
+#include "outbox_stage_firing.hpp"
 
 #include "whizbang/failure.hpp"
 

@@ -1,12 +1,12 @@
-#include "workers/refused_deliveries.hpp"
+#include "refused_deliveries.hpp"
 
 #include <algorithm>
 #include <vector>
 
 #include "fmt/format.h"
-#include "internal/sha256.hpp"
+#include "whizbang/internal/sha256.hpp"
 #include "whizbang/observability/utf8.hpp"
-#include "workers/delivery_door.hpp"
+#include "delivery_door.hpp"
 
 namespace whizbang {
 

@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "fmt/format.h"
-#include "observability/log_rate_limiter.hpp"
+#include "whizbang/observability/log_rate_limiter.hpp"
 #include "whizbang/failure.hpp"
 #include "whizbang/observability/logging.hpp"
 

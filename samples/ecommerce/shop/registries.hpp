@@ -2,7 +2,7 @@
 // (every whizbang_generate() target has its own whizbang_registry.hpp).
 #pragma once
 
-#include <whizbang/registry.hpp>
+#include <whizbang/registry/registry.hpp>
 
 namespace shop {
 

@@ -39,7 +39,7 @@
 #include "whizbang/exactly_once/receptor_dedup_store.hpp"
 #include "whizbang/message/envelope.hpp"
 #include "whizbang/message/route.hpp"
-#include "whizbang/registry.hpp"
+#include "whizbang/registry/registry.hpp"
 #include "whizbang/store/outbox_store.hpp"
 
 namespace whizbang {

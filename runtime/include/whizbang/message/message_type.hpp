@@ -1,6 +1,6 @@
 // MessageTypeInfo: what the runtime knows about one message type, as `whizbang-gen` describes it
 // (a MessageTraits<T> specialization per type, in the generated whizbang_messages.hpp).
-// Part of the registry contract (whizbang/registry.hpp).
+// Part of the registry contract (whizbang/registry/registry.hpp).
 #pragma once
 
 #include <concepts>
@@ -54,7 +54,7 @@ struct MessageTypeInfo {
   std::optional<DispatchModes> default_routing;
   SourceLocation source;
 
-  // Codec entry points (see whizbang/internal/json_codec.hpp for the typed forms).
+  // Codec entry points (see whizbang/message/json_codec.hpp for the typed forms).
   // `message` points at an instance of this type.
   std::string (*to_json)(const void* message) = nullptr;
   absl::StatusOr<AnyMessage> (*from_json)(std::string_view json) = nullptr;

@@ -1,5 +1,5 @@
 // CascadeSink and DispatchVisitor: where generated dispatch code delivers what receptors return.
-// Part of the registry contract (whizbang/registry.hpp).
+// Part of the registry contract (whizbang/registry/registry.hpp).
 #pragma once
 
 #include <string_view>

@@ -1,6 +1,6 @@
 // ReceptorInfo and PerspectiveInfo: the rows `whizbang-gen` emits for each receptor and
 // perspective class, with thunks that call the class directly.
-// Part of the registry contract (whizbang/registry.hpp).
+// Part of the registry contract (whizbang/registry/registry.hpp).
 #pragma once
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // ReceptorSet: the constructed receptor (or perspective) instances of one registry.
-// Part of the registry contract (whizbang/registry.hpp).
+// Part of the registry contract (whizbang/registry/registry.hpp).
 #pragma once
 
 #include <cstddef>

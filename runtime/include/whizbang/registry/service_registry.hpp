@@ -1,5 +1,5 @@
 // ServiceRegistry: the services receptors and perspectives are constructed with.
-// Part of the registry contract (whizbang/registry.hpp).
+// Part of the registry contract (whizbang/registry/registry.hpp).
 #pragma once
 
 #include <memory>

@@ -38,7 +38,7 @@
 #include "whizbang/lifecycle/executor.hpp"
 #include "whizbang/lifecycle/receptor_invoker.hpp"
 #include "whizbang/message/envelope.hpp"
-#include "whizbang/registry.hpp"
+#include "whizbang/registry/registry.hpp"
 #include "whizbang/store/work_store.hpp"
 
 namespace whizbang {

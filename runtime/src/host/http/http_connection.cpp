@@ -1,4 +1,4 @@
-#include "host/http/http_connection.hpp"
+#include "http/http_connection.hpp"
 
 #include <poll.h>
 #include <sys/socket.h>

@@ -21,10 +21,10 @@
 #include <cstddef>
 #include <string>
 
-#include "host/http/http_limits.hpp"
-#include "host/http/http_request_parser.hpp"
-#include "host/http/http_response.hpp"
-#include "host/http/http_routes.hpp"
+#include "http/http_limits.hpp"
+#include "http/http_request_parser.hpp"
+#include "http/http_response.hpp"
+#include "http/http_routes.hpp"
 
 namespace whizbang::http {
 

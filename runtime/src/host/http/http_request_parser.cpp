@@ -1,9 +1,9 @@
-#include "host/http/http_request_parser.hpp"
+#include "http/http_request_parser.hpp"
 
 #include <algorithm>
 #include <cctype>
 
-#include "internal/text.hpp"
+#include "whizbang/internal/text.hpp"
 
 namespace whizbang::http {
 namespace {

@@ -29,7 +29,7 @@
 #include <utility>
 #include <vector>
 
-#include "host/http/http_limits.hpp"
+#include "http/http_limits.hpp"
 
 namespace whizbang::http {
 

@@ -1,4 +1,4 @@
-#include "host/http/http_response.hpp"
+#include "http/http_response.hpp"
 
 namespace whizbang::http {
 

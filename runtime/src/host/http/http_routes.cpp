@@ -1,4 +1,4 @@
-#include "host/http/http_routes.hpp"
+#include "http/http_routes.hpp"
 
 #include <exception>
 #include <string_view>

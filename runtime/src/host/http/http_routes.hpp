@@ -20,8 +20,8 @@
 #include <map>
 #include <string>
 
-#include "host/http/http_request_parser.hpp"
-#include "host/http/http_response.hpp"
+#include "http/http_request_parser.hpp"
+#include "http/http_response.hpp"
 
 namespace whizbang::http {
 

@@ -1,4 +1,4 @@
-#include "host/http/http_server.hpp"
+#include "http/http_server.hpp"
 
 #include <poll.h>
 #include <sys/eventfd.h>
@@ -11,7 +11,7 @@
 #include <cstring>
 #include <optional>
 
-#include "host/http/http_socket.hpp"
+#include "http/http_socket.hpp"
 
 namespace whizbang::http {
 namespace {

@@ -26,9 +26,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "host/http/http_connection.hpp"
-#include "host/http/http_limits.hpp"
-#include "host/http/http_routes.hpp"
+#include "http/http_connection.hpp"
+#include "http/http_limits.hpp"
+#include "http/http_routes.hpp"
 
 namespace whizbang::http {
 

@@ -1,4 +1,4 @@
-#include "host/http/http_socket.hpp"
+#include "http/http_socket.hpp"
 
 #include <netdb.h>
 #include <netinet/in.h>

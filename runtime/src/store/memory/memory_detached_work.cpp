@@ -1,5 +1,5 @@
 // MemoryWorkStore: detached work — Detached stages scheduled on an executor, kept until they ran.
-#include "store/memory/memory_store_impl.hpp"
+#include "memory/memory_store_impl.hpp"
 
 namespace whizbang {
 

@@ -1,7 +1,7 @@
 // MemoryWorkStore: dead letters (list and requeue) and the retention purge.
 #include <algorithm>
 
-#include "store/memory/memory_store_impl.hpp"
+#include "memory/memory_store_impl.hpp"
 
 namespace whizbang {
 namespace {

@@ -2,7 +2,7 @@
 // failure) and lifecycle completions.
 #include <algorithm>
 
-#include "store/memory/memory_store_impl.hpp"
+#include "memory/memory_store_impl.hpp"
 
 namespace whizbang {
 

@@ -11,8 +11,8 @@
 #include <tuple>
 #include <vector>
 
-#include "store/store_support.hpp"
-#include "store/transaction_gate.hpp"
+#include "store_support.hpp"
+#include "transaction_gate.hpp"
 #include "whizbang/store/memory_work_store.hpp"
 
 namespace whizbang {

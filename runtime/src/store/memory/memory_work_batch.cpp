@@ -1,7 +1,7 @@
 // MemoryWorkStore::Impl: storage, completions and failures, and the coordination cycle.
 #include <algorithm>
 
-#include "store/memory/memory_store_impl.hpp"
+#include "memory/memory_store_impl.hpp"
 
 namespace whizbang {
 

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "store/memory/memory_store_impl.hpp"
+#include "memory/memory_store_impl.hpp"
 
 namespace whizbang {
 namespace {

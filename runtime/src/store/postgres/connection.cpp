@@ -1,4 +1,4 @@
-#include "store/postgres/connection.hpp"
+#include "postgres/connection.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -8,7 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "fmt/format.h"
-#include "store/postgres/error_text.hpp"
+#include "postgres/error_text.hpp"
 
 namespace whizbang::postgres {
 namespace {

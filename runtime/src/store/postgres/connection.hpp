@@ -23,7 +23,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "store/postgres/binary_array.hpp"
+#include "postgres/binary_array.hpp"
 #include "whizbang/ids/uuid.hpp"
 
 namespace whizbang::postgres {

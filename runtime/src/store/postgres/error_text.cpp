@@ -1,4 +1,4 @@
-#include "store/postgres/error_text.hpp"
+#include "postgres/error_text.hpp"
 
 namespace whizbang::postgres {
 

@@ -1,4 +1,4 @@
-#include "store/postgres/migrations.hpp"
+#include "postgres/migrations.hpp"
 
 #include <array>
 

@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
-#include "store/postgres/connection.hpp"
+#include "postgres/connection.hpp"
 
 namespace whizbang::postgres {
 

@@ -1,4 +1,4 @@
-#include "store/postgres/notification_listener.hpp"
+#include "postgres/notification_listener.hpp"
 
 #include <libpq-fe.h>
 #include <poll.h>

@@ -1,8 +1,8 @@
 // PostgresWorkStore: lease renewal, dead letters (list and requeue), the retention purge and the
 // reads of single rows and streams (StoreReader).
-#include "store/postgres/postgres_store_impl.hpp"
-#include "store/postgres/sql.hpp"
-#include "store/row_decoding.hpp"
+#include "postgres/postgres_store_impl.hpp"
+#include "postgres/sql.hpp"
+#include "row_decoding.hpp"
 
 namespace whizbang {
 

@@ -1,4 +1,4 @@
-#include "store/postgres/postgres_sql_session.hpp"
+#include "postgres/postgres_sql_session.hpp"
 
 #include <string>
 #include <vector>

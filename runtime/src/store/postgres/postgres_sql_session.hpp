@@ -7,8 +7,8 @@
 // types.
 #pragma once
 
-#include "store/postgres/connection.hpp"
-#include "store/transaction_gate.hpp"
+#include "postgres/connection.hpp"
+#include "transaction_gate.hpp"
 #include "whizbang/store/sql_session.hpp"
 
 namespace whizbang::postgres {

@@ -11,12 +11,12 @@
 #include <vector>
 
 #include "fmt/format.h"
-#include "store/postgres/connection.hpp"
-#include "store/postgres/notification_listener.hpp"
-#include "store/postgres/postgres_sql_session.hpp"
-#include "store/postgres/sql.hpp"
-#include "store/store_support.hpp"
-#include "store/transaction_gate.hpp"
+#include "postgres/connection.hpp"
+#include "postgres/notification_listener.hpp"
+#include "postgres/postgres_sql_session.hpp"
+#include "postgres/sql.hpp"
+#include "store_support.hpp"
+#include "transaction_gate.hpp"
 #include "whizbang/store/postgres/postgres_work_store.hpp"
 
 namespace whizbang {

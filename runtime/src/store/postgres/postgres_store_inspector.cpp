@@ -3,10 +3,10 @@
 #include <cstdlib>
 
 #include "fmt/format.h"
-#include "store/postgres/connection.hpp"
-#include "store/postgres/sql.hpp"
-#include "store/row_decoding.hpp"
-#include "store/store_support.hpp"
+#include "postgres/connection.hpp"
+#include "postgres/sql.hpp"
+#include "row_decoding.hpp"
+#include "store_support.hpp"
 #include "whizbang/store/postgres/postgres_work_store.hpp"
 
 namespace whizbang {

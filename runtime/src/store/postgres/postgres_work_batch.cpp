@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <set>
 
-#include "store/postgres/postgres_store_impl.hpp"
-#include "store/postgres/sql.hpp"
-#include "store/row_decoding.hpp"
+#include "postgres/postgres_store_impl.hpp"
+#include "postgres/sql.hpp"
+#include "row_decoding.hpp"
 
 namespace whizbang {
 

@@ -5,11 +5,11 @@
 #include <set>
 
 #include "fmt/format.h"
-#include "store/postgres/binary_array.hpp"
-#include "store/postgres/migrations.hpp"
-#include "store/postgres/postgres_store_impl.hpp"
-#include "store/postgres/sql.hpp"
-#include "store/row_decoding.hpp"
+#include "postgres/binary_array.hpp"
+#include "postgres/migrations.hpp"
+#include "postgres/postgres_store_impl.hpp"
+#include "postgres/sql.hpp"
+#include "row_decoding.hpp"
 
 namespace whizbang {
 

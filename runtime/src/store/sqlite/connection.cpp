@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "fmt/format.h"
-#include "store/sqlite/statement.hpp"
+#include "sqlite/statement.hpp"
 
 namespace whizbang::sqlite {
 namespace {

@@ -1,4 +1,4 @@
-#include "store/sqlite/migrations.hpp"
+#include "sqlite/migrations.hpp"
 
 #include <array>
 

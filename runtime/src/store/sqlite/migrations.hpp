@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
-#include "store/sqlite/statement.hpp"
+#include "sqlite/statement.hpp"
 
 namespace whizbang::sqlite {
 

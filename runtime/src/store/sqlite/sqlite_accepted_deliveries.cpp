@@ -4,8 +4,8 @@
 #include <optional>
 #include <set>
 
-#include "store/sqlite/sql.hpp"
-#include "store/sqlite/sqlite_store_impl.hpp"
+#include "sqlite/sql.hpp"
+#include "sqlite/sqlite_store_impl.hpp"
 
 namespace whizbang {
 

@@ -1,8 +1,8 @@
 // SqliteWorkStore: detached work (wh_detached_work, migration 5) — Detached stages scheduled on
 // an executor, kept until they ran.
-#include "store/row_decoding.hpp"
-#include "store/sqlite/sql.hpp"
-#include "store/sqlite/sqlite_store_impl.hpp"
+#include "row_decoding.hpp"
+#include "sqlite/sql.hpp"
+#include "sqlite/sqlite_store_impl.hpp"
 
 namespace whizbang {
 

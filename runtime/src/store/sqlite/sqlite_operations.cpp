@@ -1,8 +1,8 @@
 // SqliteWorkStore: lease renewal, dead letters (list and requeue) and the retention purge.
 #include "fmt/format.h"
-#include "store/row_decoding.hpp"
-#include "store/sqlite/sql.hpp"
-#include "store/sqlite/sqlite_store_impl.hpp"
+#include "row_decoding.hpp"
+#include "sqlite/sql.hpp"
+#include "sqlite/sqlite_store_impl.hpp"
 #include "whizbang/observability/logging.hpp"
 
 namespace whizbang {

@@ -2,9 +2,9 @@
 // perspective models (wh_perspective_models, migration 4).
 #include <algorithm>
 
-#include "store/row_decoding.hpp"
-#include "store/sqlite/sql.hpp"
-#include "store/sqlite/sqlite_store_impl.hpp"
+#include "row_decoding.hpp"
+#include "sqlite/sql.hpp"
+#include "sqlite/sqlite_store_impl.hpp"
 
 namespace whizbang {
 

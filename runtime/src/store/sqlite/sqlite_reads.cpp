@@ -1,7 +1,7 @@
 // SqliteWorkStore's reads of single rows and streams, decoded by row_decoding.hpp.
-#include "store/row_decoding.hpp"
-#include "store/sqlite/sql.hpp"
-#include "store/sqlite/sqlite_store_impl.hpp"
+#include "row_decoding.hpp"
+#include "sqlite/sql.hpp"
+#include "sqlite/sqlite_store_impl.hpp"
 #include "whizbang/store/sqlite/sqlite_work_store.hpp"
 
 namespace whizbang {

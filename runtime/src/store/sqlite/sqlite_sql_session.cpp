@@ -1,4 +1,4 @@
-#include "store/sqlite/sqlite_sql_session.hpp"
+#include "sqlite/sqlite_sql_session.hpp"
 
 #include <string>
 #include <vector>

@@ -8,8 +8,8 @@
 #include <string>
 
 #include "absl/container/flat_hash_map.h"
-#include "store/sqlite/statement.hpp"
-#include "store/transaction_gate.hpp"
+#include "sqlite/statement.hpp"
+#include "transaction_gate.hpp"
 #include "whizbang/store/sql_session.hpp"
 
 namespace whizbang::sqlite {

@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "fmt/format.h"
-#include "store/sqlite/sqlite_sql_session.hpp"
-#include "store/sqlite/statement.hpp"
-#include "store/store_support.hpp"
-#include "store/transaction_gate.hpp"
+#include "sqlite/sqlite_sql_session.hpp"
+#include "sqlite/statement.hpp"
+#include "store_support.hpp"
+#include "transaction_gate.hpp"
 #include "whizbang/store/sqlite/sqlite_work_store.hpp"
 
 namespace whizbang {

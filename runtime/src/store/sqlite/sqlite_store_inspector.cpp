@@ -9,11 +9,11 @@
 #include <set>
 
 #include "fmt/format.h"
-#include "store/row_decoding.hpp"
-#include "store/sqlite/migrations.hpp"
-#include "store/sqlite/sql.hpp"
-#include "store/sqlite/statement.hpp"
-#include "store/store_support.hpp"
+#include "row_decoding.hpp"
+#include "sqlite/migrations.hpp"
+#include "sqlite/sql.hpp"
+#include "sqlite/statement.hpp"
+#include "store_support.hpp"
 
 namespace whizbang {
 

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <set>
 
-#include "store/row_decoding.hpp"
-#include "store/sqlite/sql.hpp"
-#include "store/sqlite/sqlite_store_impl.hpp"
+#include "row_decoding.hpp"
+#include "sqlite/sql.hpp"
+#include "sqlite/sqlite_store_impl.hpp"
 
 namespace whizbang {
 

@@ -4,10 +4,10 @@
 
 #include "absl/time/clock.h"
 #include "fmt/format.h"
-#include "store/row_decoding.hpp"
-#include "store/sqlite/migrations.hpp"
-#include "store/sqlite/sql.hpp"
-#include "store/sqlite/sqlite_store_impl.hpp"
+#include "row_decoding.hpp"
+#include "sqlite/migrations.hpp"
+#include "sqlite/sql.hpp"
+#include "sqlite/sqlite_store_impl.hpp"
 
 namespace whizbang {
 

@@ -1,4 +1,4 @@
-#include "transport/rabbitmq/amqp_connection.hpp"
+#include "rabbitmq/amqp_connection.hpp"
 
 #include <amqp_ssl_socket.h>
 #include <amqp_tcp_socket.h>

@@ -1,4 +1,4 @@
-#include "transport/rabbitmq/amqp_declare.hpp"
+#include "rabbitmq/amqp_declare.hpp"
 
 #include "whizbang/transport/rabbitmq/rabbitmq_topology.hpp"
 

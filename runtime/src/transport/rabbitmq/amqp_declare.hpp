@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "transport/rabbitmq/amqp_connection.hpp"
+#include "rabbitmq/amqp_connection.hpp"
 
 namespace whizbang::rabbitmq {
 

@@ -1,11 +1,11 @@
-#include "transport/rabbitmq/amqp_message.hpp"
+#include "rabbitmq/amqp_message.hpp"
 
 #include <rapidjson/document.h>
 
 #include <optional>
 
 #include "fmt/format.h"
-#include "transport/rabbitmq/amqp_connection.hpp"
+#include "rabbitmq/amqp_connection.hpp"
 #include "whizbang/internal/bounded_json.hpp"
 #include "whizbang/transport/rabbitmq/rabbitmq_topology.hpp"
 

@@ -1,4 +1,4 @@
-#include "transport/rabbitmq/confirmed_publisher.hpp"
+#include "rabbitmq/confirmed_publisher.hpp"
 
 #include <sys/time.h>
 
@@ -7,10 +7,10 @@
 #include <optional>
 #include <vector>
 
-#include "transport/rabbitmq/amqp_declare.hpp"
-#include "transport/rabbitmq/amqp_message.hpp"
-#include "transport/rabbitmq/corked_writes.hpp"
-#include "transport/rabbitmq/publish_frames.hpp"
+#include "rabbitmq/amqp_declare.hpp"
+#include "rabbitmq/amqp_message.hpp"
+#include "rabbitmq/corked_writes.hpp"
+#include "rabbitmq/publish_frames.hpp"
 #include "whizbang/observability/logging.hpp"
 
 namespace whizbang::rabbitmq {

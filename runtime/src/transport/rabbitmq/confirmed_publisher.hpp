@@ -17,7 +17,7 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "transport/rabbitmq/amqp_connection.hpp"
+#include "rabbitmq/amqp_connection.hpp"
 #include "whizbang/transport/transport.hpp"
 
 namespace whizbang::rabbitmq {

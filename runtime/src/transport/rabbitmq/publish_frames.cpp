@@ -1,4 +1,4 @@
-#include "transport/rabbitmq/publish_frames.hpp"
+#include "rabbitmq/publish_frames.hpp"
 
 #include <amqp_framing.h>
 #include <poll.h>
@@ -9,7 +9,7 @@
 #include <cstring>
 
 #include "fmt/format.h"
-#include "transport/rabbitmq/amqp_connection.hpp"
+#include "rabbitmq/amqp_connection.hpp"
 
 namespace whizbang::rabbitmq {
 namespace {

@@ -1,4 +1,4 @@
-#include "transport/rabbitmq/queue_consumer.hpp"
+#include "rabbitmq/queue_consumer.hpp"
 
 #include <sys/time.h>
 
@@ -7,8 +7,8 @@
 #include <random>
 
 #include "fmt/format.h"
-#include "observability/log_rate_limiter.hpp"
-#include "transport/rabbitmq/amqp_declare.hpp"
+#include "whizbang/observability/log_rate_limiter.hpp"
+#include "rabbitmq/amqp_declare.hpp"
 #include "whizbang/failure.hpp"
 #include "whizbang/observability/logging.hpp"
 #include "whizbang/transport/rabbitmq/rabbitmq_topology.hpp"

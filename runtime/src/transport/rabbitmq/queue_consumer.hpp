@@ -24,9 +24,9 @@
 #include <thread>
 #include <vector>
 
-#include "observability/log_rate_limiter.hpp"
-#include "transport/rabbitmq/amqp_connection.hpp"
-#include "transport/rabbitmq/amqp_message.hpp"
+#include "whizbang/observability/log_rate_limiter.hpp"
+#include "rabbitmq/amqp_connection.hpp"
+#include "rabbitmq/amqp_message.hpp"
 #include "whizbang/transport/transport.hpp"
 
 namespace whizbang::rabbitmq {

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "internal/text.hpp"
+#include "whizbang/internal/text.hpp"
 
 namespace whizbang {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "transport/rabbitmq/confirmed_publisher.hpp"
-#include "transport/rabbitmq/queue_consumer.hpp"
+#include "rabbitmq/confirmed_publisher.hpp"
+#include "rabbitmq/queue_consumer.hpp"
 #include "whizbang/observability/logging.hpp"
 
 namespace whizbang {

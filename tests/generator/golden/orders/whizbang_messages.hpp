@@ -4,12 +4,12 @@
 // in one TU.
 #pragma once
 
-#include <whizbang/internal/json_codec.hpp>
-#include <whizbang/registry.hpp>
+#include <whizbang/message/json_codec.hpp>
+#include <whizbang/registry/registry.hpp>
 #include "orders.hpp"
 
 static_assert(WHIZBANG_REGISTRY_ABI_VERSION == 3,
-              "whizbang-gen emits registry ABI 3 but whizbang/registry.hpp has another: build the "
+              "whizbang-gen emits registry ABI 3 but whizbang/registry/registry.hpp has another: build the "
               "generator and the runtime from one Whizbang release");
 
 namespace whizbang {

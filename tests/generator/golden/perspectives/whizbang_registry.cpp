@@ -10,12 +10,12 @@
 #include <tuple>
 #include <utility>
 
-#include <whizbang/internal/find_response.hpp>
+#include <whizbang/registry/find_response.hpp>
 
 #include "whizbang_messages.hpp"
 
 static_assert(WHIZBANG_REGISTRY_ABI_VERSION == 3,
-              "whizbang-gen emits registry ABI 3 but whizbang/registry.hpp has another: build the "
+              "whizbang-gen emits registry ABI 3 but whizbang/registry/registry.hpp has another: build the "
               "generator and the runtime from one Whizbang release");
 
 namespace whizbang::generated::perspectives {

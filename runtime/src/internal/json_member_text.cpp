@@ -1,4 +1,4 @@
-#include "message/json_member_text.hpp"
+#include "whizbang/internal/json_member_text.hpp"
 
 #include <array>
 #include <cstring>

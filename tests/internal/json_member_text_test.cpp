@@ -1,6 +1,6 @@
 // The text of an object's top-level members, cut from the object's text
 // (message/json_member_text.hpp): exactly as written, strings and nesting skipped whole.
-#include "message/json_member_text.hpp"
+#include "whizbang/internal/json_member_text.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,2 @@
+// A public header flat beside the layer folders.
+#pragma once

@@ -1,0 +1,2 @@
+// A store source that reaches a private header of the workers layer through "../".
+#include "../workers/group_commit.hpp"
