@@ -3,7 +3,7 @@
 #include "dispatch/dispatcher_internal.hpp"
 
 #include "internal/fast_clock.hpp"
-#include "whizbang/failure.hpp"
+#include "whizbang/retry/failure.hpp"
 
 namespace whizbang {
 

@@ -4,6 +4,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
+#include "internal/absl_view.hpp"
 #include "whizbang/host/service_runner.hpp"
 
 namespace whizbang {
@@ -19,8 +20,7 @@ constexpr std::string_view kPortFlag = "--http-port";
 
 absl::Status set_port(ServiceRunnerConfig& config, std::string_view value) {
   int port = 0;
-  if (!absl::SimpleAtoi(absl::string_view(value.data(), value.size()), &port) || port < -1 ||
-      port > 65535) {
+  if (!absl::SimpleAtoi(internal::absl_view(value), &port) || port < -1 || port > 65535) {
     return absl::InvalidArgumentError("--http-port: '" + std::string(value) +
                                       "' is not a port (0-65535, or -1 for none)");
   }

@@ -17,7 +17,7 @@
 // so a crash either loses the whole handling (the row is re-offered when its lease lapses, and
 // nothing was emitted) or none of it. A handler that fails (or throws: receptors fail by
 // throwing) rolls back and the row is retried with backoff, then dead-lettered after
-// StoreOptions::max_attempts; a permanent failure (whizbang/failure.hpp) is dead-lettered at
+// StoreOptions::max_attempts; a permanent failure (whizbang/retry/failure.hpp) is dead-lettered at
 // once; a row whose envelope is corrupt or of an unknown type is quarantined (EventId 111).
 //
 // Group commit: the handlings of a claimed batch share one transaction (up to `max_group` of them,

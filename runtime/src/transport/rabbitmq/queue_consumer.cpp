@@ -9,7 +9,7 @@
 #include "fmt/format.h"
 #include "observability/log_rate_limiter.hpp"
 #include "transport/rabbitmq/amqp_declare.hpp"
-#include "whizbang/failure.hpp"
+#include "whizbang/retry/failure.hpp"
 #include "whizbang/observability/logging.hpp"
 #include "whizbang/transport/rabbitmq/rabbitmq_topology.hpp"
 
