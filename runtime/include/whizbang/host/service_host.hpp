@@ -6,7 +6,7 @@
 //   whizbang::HostOptions options;
 //   options.service_name = "orders";
 //   options.store = store.get();          // e.g. SqliteWorkStore::open("orders.db", ...)
-//   options.transport = &transport;       // InProcessTransport today, RabbitMQ next
+//   options.transport = &transport;       // InProcessTransport or RabbitMqTransport
 //   auto host = whizbang::ServiceHost::create(whizbang::generated::orders::registry(), services,
 //                                             std::move(options));
 //   (*host)->start();                                   // or run_once() from a test
