@@ -10,11 +10,13 @@
 // its first InventoryReserved handling, once per DIR, to show what the retry does.
 #include <spdlog/spdlog.h>
 #include <whizbang/host/service_runner.hpp>
+#include <whizbang/testing/inbox_faults.hpp>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -92,20 +94,26 @@ int main(int argc, char** argv) {
       for (const std::string& id : options.signing.keys.key_ids()) std::cout << " " << id;
       std::cout << std::endl;
     }
-    if (service != "notifications") return;
-    // The reference's shape: emissions and the inbox completion in separate commits, and a
-    // real crash between them on the first stock reservation.
-    options.atomic_inbox_completion = false;
-    options.before_inbox_completion = [&](const whizbang::WorkItem& item) -> absl::Status {
-      if (item.message_type != "shop::InventoryReserved" ||
-          std::filesystem::exists(crashed_marker)) {
-        return absl::OkStatus();
-      }
-      std::ofstream(crashed_marker) << "crashed once\n";
-      std::cerr << "notifications: crashing before the inbox completion commits\n";
-      std::_Exit(kCrashExitCode);
-    };
   };
+  // The reference's shape in the notifications service: emissions and the inbox completion in
+  // separate commits, and a real crash between them on the first stock reservation (a test
+  // seam: whizbang/testing/inbox_faults.hpp).
+  std::optional<whizbang::testing::ScopedInboxFaults> crash_once;
+  if (service == "notifications") {
+    crash_once.emplace(
+        service,
+        whizbang::testing::InboxFaults{
+            .split_completion = true,
+            .before_completion = [&](const whizbang::WorkItem& item) -> absl::Status {
+              if (item.message_type != "shop::InventoryReserved" ||
+                  std::filesystem::exists(crashed_marker)) {
+                return absl::OkStatus();
+              }
+              std::ofstream(crashed_marker) << "crashed once\n";
+              std::cerr << "notifications: crashing before the inbox completion commits\n";
+              std::_Exit(kCrashExitCode);
+            }});
+  }
   // The orders service's own table, next to the store's (docs/guide/17-your-data.md).
   hooks.migrate = [&](whizbang::WorkStore& store) {
     return service == "orders" ? shop::create_orders_table(store) : absl::OkStatus();

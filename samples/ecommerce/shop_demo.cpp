@@ -4,6 +4,7 @@
 
 #include <whizbang/ids/derived_identity.hpp>
 #include <whizbang/store/sqlite/sqlite_work_store.hpp>
+#include <whizbang/testing/inbox_faults.hpp>
 
 #include "shop/messages.hpp"
 #include "shop/orders_table.hpp"
@@ -22,6 +23,8 @@ struct ShopDemo::Service {
       std::make_shared<whizbang::InMemoryMetrics>();
   whizbang::ServiceRegistry services;
   std::unique_ptr<whizbang::WorkStore> store;
+  // The crash the demo stages in this service's inbox, if it stages one there.
+  std::unique_ptr<whizbang::testing::ScopedInboxFaults> faults;
   std::unique_ptr<whizbang::ServiceHost> host;
 
   std::int64_t deduplicated(std::string_view type) const {
@@ -91,13 +94,18 @@ std::unique_ptr<ShopDemo::Service> ShopDemo::make_service(const std::string& nam
   options.logger = logger_;
   if (crash_first_reservation) {
     // The reference's shape: emissions and the inbox completion in separate commits, and a
-    // crash between them on the first stock reservation.
-    options.atomic_inbox_completion = false;
-    options.before_inbox_completion = [this](const whizbang::WorkItem& item) -> absl::Status {
-      if (item.message_type != "shop::InventoryReserved" || crashed_once_) return absl::OkStatus();
-      crashed_once_ = true;
-      return absl::UnavailableError("simulated crash before the inbox completion committed");
-    };
+    // crash between them on the first stock reservation (a test seam, not a production option).
+    service->faults = std::make_unique<whizbang::testing::ScopedInboxFaults>(
+        name, whizbang::testing::InboxFaults{
+                  .split_completion = true,
+                  .before_completion = [this](const whizbang::WorkItem& item) -> absl::Status {
+                    if (item.message_type != "shop::InventoryReserved" || crashed_once_) {
+                      return absl::OkStatus();
+                    }
+                    crashed_once_ = true;
+                    return absl::UnavailableError(
+                        "simulated crash before the inbox completion committed");
+                  }});
   }
   auto host = whizbang::ServiceHost::create(registry, service->services, std::move(options));
   if (!host.ok()) {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include <whizbang/failure.hpp>
+#include <whizbang/retry/failure.hpp>
 #include <whizbang/whizbang.hpp>
 
 namespace faults {

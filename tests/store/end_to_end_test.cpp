@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <future>
+#include <optional>
 
 #include "store_test_support.hpp"
 #include "whizbang/ids/derived_identity.hpp"
 #include "whizbang/store/sqlite/sqlite_work_store.hpp"
 #include "whizbang/transport/in_process_transport.hpp"
+#include "whizbang/testing/inbox_faults.hpp"
 #include "whizbang/workers/inbox_worker.hpp"
 #include "whizbang/workers/outbox_drain_worker.hpp"
 
@@ -83,11 +85,15 @@ TEST_F(EndToEndTests,
   inbox_options.service_name = "shipping";
   inbox_options.service_id = shipping_id_;
   inbox_options.bindings = {{"inbox", "store_test.ship*"}};
-  inbox_options.atomic_completion = false;  // emissions commit before the completion
-  inbox_options.before_completion = [&](const WorkItem&) {
-    return ++completions_attempted == 1 ? absl::UnavailableError("killed before completion")
-                                        : absl::OkStatus();
-  };
+  // Emissions commit before the completion, and the first completion never does.
+  std::optional<whizbang::testing::ScopedInboxFaults> faults;
+  faults.emplace("shipping",
+                 whizbang::testing::InboxFaults{
+                     .split_completion = true, .before_completion = [&](const WorkItem&) {
+                       return ++completions_attempted == 1
+                                  ? absl::UnavailableError("killed before completion")
+                                  : absl::OkStatus();
+                     }});
   InboxWorker shipping_inbox(*shipping, resolve, emitting_handler(runs), inbox_options);
   auto subscription = shipping_inbox.subscribe(transport_);
   ASSERT_TRUE(subscription.ok());
@@ -120,7 +126,8 @@ TEST_F(EndToEndTests,
   // holds; after it lapses the row is re-offered as orphaned and handled again.
   auto restarted = open("shipping.db", "shipping");
   OutboxDrainWorker restarted_drain(*restarted, transport_, resolve);
-  inbox_options.before_completion = nullptr;
+  faults.reset();
+  faults.emplace("shipping", whizbang::testing::InboxFaults{.split_completion = true});
   InboxWorker restarted_inbox(*restarted, resolve, emitting_handler(runs), inbox_options);
   auto idle = restarted_inbox.run_once();
   ASSERT_TRUE(idle.ok());
@@ -153,9 +160,10 @@ TEST_F(EndToEndTests, AtomicCompletion_KilledHandlingLosesItsEmissions_RetryPubl
   inbox_options.service_name = "shipping";
   inbox_options.service_id = shipping_id_;
   inbox_options.bindings = {{"inbox", ""}};
-  inbox_options.before_completion = [&](const WorkItem&) {
-    return ++attempts == 1 ? absl::UnavailableError("killed") : absl::OkStatus();
-  };
+  const whizbang::testing::ScopedInboxFaults faults(
+      "shipping", {.before_completion = [&](const WorkItem&) {
+        return ++attempts == 1 ? absl::UnavailableError("killed") : absl::OkStatus();
+      }});
   InboxWorker shipping_inbox(*shipping, resolve, emitting_handler(runs), inbox_options);
   auto subscription = shipping_inbox.subscribe(transport_);
   ASSERT_TRUE(subscription.ok());

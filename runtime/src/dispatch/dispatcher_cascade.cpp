@@ -3,7 +3,7 @@
 #include "dispatcher_internal.hpp"
 
 #include "whizbang/internal/fast_clock.hpp"
-#include "whizbang/failure.hpp"
+#include "whizbang/retry/failure.hpp"
 
 namespace whizbang {
 

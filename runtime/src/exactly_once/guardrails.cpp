@@ -70,7 +70,7 @@ DuplicateReceptorFireException::DuplicateReceptorFireException(std::string recep
                                                                MessageId message_id, Stage stage,
                                                                std::string prior_service,
                                                                Stage prior_stage)
-    : std::runtime_error(fmt::format(
+    : PermanentRuntimeError(fmt::format(
           "receptor {} already fired for message {} (at {} in service '{}'); refusing to fire "
           "again at {}",
           receptor_id, message_id.to_string(), to_string(prior_stage), prior_service,

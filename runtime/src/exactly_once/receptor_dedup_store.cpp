@@ -1,15 +1,14 @@
 #include "whizbang/exactly_once/receptor_dedup_store.hpp"
 
-#include "whizbang/internal/text.hpp"
+#include "absl/strings/match.h"
+#include "whizbang/internal/absl_view.hpp"
 
 namespace whizbang {
-
-using internal::equals_ignoring_case;
 
 bool record_counts_for(const ReceptorInvocationRecord& record,
                        std::optional<std::string_view> service_name) {
   if (!service_name || service_name->empty() || record.service_name.empty()) return true;
-  return equals_ignoring_case(record.service_name, *service_name);
+  return absl::EqualsIgnoreCase(record.service_name, internal::absl_view(*service_name));
 }
 
 std::optional<ReceptorInvocationRecord> EnvelopeReceptorDedupStore::try_get_prior_invocation(

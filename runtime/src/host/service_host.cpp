@@ -181,11 +181,9 @@ void ServiceHost::build_workers() {
   inbox_options.lease_renewal_interval = o.lease_renewal_interval;
   inbox_options.max_group = o.inbox_max_group;
   inbox_options.max_group_duration = o.inbox_max_group_duration;
-  inbox_options.atomic_completion = o.atomic_inbox_completion;
   inbox_options.handle_on_delivery = o.inbox_handle_on_delivery.value_or(
       o.transport != nullptr && o.transport->delivers_on_own_threads() &&
       o.store->writers_take_turns());
-  inbox_options.before_completion = o.before_inbox_completion;
   inbox_options.envelope_limits = o.envelope_limits;
   inbox_options.signing = o.signing;
   inbox_options.scope_trusted_services = o.scope_trusted_services;

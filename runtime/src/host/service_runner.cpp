@@ -15,14 +15,10 @@
 namespace whizbang {
 namespace {
 
-bool starts_with(std::string_view text, std::string_view prefix) {
-  return text.substr(0, prefix.size()) == prefix;
-}
-
 absl::StatusOr<std::unique_ptr<Transport>> open_transport(const ServiceRunnerConfig& config,
                                                           std::shared_ptr<spdlog::logger> logger) {
   if (config.transport == "none" || config.transport.empty()) return nullptr;
-  if (!starts_with(config.transport, "amqp:") && !starts_with(config.transport, "amqps:")) {
+  if (!config.transport.starts_with("amqp:") && !config.transport.starts_with("amqps:")) {
     return absl::InvalidArgumentError(
         "--transport: expected amqp://…, amqps://…, amqp: (WHIZBANG_AMQP_URL) or none");
   }

@@ -1,26 +1,23 @@
-#include <cstdlib>
+#include <string>
 #include <string_view>
 
+#include "CLI/CLI.hpp"
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
+#include "whizbang/internal/absl_view.hpp"
 #include "whizbang/host/service_runner.hpp"
 
 namespace whizbang {
 namespace {
 
-struct Setting {
-  std::string_view flag;
-  const char* environment;
-  std::string ServiceRunnerConfig::* text = nullptr;
-};
-
-constexpr std::string_view kPortFlag = "--http-port";
+constexpr std::string_view kKnownOptions =
+    "--service, --store, --transport, --http-port, --http-address, --signing, "
+    "--trusted-scope-services";
 
 absl::Status set_port(ServiceRunnerConfig& config, std::string_view value) {
   int port = 0;
-  if (!absl::SimpleAtoi(absl::string_view(value.data(), value.size()), &port) || port < -1 ||
-      port > 65535) {
+  if (!absl::SimpleAtoi(internal::absl_view(value), &port) || port < -1 || port > 65535) {
     return absl::InvalidArgumentError("--http-port: '" + std::string(value) +
                                       "' is not a port (0-65535, or -1 for none)");
   }
@@ -28,61 +25,52 @@ absl::Status set_port(ServiceRunnerConfig& config, std::string_view value) {
   return absl::OkStatus();
 }
 
+// CLI11's "--store: 1 required TEXT missing" as the runner has always said it.
+absl::Status parse_error(const CLI::ParseError& error) {
+  const std::string message = error.what();
+  if (const std::size_t colon = message.find(": ");
+      colon != std::string::npos && message.ends_with(" missing")) {
+    return absl::InvalidArgumentError(message.substr(0, colon) + " needs a value");
+  }
+  return absl::InvalidArgumentError(message);
+}
+
 }  // namespace
 
 absl::StatusOr<ServiceRunnerConfig> parse_service_runner_config(int argc,
                                                                 const char* const argv[]) {
-  const Setting settings[] = {
-      {"--service", "WHIZBANG_SERVICE", &ServiceRunnerConfig::service_name},
-      {"--store", "WHIZBANG_STORE", &ServiceRunnerConfig::store},
-      {"--transport", "WHIZBANG_TRANSPORT", &ServiceRunnerConfig::transport},
-      {"--http-address", "WHIZBANG_HTTP_ADDRESS", &ServiceRunnerConfig::http_address},
-      {"--signing", "WHIZBANG_SIGNING", &ServiceRunnerConfig::signing},
-      {"--trusted-scope-services", "WHIZBANG_TRUSTED_SCOPE_SERVICES",
-       &ServiceRunnerConfig::scope_trusted_services},
-  };
   ServiceRunnerConfig config;
-  // The environment first; flags override it.
-  for (const Setting& setting : settings) {
-    if (const char* value = std::getenv(setting.environment); value != nullptr && *value != '\0') {
-      config.*setting.text = value;
-    }
+  std::string port;  // checked below, whether from the flag or the environment
+  CLI::App app("a Whizbang service");
+  app.set_help_flag();  // the runner has no --help: a service's main() owns its usage
+  app.allow_extras();   // unknown words are reported below, with the known options
+  // Each flag falls back to its environment variable (unset or empty: the default); the last of
+  // a repeated flag wins.
+  const auto option = [&app](const char* flag, const char* environment, std::string& into) {
+    app.add_option(flag, into)
+        ->envname(environment)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  };
+  option("--service", "WHIZBANG_SERVICE", config.service_name);
+  option("--store", "WHIZBANG_STORE", config.store);
+  option("--transport", "WHIZBANG_TRANSPORT", config.transport);
+  option("--http-port", "WHIZBANG_HTTP_PORT", port);
+  option("--http-address", "WHIZBANG_HTTP_ADDRESS", config.http_address);
+  option("--signing", "WHIZBANG_SIGNING", config.signing);
+  option("--trusted-scope-services", "WHIZBANG_TRUSTED_SCOPE_SERVICES",
+         config.scope_trusted_services);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    return parse_error(error);
   }
-  if (const char* port = std::getenv("WHIZBANG_HTTP_PORT"); port != nullptr && *port != '\0') {
+  if (const std::vector<std::string> extras = app.remaining(); !extras.empty()) {
+    return absl::InvalidArgumentError("unknown option '" +
+                                      extras[0].substr(0, extras[0].find('=')) +
+                                      "' (known: " + std::string(kKnownOptions) + ")");
+  }
+  if (!port.empty()) {
     if (absl::Status status = set_port(config, port); !status.ok()) return status;
-  }
-  for (int i = 1; i < argc; ++i) {
-    std::string_view argument = argv[i];
-    std::string_view value;
-    bool has_value = false;
-    if (const std::size_t equals = argument.find('='); equals != std::string_view::npos) {
-      value = argument.substr(equals + 1);
-      argument = argument.substr(0, equals);
-      has_value = true;
-    } else if (i + 1 < argc) {
-      value = argv[i + 1];
-      has_value = true;
-      ++i;
-    }
-    if (!has_value) {
-      return absl::InvalidArgumentError(std::string(argument) + " needs a value");
-    }
-    if (argument == kPortFlag) {
-      if (absl::Status status = set_port(config, value); !status.ok()) return status;
-      continue;
-    }
-    bool known = false;
-    for (const Setting& setting : settings) {
-      if (argument != setting.flag) continue;
-      config.*setting.text = std::string(value);
-      known = true;
-    }
-    if (!known) {
-      return absl::InvalidArgumentError(
-          "unknown option '" + std::string(argument) +
-          "' (known: --service, --store, --transport, --http-port, --http-address, --signing, "
-          "--trusted-scope-services)");
-    }
   }
   if (config.service_name.empty()) {
     return absl::InvalidArgumentError("no service name: give --service NAME or WHIZBANG_SERVICE");

@@ -1,6 +1,6 @@
 #include "whizbang/lifecycle/executor.hpp"
 
-#include "whizbang/failure.hpp"
+#include "whizbang/retry/failure.hpp"
 #include "whizbang/observability/logging.hpp"
 
 namespace whizbang {

@@ -3,7 +3,7 @@
 #include <initializer_list>
 
 #include "fmt/format.h"
-#include "whizbang/failure.hpp"
+#include "whizbang/retry/failure.hpp"
 #include "whizbang/observability/logging.hpp"
 
 namespace whizbang {

@@ -4,16 +4,15 @@
 #include <chrono>
 #include <span>
 
+#include "absl/strings/match.h"
+#include "whizbang/internal/absl_view.hpp"
 #include "whizbang/internal/fast_clock.hpp"
-#include "whizbang/internal/text.hpp"
-#include "whizbang/failure.hpp"
 #include "whizbang/message/envelope_json.hpp"
 #include "whizbang/observability/logging.hpp"
+#include "whizbang/retry/failure.hpp"
 #include "whizbang/security/security_context.hpp"
 
 namespace whizbang {
-
-using internal::equals_ignoring_case;
 
 namespace {
 
@@ -52,7 +51,8 @@ bool ReceptorInvoker::skipped_by_filters(const Envelope& envelope, Stage stage, 
   };
   if (!has_receptors) return skip(log_events::kNoReceptorsAtStage, "no receptors at this stage");
   if (is_post_inbox(stage) && !self.empty() &&
-      equals_ignoring_case(envelope.source_service_name(), self)) {
+      absl::EqualsIgnoreCase(internal::absl_view(envelope.source_service_name()),
+                             internal::absl_view(self))) {
     return skip(log_events::kSameServiceInboxSkip, "the message came from this service");
   }
   if (is_pre_outbox(stage) && !options_.owned_domains.empty()) {

@@ -151,14 +151,10 @@ void append_iso(std::string& out, std::int64_t micros, Fraction style) {
   out.append("+00:00");
 }
 
-std::int64_t micros_of(TimePoint time) {
-  return std::chrono::duration_cast<std::chrono::microseconds>(time.time_since_epoch()).count();
-}
-
 }  // namespace
 
 void append_timestamp(std::string& out, TimePoint time) {
-  append_iso(out, micros_of(time), Fraction::Trimmed);
+  append_iso(out, to_unix_micros(time), Fraction::Trimmed);
 }
 
 std::optional<TimePoint> parse_timestamp(std::string_view text) {
@@ -285,7 +281,7 @@ void append_dotnet_time(std::string& out, std::int64_t micros_since_epoch) {
 std::optional<std::int64_t> parse_dotnet_time(std::string_view text) {
   const std::optional<TimePoint> time = dotnet_time::parse_timestamp(text);
   if (!time) return std::nullopt;
-  return dotnet_time::micros_of(*time);
+  return to_unix_micros(*time);
 }
 
 }  // namespace whizbang::internal

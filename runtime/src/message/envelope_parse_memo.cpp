@@ -5,6 +5,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/string_view.h"
+#include "whizbang/internal/absl_view.hpp"
 
 namespace whizbang {
 namespace {
@@ -45,7 +46,7 @@ const rapidjson::Document* parsed_envelope(std::string_view json, rapidjson::Doc
   Memo& memo = this_threads_memo();
   const bool kept = memo.open > 0 && json.size() <= EnvelopeParseMemo::kMaxTextBytes;
   if (kept) {
-    if (auto found = memo.documents.find(absl::string_view(json.data(), json.size()));
+    if (auto found = memo.documents.find(internal::absl_view(json));
         found != memo.documents.end()) {
       result = {};
       return &found->second->document;

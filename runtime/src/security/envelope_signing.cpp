@@ -13,6 +13,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_split.h"
 #include "fmt/format.h"
+#include "whizbang/internal/absl_view.hpp"
 
 namespace whizbang {
 namespace {
@@ -29,9 +30,9 @@ constexpr std::string_view kMacContext = "whizbang envelope v1\n";
 
 using Mac = std::array<unsigned char, kMacBytes>;
 
-// Debian's Abseil has a string_view of its own.
-absl::string_view absl_view(std::string_view text) { return {text.data(), text.size()}; }
-std::string_view std_view(absl::string_view text) { return {text.data(), text.size()}; }
+using internal::absl_view;
+using internal::std_view;
+
 std::string_view trimmed(std::string_view text) {
   return std_view(absl::StripAsciiWhitespace(absl_view(text)));
 }

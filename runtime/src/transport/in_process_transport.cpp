@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "whizbang/failure.hpp"
+#include "whizbang/retry/failure.hpp"
 
 namespace whizbang {
 namespace {

@@ -8,73 +8,17 @@
 
 #include "whizbang/message/envelope_parse_memo.hpp"
 #include "whizbang/observability/row_quarantine.hpp"
-#include "whizbang/failure.hpp"
-#include "whizbang/transport/publish_strategy.hpp"
+#include "whizbang/retry/failure.hpp"
 #include "lease_keeper.hpp"
+#include "outbox_destination.hpp"
+#include "outbox_drain_batch.hpp"
 #include "outbox_stage_firing.hpp"
 
 namespace whizbang {
-namespace outbox_drain {
-
-// Rows published in one transport call: one destination, any number of streams (each message
-// carries its own stream id; the destination's "StreamId" stays only while the group holds rows
-// of one stream). Not in the anonymous namespace: OutboxDrainWorker::Batch, declared in the
-// header, holds them.
-struct Group {
-  TransportDestination destination;
-  std::vector<TransportMessage> messages;
-  std::vector<Envelope> envelopes;  // parallel to messages, for the PostOutbox stages
-};
-
-}  // namespace outbox_drain
-
 namespace {
 
 using outbox_drain::Group;
-
-// Rows may share a transport call when their destinations differ at most in their stream.
-std::string group_key(const TransportDestination& destination) {
-  std::string key = destination.address + '\n' + destination.routing_key;
-  for (const auto& [name, value] : destination.metadata) {
-    if (name != "StreamId") key += '\n' + name + '=' + value;
-  }
-  return key;
-}
-
-// The lookup's answer, or the reason it has none.
-struct Lookup {
-  Uuid id;
-  std::string error;
-};
-
-Lookup run_lookup(const std::function<Uuid()>& lookup) {
-  try {
-    return {lookup(), {}};
-  } catch (const std::exception& e) {
-    return {{}, e.what()};
-  } catch (...) {
-    return {{}, "unknown exception"};
-  }
-}
-
-// Removes the rows of `group` for which `drop(message)` says true, keeping the others in order
-// (messages and envelopes stay parallel).
-template <class Drop>
-void remove_rows_if(Group& group, Drop drop) {
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < group.messages.size(); ++i) {
-    if (drop(group.messages[i])) continue;
-    if (kept != i) {
-      group.messages[kept] = std::move(group.messages[i]);
-      group.envelopes[kept] = std::move(group.envelopes[i]);
-    }
-    ++kept;
-  }
-  group.messages.erase(group.messages.begin() + static_cast<std::ptrdiff_t>(kept),
-                       group.messages.end());
-  group.envelopes.erase(group.envelopes.begin() + static_cast<std::ptrdiff_t>(kept),
-                        group.envelopes.end());
-}
+using outbox_drain::remove_rows_if;
 
 void report_lease_lost(const std::shared_ptr<spdlog::logger>& logger, const MessageId& id,
                        std::string_view type, std::string_view when, DrainCycleResult& result) {
@@ -98,71 +42,6 @@ void drop_lost_rows(Group& group, const LeaseKeeper& leases,
 }
 
 }  // namespace
-
-// One cycle's claimed rows on their way out, and what becomes of each.
-struct OutboxDrainWorker::Batch {
-  std::vector<Group> groups;  // in publishing order
-  std::vector<WorkCompletion> completions;
-  std::vector<WorkFailure> failures;
-  // Streams with a row that failed (or waits) in this batch: their later rows wait too.
-  std::set<Uuid> stopped_streams;
-  // The newest group of each destination (group_key) and of each stream. A row joins its
-  // destination's newest group unless its stream already has rows in a later group: a stream's
-  // rows leave in claim order even when their destinations alternate.
-  std::map<std::string, std::size_t> last_group_of_destination;
-  std::map<Uuid, std::size_t> last_group_of_stream;
-
-  bool stopped(const std::optional<Uuid>& stream) const {
-    return stream && stopped_streams.contains(*stream);
-  }
-  void release(const MessageId& id, DrainCycleResult& result) {
-    completions.push_back({WorkSource::Outbox, id, MessageStatus::None});
-    ++result.held_back;
-  }
-
-  // The group a row for `destination` joins (see last_group_of_destination).
-  Group& group_for(TransportDestination destination, const std::optional<Uuid>& stream_id) {
-    const std::string key = group_key(destination);
-    std::optional<std::size_t> index;
-    if (auto last = last_group_of_destination.find(key); last != last_group_of_destination.end()) {
-      auto stream_last =
-          stream_id ? last_group_of_stream.find(*stream_id) : last_group_of_stream.end();
-      if (stream_last == last_group_of_stream.end() || stream_last->second <= last->second) {
-        index = last->second;
-      }
-    }
-    if (!index) {
-      groups.push_back({std::move(destination), {}, {}});
-      index = groups.size() - 1;
-      last_group_of_destination[key] = *index;
-    } else if (auto& joined = groups[*index].destination.metadata;
-               joined.contains("StreamId") &&
-               joined["StreamId"] != destination.metadata["StreamId"]) {
-      joined.erase("StreamId");  // a second stream joined: the destination names none
-    }
-    if (stream_id) last_group_of_stream[*stream_id] = *index;
-    return groups[*index];
-  }
-
-  // Releases every row of `group` (they wait for the next cycle) and stops their streams.
-  void release_group(Group& group, DrainCycleResult& result) {
-    for (const TransportMessage& message : group.messages) {
-      if (message.stream_id) stopped_streams.insert(*message.stream_id);
-      release(message.message_id, result);
-    }
-    group.messages.clear();
-    group.envelopes.clear();
-  }
-
-  // Releases the rows of `group` whose stream stopped after the group was formed.
-  void withhold_stopped_streams(Group& group, DrainCycleResult& result) {
-    remove_rows_if(group, [&](const TransportMessage& message) {
-      if (!stopped(message.stream_id)) return false;
-      release(message.message_id, result);
-      return true;
-    });
-  }
-};
 
 OutboxDrainWorker::OutboxDrainWorker(WorkStore& store, Transport& transport,
                                      MessageTypeResolver resolver, OutboxDrainWorkerOptions options,
@@ -190,55 +69,6 @@ OutboxDrainWorker::~OutboxDrainWorker() {
   stop();
   store_.remove_commit_listener(commit_listener_);
   if (channel_ != nullptr) channel_->set_wake({});
-}
-
-Uuid OutboxDrainWorker::source_service_id() const {
-  std::lock_guard lock(id_mutex_);
-  return source_service_id_;
-}
-
-void OutboxDrainWorker::resolve_at_startup() {
-  if (!options_.local_service_id_lookup) return;
-  ++lookup_attempts_;
-  Lookup answer = run_lookup(options_.local_service_id_lookup);
-  if (!answer.error.empty()) {
-    log(options_.logger, spdlog::level::warn, log_events::kSourceServiceIdLookupFailedAtStartup,
-        "local service identity lookup failed at start-up ({}); envelopes publish with an empty "
-        "SourceServiceId until a later batch resolves it",
-        answer.error);
-    return;
-  }
-  if (answer.id.is_nil()) {
-    log(options_.logger, spdlog::level::warn, log_events::kSourceServiceIdEmptyAtStartup,
-        "local service identity is empty at start-up; envelopes publish with an empty "
-        "SourceServiceId until a later batch resolves it");
-    return;
-  }
-  std::lock_guard lock(id_mutex_);
-  source_service_id_ = answer.id;
-  log(options_.logger, spdlog::level::info, log_events::kSourceServiceIdResolved,
-      "local service identity resolved to {}", answer.id);
-}
-
-void OutboxDrainWorker::resolve_before_batch() {
-  if (!options_.local_service_id_lookup) return;
-  {
-    std::lock_guard lock(id_mutex_);
-    if (!source_service_id_.is_nil()) return;
-  }
-  const int attempt = ++lookup_attempts_;
-  Lookup answer = run_lookup(options_.local_service_id_lookup);
-  if (!answer.id.is_nil() && answer.error.empty()) {
-    std::lock_guard lock(id_mutex_);
-    source_service_id_ = answer.id;
-    log(options_.logger, spdlog::level::info, log_events::kSourceServiceIdResolved,
-        "local service identity resolved to {}", answer.id);
-    return;
-  }
-  log(options_.logger, spdlog::level::debug, log_events::kSourceServiceIdRetry,
-      "local service identity still unresolved (lookup attempt {}: {}); retrying before the "
-      "next batch",
-      attempt, answer.error.empty() ? std::string("empty id") : answer.error);
 }
 
 absl::StatusOr<DrainCycleResult> OutboxDrainWorker::run_once() {
@@ -345,7 +175,7 @@ void OutboxDrainWorker::prepare(const std::vector<WorkItem>& items, Batch& batch
       continue;
     }
     std::optional<TransportDestination> destination =
-        publish_destination(item, options_.shared_inbox_topic);
+        outbox_drain::destination_of(item, options_.shared_inbox_topic);
     if (!destination) {
       batch.completions.push_back({WorkSource::Outbox, item.message_id, MessageStatus::Published});
       ++result.event_store_only;

@@ -1,6 +1,6 @@
 #include "outbox_stage_firing.hpp"
 
-#include "whizbang/failure.hpp"
+#include "whizbang/retry/failure.hpp"
 
 namespace whizbang::outbox_drain {
 

@@ -4,8 +4,8 @@
 #include <mutex>
 
 #include "fmt/format.h"
-#include "whizbang/failure.hpp"
 #include "whizbang/observability/logging.hpp"
+#include "whizbang/retry/failure.hpp"
 #include "whizbang/security/security_context.hpp"
 
 namespace whizbang {

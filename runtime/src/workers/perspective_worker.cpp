@@ -8,10 +8,10 @@
 #include <set>
 
 #include "fmt/format.h"
-#include "whizbang/failure.hpp"
 #include "whizbang/internal/bounded_json.hpp"
 #include "whizbang/message/envelope_json.hpp"
 #include "whizbang/observability/logging.hpp"
+#include "whizbang/retry/failure.hpp"
 
 namespace whizbang {
 

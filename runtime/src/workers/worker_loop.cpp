@@ -5,8 +5,8 @@
 
 #include "fmt/format.h"
 #include "whizbang/observability/log_rate_limiter.hpp"
-#include "whizbang/failure.hpp"
 #include "whizbang/observability/logging.hpp"
+#include "whizbang/retry/failure.hpp"
 
 namespace whizbang {
 

@@ -239,7 +239,7 @@ class Dispatcher {
   absl::StatusOr<InvokeOutcome> invoke_receptor(const ReceptorInfo& receptor,
                                                 const AnyMessage& message, bool want_response,
                                                 const MessageId* root_id = nullptr);
-  // Invokes one receptor; what it throws comes back as a status (whizbang/failure.hpp).
+  // Invokes one receptor; what it throws comes back as a status (whizbang/retry/failure.hpp).
   absl::Status invoke_contained(const ReceptorInfo& receptor, const AnyMessage& message,
                                 CascadeSink& sink, std::shared_ptr<void>* response);
   absl::Status run_and_cascade(const ReceptorInfo& receptor, const EmissionSource& source,

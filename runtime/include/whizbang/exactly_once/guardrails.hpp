@@ -17,6 +17,7 @@
 
 #include "absl/status/statusor.h"
 #include "whizbang/ids/message_id.hpp"
+#include "whizbang/retry/failure.hpp"
 #include "whizbang/stage.hpp"
 
 namespace whizbang {
@@ -48,7 +49,8 @@ struct GuardrailOptions {
 absl::StatusOr<GuardrailOptions> guardrail_options_from_json(std::string_view config_json);
 
 // Raised by the invoker when OnDoubleFire is Throw and a receptor would fire twice for a message.
-class DuplicateReceptorFireException : public std::runtime_error {
+// A PermanentRuntimeError: the handling fails permanently (retry/failure.hpp).
+class DuplicateReceptorFireException : public PermanentRuntimeError {
  public:
   DuplicateReceptorFireException(std::string receptor_id, MessageId message_id, Stage stage,
                                  std::string prior_service, Stage prior_stage);

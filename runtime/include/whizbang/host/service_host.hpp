@@ -6,7 +6,7 @@
 //   whizbang::HostOptions options;
 //   options.service_name = "orders";
 //   options.store = store.get();          // e.g. SqliteWorkStore::open("orders.db", ...)
-//   options.transport = &transport;       // InProcessTransport today, RabbitMQ next
+//   options.transport = &transport;       // InProcessTransport or RabbitMqTransport
 //   auto host = whizbang::ServiceHost::create(whizbang::generated::orders::registry(), services,
 //                                             std::move(options));
 //   (*host)->start();                                   // or run_once() from a test
@@ -90,15 +90,10 @@ struct HostOptions {
   // commit each) and how long a group may hold the store's write lock.
   std::size_t inbox_max_group = 100;
   std::chrono::milliseconds inbox_max_group_duration{50};
-  // false: the handling's writes and the inbox completion commit separately (the reference's
-  // shape; only for demonstrating and testing emission deduplication).
-  bool atomic_inbox_completion = true;
   // Handle a delivered batch on the delivering thread, in the transaction that stores it
   // (InboxWorkerOptions::handle_on_delivery). Unset: when the transport delivers on its own
   // threads and the store's writers take turns (RabbitMQ with SQLite).
   std::optional<bool> inbox_handle_on_delivery;
-  // Fault injection: called before an inbox completion commits; non-OK acts as a crash there.
-  std::function<absl::Status(const WorkItem&)> before_inbox_completion;
   // What a received envelope may hold (size, hops, records); one beyond is dead-lettered.
   EnvelopeLimits envelope_limits;
   // Signs what this service publishes and checks what it receives (docs/guide/16-security.md):

@@ -1,34 +1,36 @@
-// Where an outbox work item goes on the transport (docs/guide/03-routing.md).
+// Where an outgoing message goes on the transport (docs/guide/03-routing.md).
 //
-// - No destination (event-store only): nowhere; the worker completes it as Published.
-// - A command (a `commands` namespace segment, or a name ending in Command): the shared inbox
-//   topic, so the one service that handles it receives it.
-// - Anything else: its stored destination.
-// The routing key is the lower-cased "namespace.typename" ("shop::commands::CreateOrder" ->
+// - No destination (event-store only): nowhere; the outbox worker completes it as Published.
+// - A command (not an event, or a wire name the rules in message/wire_routing.hpp call one):
+//   the shared inbox topic, so the one service that handles it receives it.
+// - Anything else: its destination.
+// The routing key is routing_key_for(message type) ("shop::commands::CreateOrder" ->
 // "shop.commands.createorder"); a stream id travels as destination metadata "StreamId".
 //
-//   std::optional<TransportDestination> to = whizbang::publish_destination(item, "inbox");
+//   std::optional<TransportDestination> to = whizbang::publish_destination(
+//       {.message_type = "shop::OrderCreated", .destination = "orders", .is_event = true},
+//       "inbox");
 #pragma once
 
 #include <optional>
-#include <string>
 #include <string_view>
 
-#include "whizbang/store/work_item.hpp"
+#include "whizbang/ids/uuid.hpp"
+#include "whizbang/message/wire_routing.hpp"
 #include "whizbang/transport/transport.hpp"
 
 namespace whizbang {
 
-enum class WireKind { Command, Event, Query, Unknown };
+// What the strategy reads of one outgoing message.
+struct OutgoingRoute {
+  std::string_view message_type;  // the payload's wire name
+  std::string_view destination;   // the address its sender chose; empty: event-store only
+  bool is_event = false;
+  std::optional<Uuid> stream_id = {};
+};
 
-// Kind from the type's wire name: namespace segment commands/events/queries (any case), else
-// the suffix Command / Query / Event|Created|Updated|Deleted.
-WireKind detect_wire_kind(std::string_view message_type);
-
-std::string routing_key_for(std::string_view message_type);
-
-// nullopt for an event-store-only item (no or empty destination).
-std::optional<TransportDestination> publish_destination(const WorkItem& item,
+// nullopt for an event-store-only message (empty destination).
+std::optional<TransportDestination> publish_destination(const OutgoingRoute& route,
                                                         std::string_view shared_inbox_topic);
 
 }  // namespace whizbang

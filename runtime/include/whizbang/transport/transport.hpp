@@ -30,7 +30,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "whizbang/failure.hpp"
+#include "whizbang/retry/failure.hpp"
 #include "whizbang/ids/message_id.hpp"
 #include "whizbang/ids/uuid.hpp"
 

@@ -17,7 +17,7 @@
 // so a crash either loses the whole handling (the row is re-offered when its lease lapses, and
 // nothing was emitted) or none of it. A handler that fails (or throws: receptors fail by
 // throwing) rolls back and the row is retried with backoff, then dead-lettered after
-// StoreOptions::max_attempts; a permanent failure (whizbang/failure.hpp) is dead-lettered at
+// StoreOptions::max_attempts; a permanent failure (whizbang/retry/failure.hpp) is dead-lettered at
 // once; a row whose envelope is corrupt or of an unknown type is quarantined (EventId 111).
 //
 // Group commit: the handlings of a claimed batch share one transaction (up to `max_group` of them,
@@ -101,17 +101,9 @@ struct InboxWorkerOptions {
   std::chrono::milliseconds lease_renewal_interval{60'000};
   // The handler name of a received message; default: the type's simple name + "Handler".
   std::function<std::string(const TransportMessage&)> handler_name;
-  // true: the handler's writes and the completion commit in one transaction (the group's). false:
-  // the handler's writes commit first and the completion in a second transaction (the
-  // reference's shape, kept to exercise emission deduplication), with no group commit.
-  bool atomic_completion = true;
   // Store, claim and handle a delivered batch's first group in one transaction, on the delivering
-  // thread (see above). Needs atomic_completion; the worker's own cycles go on as they are.
+  // thread (see above). The worker's own cycles go on as they are.
   bool handle_on_delivery = false;
-  // Fault injection for tests: runs just before the completion commits; a non-OK status acts as
-  // a crash at that point (nothing more is recorded, the open group's handlings included; the
-  // leases lapse and the rows are re-offered).
-  std::function<absl::Status(const WorkItem&)> before_completion;
   // What a received envelope may hold; one beyond is refused at the door, never stored.
   EnvelopeLimits envelope_limits;
   // Signature checks on received envelopes (docs/guide/16-security.md). A delivery that fails
@@ -151,7 +143,7 @@ struct InboxCycleResult {
   std::size_t handled = 0;
   std::size_t failed = 0;  // retried later, or dead-lettered
   std::size_t quarantined = 0;
-  std::size_t crashed = 0;     // handlings lost to a before_completion fault
+  std::size_t crashed = 0;     // handlings lost to an injected fault (whizbang/testing/)
   std::size_t held_back = 0;   // released: an earlier row of their stream failed in this batch
   std::size_t lease_lost = 0;  // another instance took the row over: this handling rolled back
   std::size_t duplicates = 0;  // delivered messages seen before, dropped
@@ -243,6 +235,11 @@ class InboxWorker {
   MessageTypeResolver resolver_;
   InboxHandler handler_;
   InboxWorkerOptions options_;
+  // Faults Whizbang::testing installed for this service (whizbang/testing/inbox_faults.hpp):
+  // false splits each handling's writes and its completion into two commits; before_completion_
+  // runs just before the completion commits (non-OK: a crash there).
+  bool atomic_completion_ = true;
+  std::function<absl::Status(const WorkItem&)> before_completion_;
   int commit_listener_ = 0;
   // One cycle at a time (the worker's, or a delivering thread's): two would claim the same rows,
   // both leased to this instance.

@@ -29,7 +29,7 @@
 
 #include "absl/status/status.h"
 #include "spdlog/logger.h"
-#include "whizbang/failure.hpp"
+#include "whizbang/retry/failure.hpp"
 #include "whizbang/observability/logging.hpp"
 #include "whizbang/workers/wake_signal.hpp"
 

@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
-#include "whizbang/internal/text.hpp"
+#include "absl/strings/match.h"
+#include "whizbang/internal/absl_view.hpp"
 
 namespace whizbang::http {
 namespace {
@@ -75,7 +76,7 @@ std::optional<std::uint64_t> parse_length(std::string_view text) {
 
 const std::string* HttpRequest::header(std::string_view name) const {
   for (const auto& [header_name, value] : headers) {
-    if (internal::equals_ignoring_case(header_name, name)) return &value;
+    if (absl::EqualsIgnoreCase(header_name, internal::absl_view(name))) return &value;
   }
   return nullptr;
 }
@@ -231,8 +232,8 @@ HttpParseState HttpRequestParser::finish() {
       request_.has_transfer_encoding = true;
     } else if (name == "connection") {
       for_each_element(value, [&](std::string_view token) {
-        close = close || internal::equals_ignoring_case(token, "close");
-        keep_alive = keep_alive || internal::equals_ignoring_case(token, "keep-alive");
+        close = close || absl::EqualsIgnoreCase(internal::absl_view(token), "close");
+        keep_alive = keep_alive || absl::EqualsIgnoreCase(internal::absl_view(token), "keep-alive");
       });
     }
   }

@@ -9,8 +9,8 @@
 #include "fmt/format.h"
 #include "whizbang/observability/log_rate_limiter.hpp"
 #include "rabbitmq/amqp_declare.hpp"
-#include "whizbang/failure.hpp"
 #include "whizbang/observability/logging.hpp"
+#include "whizbang/retry/failure.hpp"
 #include "whizbang/transport/rabbitmq/rabbitmq_topology.hpp"
 
 namespace whizbang::rabbitmq {
@@ -64,7 +64,7 @@ QueueConsumer::QueueConsumer(const RabbitMqOptions& options, std::string service
       service_name_(std::move(service_name)),
       queues_(std::move(queues)),
       handler_(std::move(handler)),
-      handler_backoff_(options_.reconnect_initial_delay) {}
+      handler_backoff_(options_.reconnect_backoff()) {}
 
 QueueConsumer::~QueueConsumer() {
   {
@@ -118,13 +118,13 @@ void QueueConsumer::disconnect(const absl::Status& why) {
   pending_.clear();  // not acknowledged: the broker redelivers them
 }
 
-bool QueueConsumer::pause(std::chrono::milliseconds delay) {
+bool QueueConsumer::pause(Backoff::Duration delay) {
   std::unique_lock lock(mutex_);
   return !stop_requested_.wait_for(lock, delay, [&] { return stopping_; });
 }
 
 void QueueConsumer::run() {
-  std::chrono::milliseconds backoff = options_.reconnect_initial_delay;
+  BackoffSequence reconnect(options_.reconnect_backoff());
   for (;;) {
     {
       std::lock_guard lock(mutex_);
@@ -133,11 +133,10 @@ void QueueConsumer::run() {
     if (connection_ == nullptr) {
       if (absl::Status status = connect(); !status.ok()) {
         connection_.reset();
-        if (!pause(backoff)) return;
-        backoff = std::min(backoff * 2, options_.reconnect_max_delay);
+        if (!pause(reconnect.next())) return;
         continue;
       }
-      backoff = options_.reconnect_initial_delay;
+      reconnect.reset();
       log(options_.logger, spdlog::level::info, log_events::kTransportConnected,
           "subscription of '{}' connected to {}", service_name_, options_.describe());
     }
@@ -257,8 +256,7 @@ absl::Status QueueConsumer::flush() {
       const int rc = amqp_basic_nack(state, AmqpConnection::kChannel, deliveries.back().tag,
                                      /*multiple=*/1, /*requeue=*/1);
       if (rc != AMQP_STATUS_OK) return connection_->check(rc, "basic.nack");
-      pause(handler_backoff_);
-      handler_backoff_ = std::min(handler_backoff_ * 2, options_.reconnect_max_delay);
+      pause(handler_backoff_.next());
       return absl::OkStatus();
     }
     if (absl::Status status =
@@ -266,7 +264,7 @@ absl::Status QueueConsumer::flush() {
         !status.ok()) {
       return status;
     }
-    handler_backoff_ = options_.reconnect_initial_delay;
+    handler_backoff_.reset();
     begin = end;
   }
   return absl::OkStatus();

@@ -27,6 +27,7 @@
 #include "whizbang/observability/log_rate_limiter.hpp"
 #include "rabbitmq/amqp_connection.hpp"
 #include "rabbitmq/amqp_message.hpp"
+#include "whizbang/retry/backoff.hpp"
 #include "whizbang/transport/transport.hpp"
 
 namespace whizbang::rabbitmq {
@@ -70,7 +71,7 @@ class QueueConsumer final : public TransportSubscription {
                           std::span<const Delivery> run);
   void disconnect(const absl::Status& why);
   // Sleeps up to `delay`, or until the consumer stops; false when stopping.
-  bool pause(std::chrono::milliseconds delay);
+  bool pause(Backoff::Duration delay);
 
   const RabbitMqOptions options_;  // a copy: a subscription may outlive its transport
   std::string service_name_;
@@ -78,7 +79,7 @@ class QueueConsumer final : public TransportSubscription {
   Transport::DeliveryHandler handler_;
   std::unique_ptr<AmqpConnection> connection_;
   std::vector<Delivery> pending_;
-  std::chrono::milliseconds handler_backoff_;  // grows while the handler keeps failing
+  BackoffSequence handler_backoff_;  // grows while the handler keeps failing
   // Warnings that repeat (a store that is down, a sender's flood of bad deliveries) are logged
   // once, then once per interval with how many were held back (consumer thread only).
   LogRateLimiter requeue_log_;

@@ -10,10 +10,6 @@ namespace {
 constexpr std::string_view kEnvelopePrefix = "Whizbang.Core.Observability.MessageEnvelope`1[[";
 constexpr std::string_view kEnvelopeSuffix = "]], Whizbang.Core";
 
-bool starts_with(std::string_view text, std::string_view prefix) {
-  return text.substr(0, prefix.size()) == prefix;
-}
-
 }  // namespace
 
 std::string rabbitmq_queue_name(std::string_view service_name, std::string_view exchange) {
@@ -58,8 +54,8 @@ std::string message_type_from_envelope_type(std::string_view envelope_type) {
     const std::size_t comma = inner.find(',');
     const std::string_view part = internal::trim_spaces(inner.substr(0, comma));
     inner = comma == std::string_view::npos ? std::string_view() : inner.substr(comma + 1);
-    if (starts_with(part, "Version=") || starts_with(part, "Culture=") ||
-        starts_with(part, "PublicKeyToken=")) {
+    if (part.starts_with("Version=") || part.starts_with("Culture=") ||
+        part.starts_with("PublicKeyToken=")) {
       continue;
     }
     if (!result.empty()) result += ", ";

@@ -72,19 +72,18 @@ absl::StatusOr<std::unique_ptr<TransportSubscription>> RabbitMqTransport::subscr
 }
 
 void RabbitMqTransport::keep_alive() {
-  std::chrono::milliseconds backoff = options_.reconnect_initial_delay;
+  BackoffSequence reconnect(options_.reconnect_backoff());
   for (;;) {
-    std::chrono::milliseconds wait = keep_alive_interval(options_);
+    Backoff::Duration wait = keep_alive_interval(options_);
     {
       std::lock_guard lock(publisher_mutex_);
       absl::Status status =
           publisher_->connected() ? publisher_->service_idle() : publisher_->connect();
       set_ready(publisher_->connected(), status);
       if (publisher_->connected()) {
-        backoff = options_.reconnect_initial_delay;
+        reconnect.reset();
       } else {
-        wait = backoff;
-        backoff = std::min(backoff * 2, options_.reconnect_max_delay);
+        wait = reconnect.next();
       }
     }
     std::unique_lock lock(keeper_mutex_);

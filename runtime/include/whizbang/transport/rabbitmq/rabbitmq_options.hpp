@@ -17,6 +17,7 @@
 
 #include "absl/status/statusor.h"
 #include "spdlog/logger.h"
+#include "whizbang/retry/backoff.hpp"
 
 namespace whizbang {
 
@@ -46,7 +47,7 @@ struct RabbitMqOptions {
   std::chrono::milliseconds rpc_timeout{10000};
   // How long publish() waits for the broker to confirm a batch before failing it.
   std::chrono::milliseconds confirm_timeout{30000};
-  // Reconnect backoff: doubles from the first to the max delay.
+  // Reconnect backoff: doubles from the first to the max delay (reconnect_backoff()).
   std::chrono::milliseconds reconnect_initial_delay{100};
   std::chrono::milliseconds reconnect_max_delay{5000};
   // For this long after the publisher connects, a message the broker returns (no queue bound)
@@ -76,6 +77,12 @@ struct RabbitMqOptions {
 
   // "amqp://user@host:port/vhost": for logs and errors, without the password.
   std::string describe() const;
+
+  // The waits between reconnect attempts (and between retries of a failing delivery handler):
+  // reconnect_initial_delay, doubling up to reconnect_max_delay, without jitter.
+  Backoff reconnect_backoff() const {
+    return {.initial = reconnect_initial_delay, .factor = 2.0, .cap = reconnect_max_delay};
+  }
 };
 
 // Parses "amqp[s]://[user[:password]@]host[:port][/vhost]" (percent-encoded parts decoded, as

@@ -2,7 +2,8 @@
 // service uses, so services in both languages share one broker (docs/guide/13-rabbitmq.md).
 //
 // - An address is a durable topic exchange of that name (a lower-cased namespace for events,
-//   "inbox" for commands); the routing key is the lower-cased "namespace.typename".
+//   "inbox" for commands); the routing key is the lower-cased "namespace.typename"
+//   (routing_key_for in whizbang/message/wire_routing.hpp, which the publish strategy uses).
 // - A service's subscription to an exchange is one durable queue "{service}-{exchange}", declared
 //   when the service subscribes, so a command sent while the service is down waits in it.
 // - Each queue dead-letters through the fanout exchange "{exchange}.dlx" into "{queue}.dlq".

@@ -1,4 +1,4 @@
-#include "whizbang/failure.hpp"
+#include "whizbang/retry/failure.hpp"
 
 #include <exception>
 #include <string>
@@ -6,7 +6,6 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/cord.h"
 #include "fmt/format.h"
-#include "whizbang/exactly_once/guardrails.hpp"
 
 namespace whizbang {
 namespace {
@@ -29,7 +28,7 @@ absl::Status status_from_current_exception(std::string_view context) noexcept {
   try {
     try {
       throw;
-    } catch (const DuplicateReceptorFireException& duplicate) {
+    } catch (const PermanentRuntimeError& duplicate) {
       return mark_permanent(
           absl::FailedPreconditionError(fmt::format("{}: {}", context, duplicate.what())));
     } catch (const PermanentFailure& failure) {

@@ -1,0 +1,76 @@
+// The parts of the envelope JSON (envelope_json.cpp) shared by the files that read and write
+// it: rapidjson writer helpers, the value readers with their shape errors, and the hop, record
+// and security-scope forms. Private to src/message/.
+#pragma once
+
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "whizbang/internal/status_macros.hpp"
+#include "whizbang/message/json_codec.hpp"
+#include "whizbang/message/envelope.hpp"
+
+namespace whizbang::envelope_json {
+
+using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+using Value = rapidjson::Value;
+
+// .NET's metadata key for the stream id.
+inline constexpr std::string_view kAggregateId = "AggregateId";
+
+// ---- writing ----------------------------------------------------------------------------------
+
+inline void key(Writer& writer, std::string_view name) {
+  writer.Key(name.data(), static_cast<rapidjson::SizeType>(name.size()));
+}
+inline void string(Writer& writer, std::string_view text) {
+  writer.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+}
+inline void uuid(Writer& writer, const Uuid& id) { internal::write_uuid_string(writer, id); }
+
+void write_scope(Writer& writer, const SecurityScope& scope);  // scope_delta_json.cpp
+void write_hop(Writer& writer, const MessageHop& hop);         // hop_json.cpp
+void write_record(Writer& writer, const ReceptorInvocationRecord& record);
+
+// ---- reading (envelope_json_values.cpp) -------------------------------------------------------
+
+// InvalidArgument "envelope JSON: <path> must be <expected>".
+absl::Status shape_error(std::string_view path, std::string_view expected);
+const Value* member(const Value& object, std::string_view name);
+// A hop member by its short name, or by the long (legacy PascalCase) name .NET also reads.
+const Value* member(const Value& object, std::string_view name, std::string_view long_name);
+
+absl::Status read_string(const Value& object, std::string_view name, std::string& out,
+                         std::string_view path);
+absl::Status read_int64(const Value& object, std::string_view name, std::int64_t& out,
+                        std::string_view path, bool required = false);
+// An ISO-8601 string, or integer microseconds within +/-292 years of 1970.
+absl::Status read_time(const Value& object, std::string_view name, TimePoint& out,
+                       std::string_view path, std::string_view long_name = {});
+// A hop duration: a .NET TimeSpan string ("00:00:01.5000000") or integer microseconds.
+absl::Status read_duration(const Value& value, std::optional<std::chrono::microseconds>& out,
+                           std::string_view path);
+absl::StatusOr<Uuid> read_uuid_value(const Value& value, std::string_view path);
+// A string member by its short or long name; absent or null leaves `out` as it is.
+absl::Status read_text(const Value& object, std::string_view name, std::string_view long_name,
+                       std::string& out, std::string_view path);
+absl::Status read_string_array(const Value& json, std::vector<std::string>& out,
+                               const std::string& path);
+
+// The security scope of a hop (scope_delta_json.cpp).
+absl::Status read_scope(const Value& sc, MessageHop& hop, const std::string& path);
+absl::Status read_hop(const Value& json, MessageHop& hop, const std::string& path);  // hop_json.cpp
+absl::Status read_record(const Value& json, ReceptorInvocationRecord& record,
+                         const std::string& path);
+
+}  // namespace whizbang::envelope_json

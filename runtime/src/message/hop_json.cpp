@@ -1,0 +1,200 @@
+// A hop and a receptor invocation record in the envelope JSON, written and read.
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include "fmt/format.h"
+#include "dotnet_time.hpp"
+#include "envelope_json_parts.hpp"
+
+namespace whizbang::envelope_json {
+namespace {
+
+const std::string kAggregateIdKey(kAggregateId);
+
+}  // namespace
+
+void write_hop(Writer& writer, const MessageHop& hop) {
+  writer.StartObject();
+  if (hop.type != HopType::Current) {
+    key(writer, "ty");
+    writer.Int(static_cast<int>(hop.type));
+  }
+  if (hop.causation_id) {
+    key(writer, "ca");
+    uuid(writer, hop.causation_id->uuid());
+  }
+  if (hop.correlation_id) {
+    key(writer, "co");
+    uuid(writer, hop.correlation_id->uuid());
+  }
+  if (!hop.causation_type.empty()) {
+    key(writer, "ct");
+    string(writer, hop.causation_type);
+  }
+  key(writer, "si");
+  writer.StartObject();
+  key(writer, "sn");
+  string(writer, hop.service_instance.service_name);
+  key(writer, "ii");
+  uuid(writer, hop.service_instance.instance_id);
+  key(writer, "hn");
+  string(writer, hop.service_instance.host_name);
+  key(writer, "pi");
+  writer.Int64(hop.service_instance.process_id);
+  writer.EndObject();
+  key(writer, "ts");
+  std::string text;
+  dotnet_time::append_timestamp(text, hop.timestamp);
+  string(writer, text);
+  if (!hop.topic.empty()) {
+    key(writer, "to");
+    string(writer, hop.topic);
+  }
+  if (hop.stream_id) {
+    key(writer, "st");
+    uuid(writer, *hop.stream_id);
+  }
+  if (hop.scope) write_scope(writer, *hop.scope);
+  // The stream id also travels as metadata "AggregateId", where .NET receivers look for it
+  // (unless the metadata holds an "AggregateId" of its own, read from an envelope whose two
+  // disagreed: kept as it was).
+  const bool aggregate_from_stream = hop.stream_id && !hop.metadata.contains(kAggregateIdKey);
+  if (aggregate_from_stream || !hop.metadata.empty()) {
+    key(writer, "md");
+    writer.StartObject();
+    if (aggregate_from_stream) {
+      key(writer, kAggregateId);
+      uuid(writer, *hop.stream_id);
+    }
+    for (const auto& [name, value] : hop.metadata) {
+      key(writer, name);
+      string(writer, value);
+    }
+    writer.EndObject();
+  }
+  if (hop.duration) {
+    key(writer, "du");
+    text.clear();
+    dotnet_time::append_timespan(text, *hop.duration);
+    string(writer, text);
+  }
+  writer.EndObject();
+}
+
+void write_record(Writer& writer, const ReceptorInvocationRecord& record) {
+  writer.StartObject();
+  key(writer, "r");
+  string(writer, record.receptor_id);
+  key(writer, "s");
+  writer.Int(static_cast<int>(record.stage));
+  key(writer, "at");
+  writer.Int64(to_unix_micros(record.completed_at));
+  key(writer, "du");
+  writer.Int64(record.duration.count());
+  if (!record.service_name.empty()) {
+    key(writer, "sn");
+    string(writer, record.service_name);
+  }
+  if (!record.perspective.empty()) {
+    key(writer, "pe");
+    string(writer, record.perspective);
+  }
+  writer.EndObject();
+}
+
+absl::Status read_hop(const Value& json, MessageHop& hop, const std::string& path) {
+  if (!json.IsObject()) return shape_error(path, "an object");
+  if (const Value* ty = member(json, "ty", "Type"); ty != nullptr) {
+    if (!ty->IsInt64() || (ty->GetInt64() != 0 && ty->GetInt64() != 1)) {
+      return shape_error(path + ".ty", "0 or 1");
+    }
+    hop.type = static_cast<HopType>(ty->GetInt64());
+  }
+  for (const auto& [name, long_name, id] :
+       {std::tuple{"ca", "CausationId", &hop.causation_id},
+        std::tuple{"co", "CorrelationId", &hop.correlation_id}}) {
+    const Value* value = member(json, name, long_name);
+    if (value == nullptr || value->IsNull()) continue;
+    absl::StatusOr<Uuid> parsed = read_uuid_value(*value, path + "." + name);
+    if (!parsed.ok()) return parsed.status();
+    *id = MessageId::from_trusted(*parsed);
+  }
+  WB_RETURN_IF_ERROR(read_text(json, "ct", "CausationType", hop.causation_type, path));
+  const Value* si = member(json, "si", "ServiceInstance");
+  if (si == nullptr || !si->IsObject()) return shape_error(path + ".si", "an object");
+  const std::string si_path = path + ".si";
+  WB_RETURN_IF_ERROR(
+      read_text(*si, "sn", "ServiceName", hop.service_instance.service_name, si_path));
+  if (const Value* ii = member(*si, "ii", "InstanceId")) {
+    absl::StatusOr<Uuid> id = read_uuid_value(*ii, si_path + ".ii");
+    if (!id.ok()) return id.status();
+    hop.service_instance.instance_id = *id;
+  }
+  WB_RETURN_IF_ERROR(read_text(*si, "hn", "HostName", hop.service_instance.host_name, si_path));
+  if (const Value* pi = member(*si, "pi", "ProcessId"); pi != nullptr) {
+    if (!pi->IsInt64()) return shape_error(si_path + ".pi", "an integer");
+    hop.service_instance.process_id = pi->GetInt64();
+  }
+  WB_RETURN_IF_ERROR(read_time(json, "ts", hop.timestamp, path, "Timestamp"));
+  WB_RETURN_IF_ERROR(read_text(json, "to", "Topic", hop.topic, path));
+  // "st" is a free-form stream key for .NET: a uuid is our stream id, anything else is not ours.
+  if (const Value* st = member(json, "st", "StreamId"); st != nullptr && !st->IsNull()) {
+    if (!st->IsString()) return shape_error(path + ".st", "a string");
+    hop.stream_id = internal::parse_uuid(std::string_view(st->GetString(), st->GetStringLength()));
+  }
+  if (const Value* sc = member(json, "sc", "Scope"); sc != nullptr && !sc->IsNull()) {
+    WB_RETURN_IF_ERROR(read_scope(*sc, hop, path + ".sc"));
+  }
+  if (const Value* md = member(json, "md", "Metadata"); md != nullptr && !md->IsNull()) {
+    if (!md->IsObject()) return shape_error(path + ".md", "an object");
+    for (auto it = md->MemberBegin(); it != md->MemberEnd(); ++it) {
+      const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+      if (name == kAggregateId && it->value.IsString()) {
+        // The stream id, as .NET carries it; ours when "st" did not already say.
+        std::optional<Uuid> aggregate = internal::parse_uuid(
+            std::string_view(it->value.GetString(), it->value.GetStringLength()));
+        if (aggregate && !hop.stream_id) hop.stream_id = aggregate;
+        if (aggregate && hop.stream_id == aggregate) continue;
+      }
+      // .NET metadata values may be any JSON: kept as their JSON text when not a string.
+      std::string value;
+      if (it->value.IsString()) {
+        value.assign(it->value.GetString(), it->value.GetStringLength());
+      } else {
+        rapidjson::StringBuffer buffer;
+        rapidjson::Writer<rapidjson::StringBuffer> text(buffer);
+        it->value.Accept(text);
+        value.assign(buffer.GetString(), buffer.GetSize());
+      }
+      hop.metadata.emplace(std::string(name), std::move(value));
+    }
+  }
+  if (const Value* du = member(json, "du", "Duration"); du != nullptr && !du->IsNull()) {
+    WB_RETURN_IF_ERROR(read_duration(*du, hop.duration, path + ".du"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status read_record(const Value& json, ReceptorInvocationRecord& record,
+                         const std::string& path) {
+  if (!json.IsObject()) return shape_error(path, "an object");
+  std::string receptor_id;
+  WB_RETURN_IF_ERROR(read_string(json, "r", receptor_id, path));
+  record.receptor_id = std::move(receptor_id);
+  std::int64_t stage = 0;
+  WB_RETURN_IF_ERROR(read_int64(json, "s", stage, path, /*required=*/true));
+  if (stage < -1 || stage > static_cast<int>(Stage::PostLifecycleInline)) {
+    return shape_error(path + ".s", "a lifecycle stage");
+  }
+  record.stage = static_cast<Stage>(stage);
+  std::int64_t duration = 0;
+  WB_RETURN_IF_ERROR(read_time(json, "at", record.completed_at, path));
+  WB_RETURN_IF_ERROR(read_int64(json, "du", duration, path));
+  record.duration = std::chrono::microseconds(duration);
+  WB_RETURN_IF_ERROR(read_string(json, "sn", record.service_name, path));
+  WB_RETURN_IF_ERROR(read_string(json, "pe", record.perspective, path));
+  return absl::OkStatus();
+}
+
+}  // namespace whizbang::envelope_json
