@@ -98,21 +98,20 @@ int main(int argc, char** argv) {
   // The reference's shape in the notifications service: emissions and the inbox completion in
   // separate commits, and a real crash between them on the first stock reservation (a test
   // seam: whizbang/testing/inbox_faults.hpp).
-  std::optional<whizbang::testing::ScopedInboxFaults> crash_once;
+  std::optional<whizbang::fault_injection::ScopedInboxFaults> crash_once;
   if (service == "notifications") {
     crash_once.emplace(
-        service,
-        whizbang::testing::InboxFaults{
-            .split_completion = true,
-            .before_completion = [&](const whizbang::WorkItem& item) -> absl::Status {
-              if (item.message_type != "shop::InventoryReserved" ||
-                  std::filesystem::exists(crashed_marker)) {
-                return absl::OkStatus();
-              }
-              std::ofstream(crashed_marker) << "crashed once\n";
-              std::cerr << "notifications: crashing before the inbox completion commits\n";
-              std::_Exit(kCrashExitCode);
-            }});
+        service, whizbang::fault_injection::InboxFaults{
+                     .split_completion = true,
+                     .before_completion = [&](const whizbang::WorkItem& item) -> absl::Status {
+                       if (item.message_type != "shop::InventoryReserved" ||
+                           std::filesystem::exists(crashed_marker)) {
+                         return absl::OkStatus();
+                       }
+                       std::ofstream(crashed_marker) << "crashed once\n";
+                       std::cerr << "notifications: crashing before the inbox completion commits\n";
+                       std::_Exit(kCrashExitCode);
+                     }});
   }
   // The orders service's own table, next to the store's (docs/guide/17-your-data.md).
   hooks.migrate = [&](whizbang::WorkStore& store) {

@@ -24,7 +24,7 @@ struct ShopDemo::Service {
   whizbang::ServiceRegistry services;
   std::unique_ptr<whizbang::WorkStore> store;
   // The crash the demo stages in this service's inbox, if it stages one there.
-  std::unique_ptr<whizbang::testing::ScopedInboxFaults> faults;
+  std::unique_ptr<whizbang::fault_injection::ScopedInboxFaults> faults;
   std::unique_ptr<whizbang::ServiceHost> host;
 
   std::int64_t deduplicated(std::string_view type) const {
@@ -95,8 +95,8 @@ std::unique_ptr<ShopDemo::Service> ShopDemo::make_service(const std::string& nam
   if (crash_first_reservation) {
     // The reference's shape: emissions and the inbox completion in separate commits, and a
     // crash between them on the first stock reservation (a test seam, not a production option).
-    service->faults = std::make_unique<whizbang::testing::ScopedInboxFaults>(
-        name, whizbang::testing::InboxFaults{
+    service->faults = std::make_unique<whizbang::fault_injection::ScopedInboxFaults>(
+        name, whizbang::fault_injection::InboxFaults{
                   .split_completion = true,
                   .before_completion = [this](const whizbang::WorkItem& item) -> absl::Status {
                     if (item.message_type != "shop::InventoryReserved" || crashed_once_) {

@@ -5,7 +5,7 @@
 
 #include "inbox_faults.hpp"  // the workers' seam (this library sees the workers' private headers)
 
-namespace whizbang::testing {
+namespace whizbang::fault_injection {
 
 ScopedInboxFaults::ScopedInboxFaults(std::string service_name, InboxFaults faults)
     : service_name_(std::move(service_name)) {
@@ -15,6 +15,8 @@ ScopedInboxFaults::ScopedInboxFaults(std::string service_name, InboxFaults fault
   workers_internal::set_inbox_faults(service_name_, std::move(installed));
 }
 
-ScopedInboxFaults::~ScopedInboxFaults() { workers_internal::set_inbox_faults(service_name_, nullptr); }
+ScopedInboxFaults::~ScopedInboxFaults() {
+  workers_internal::set_inbox_faults(service_name_, nullptr);
+}
 
-}  // namespace whizbang::testing
+}  // namespace whizbang::fault_injection

@@ -6,13 +6,13 @@
 #include <vector>
 
 #include "fmt/format.h"
-#include "whizbang/observability/row_quarantine.hpp"
-#include "whizbang/observability/logging.hpp"
-#include "whizbang/retry/failure.hpp"
-#include "whizbang/workers/inbox_worker.hpp"
 #include "group_commit.hpp"
 #include "inbox_admission.hpp"
 #include "lease_keeper.hpp"
+#include "whizbang/observability/logging.hpp"
+#include "whizbang/observability/row_quarantine.hpp"
+#include "whizbang/retry/failure.hpp"
+#include "whizbang/workers/inbox_worker.hpp"
 
 namespace whizbang {
 
@@ -63,9 +63,8 @@ absl::StatusOr<InboxWorker::Handling> InboxWorker::go_through(const WorkItem& it
   envelope->dispatch_context.handler_name = item.handler_name;
   envelope->dispatch_context.source = MessageSource::Inbox;
   drop_untrusted_scope(*envelope, item);
-  return atomic_completion_
-             ? handle_in_savepoint(item, *envelope, result, held_by_group, unwritten)
-             : handle_then_complete(item, *envelope, result);
+  return atomic_completion_ ? handle_in_savepoint(item, *envelope, result, held_by_group, unwritten)
+                            : handle_then_complete(item, *envelope, result);
 }
 
 void InboxWorker::drop_untrusted_scope(Envelope& envelope, const WorkItem& item) const {
@@ -121,8 +120,8 @@ absl::StatusOr<InboxWorker::Handling> InboxWorker::handle_in_savepoint(
   return Handling::Handled;
 }
 
-// The reference's shape (split by whizbang/testing/inbox_faults.hpp): the handler's writes commit on their own, the
-// completion in a second transaction after them.
+// The reference's shape (split by whizbang/testing/inbox_faults.hpp): the handler's writes commit
+// on their own, the completion in a second transaction after them.
 absl::StatusOr<InboxWorker::Handling> InboxWorker::handle_then_complete(const WorkItem& item,
                                                                         Envelope& envelope,
                                                                         InboxCycleResult& result) {

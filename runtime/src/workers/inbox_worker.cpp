@@ -6,15 +6,15 @@
 #include <utility>
 
 #include "fmt/format.h"
-#include "whizbang/message/envelope_parse_memo.hpp"
-#include "whizbang/observability/log_rate_limiter.hpp"
-#include "whizbang/message/wire_routing.hpp"
-#include "whizbang/observability/logging.hpp"
-#include "whizbang/retry/failure.hpp"
 #include "group_commit.hpp"
 #include "inbox_admission.hpp"
 #include "inbox_faults.hpp"
 #include "lease_keeper.hpp"
+#include "whizbang/message/envelope_parse_memo.hpp"
+#include "whizbang/message/wire_routing.hpp"
+#include "whizbang/observability/log_rate_limiter.hpp"
+#include "whizbang/observability/logging.hpp"
+#include "whizbang/retry/failure.hpp"
 
 namespace whizbang {
 namespace {

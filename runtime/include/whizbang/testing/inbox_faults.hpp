@@ -4,11 +4,14 @@
 // While a ScopedInboxFaults lives, the inbox workers made for its service (by a ServiceHost or
 // directly) run with its faults:
 //
-//   whizbang::testing::ScopedInboxFaults faults(
+//   whizbang::fault_injection::ScopedInboxFaults faults(
 //       "notifications", {.split_completion = true,
 //                         .before_completion = [](const whizbang::WorkItem& item) {
 //                           return absl::UnavailableError("crash before the completion");
 //                         }});
+//
+// (The namespace is not `testing`: GoogleTest owns `::testing`, and test code inside
+// `namespace whizbang` would find both.)
 //   auto host = whizbang::ServiceHost::create(registry, services, std::move(options));
 //
 // `split_completion` commits a handling's writes and its inbox completion in two transactions
@@ -24,7 +27,7 @@
 #include "absl/status/status.h"
 #include "whizbang/store/work_item.hpp"
 
-namespace whizbang::testing {
+namespace whizbang::fault_injection {
 
 struct InboxFaults {
   bool split_completion = false;
@@ -43,4 +46,4 @@ class ScopedInboxFaults {
   std::string service_name_;
 };
 
-}  // namespace whizbang::testing
+}  // namespace whizbang::fault_injection

@@ -259,10 +259,11 @@ TYPED_TEST(GroupCommitTests, InboxBatch_CrashLosesTheOpenGroup_RetryEmitsTheSame
   const std::vector<InboxMessage> rows = this->deliver(5);
   InboxWorkerOptions options = this->worker_options();
   int completions = 0;
-  const whizbang::testing::ScopedInboxFaults faults(
-      options.service_name, {.before_completion = [&](const WorkItem&) {
-        return ++completions == 3 ? absl::UnavailableError("killed") : absl::OkStatus();
-      }});
+  const whizbang::fault_injection::ScopedInboxFaults faults(
+      options.service_name, {.split_completion = false, .before_completion = [&](const WorkItem&) {
+                               return ++completions == 3 ? absl::UnavailableError("killed")
+                                                         : absl::OkStatus();
+                             }});
   InboxWorker worker(*this->store_, resolve, this->emitting_handler(), options);
   absl::StatusOr<InboxCycleResult> crashed = worker.run_once();
   ASSERT_TRUE(crashed.ok()) << crashed.status();
@@ -331,10 +332,10 @@ TYPED_TEST(GroupCommitTests, DeliveredBatch_ThrowingHandlingIsRetriedLater_Batch
 TYPED_TEST(GroupCommitTests, DeliveredBatch_CrashBeforeTheCommit_NothingStoredDeliveryRefused) {
   InboxWorkerOptions options = this->on_delivery_options();
   bool crash = true;
-  const whizbang::testing::ScopedInboxFaults faults(
-      options.service_name, {.before_completion = [&](const WorkItem&) {
-        return crash ? absl::UnavailableError("killed") : absl::OkStatus();
-      }});
+  const whizbang::fault_injection::ScopedInboxFaults faults(
+      options.service_name, {.split_completion = false, .before_completion = [&](const WorkItem&) {
+                               return crash ? absl::UnavailableError("killed") : absl::OkStatus();
+                             }});
   InboxWorker worker(*this->store_, resolve, this->emitting_handler(), options);
   const std::vector<TransportMessage> batch = this->delivery(2);
   EXPECT_FALSE(worker.receive(batch).ok()) << "not acknowledged: the broker delivers it again";

@@ -9,8 +9,8 @@
 #include "store_test_support.hpp"
 #include "whizbang/ids/derived_identity.hpp"
 #include "whizbang/store/sqlite/sqlite_work_store.hpp"
-#include "whizbang/transport/in_process_transport.hpp"
 #include "whizbang/testing/inbox_faults.hpp"
+#include "whizbang/transport/in_process_transport.hpp"
 #include "whizbang/workers/inbox_worker.hpp"
 #include "whizbang/workers/outbox_drain_worker.hpp"
 
@@ -86,9 +86,9 @@ TEST_F(EndToEndTests,
   inbox_options.service_id = shipping_id_;
   inbox_options.bindings = {{"inbox", "store_test.ship*"}};
   // Emissions commit before the completion, and the first completion never does.
-  std::optional<whizbang::testing::ScopedInboxFaults> faults;
+  std::optional<whizbang::fault_injection::ScopedInboxFaults> faults;
   faults.emplace("shipping",
-                 whizbang::testing::InboxFaults{
+                 whizbang::fault_injection::InboxFaults{
                      .split_completion = true, .before_completion = [&](const WorkItem&) {
                        return ++completions_attempted == 1
                                   ? absl::UnavailableError("killed before completion")
@@ -127,7 +127,8 @@ TEST_F(EndToEndTests,
   auto restarted = open("shipping.db", "shipping");
   OutboxDrainWorker restarted_drain(*restarted, transport_, resolve);
   faults.reset();
-  faults.emplace("shipping", whizbang::testing::InboxFaults{.split_completion = true});
+  faults.emplace("shipping", whizbang::fault_injection::InboxFaults{.split_completion = true,
+                                                                    .before_completion = {}});
   InboxWorker restarted_inbox(*restarted, resolve, emitting_handler(runs), inbox_options);
   auto idle = restarted_inbox.run_once();
   ASSERT_TRUE(idle.ok());
@@ -160,10 +161,10 @@ TEST_F(EndToEndTests, AtomicCompletion_KilledHandlingLosesItsEmissions_RetryPubl
   inbox_options.service_name = "shipping";
   inbox_options.service_id = shipping_id_;
   inbox_options.bindings = {{"inbox", ""}};
-  const whizbang::testing::ScopedInboxFaults faults(
-      "shipping", {.before_completion = [&](const WorkItem&) {
-        return ++attempts == 1 ? absl::UnavailableError("killed") : absl::OkStatus();
-      }});
+  const whizbang::fault_injection::ScopedInboxFaults faults(
+      "shipping", {.split_completion = false, .before_completion = [&](const WorkItem&) {
+                     return ++attempts == 1 ? absl::UnavailableError("killed") : absl::OkStatus();
+                   }});
   InboxWorker shipping_inbox(*shipping, resolve, emitting_handler(runs), inbox_options);
   auto subscription = shipping_inbox.subscribe(transport_);
   ASSERT_TRUE(subscription.ok());

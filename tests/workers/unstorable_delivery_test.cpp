@@ -24,7 +24,7 @@ using whizbang::DeliveryOutcome;
 using whizbang::MessageId;
 using whizbang::TransportMessage;
 
-TransportMessage order(std::string order_id) {
+TransportMessage delivered_order(std::string order_id) {
   return transport_message(outbox_message(OrderCreated{std::move(order_id), 1}, "orders"));
 }
 
@@ -71,7 +71,7 @@ class UnstorableDeliveryTests : public BackendStoreTest<Backend> {
   faults::HookedStore* hooks_ = nullptr;
   bool store_down_ = false;
   bool store_full_ = false;
-  const TransportMessage poison_ = order("o-poison");
+  const TransportMessage poison_ = delivered_order("o-poison");
   std::shared_ptr<whizbang::InMemoryMetrics> metrics_ =
       std::make_shared<whizbang::InMemoryMetrics>();
   whizbang_test::DeadLetteringTransport transport_;
@@ -83,8 +83,8 @@ TYPED_TEST_SUITE(UnstorableDeliveryTests, Backends, BackendNames);
 
 TYPED_TEST(UnstorableDeliveryTests, OneMessageTheStoreKeepsRefusing_RefusedAfterItsTries) {
   this->make_worker(/*with_transport_dead_letters=*/true);
-  const TransportMessage before = order("o-1");
-  const TransportMessage after = order("o-2");
+  const TransportMessage before = delivered_order("o-1");
+  const TransportMessage after = delivered_order("o-2");
   const std::vector<TransportMessage> batch{before, this->poison_, after};
 
   DeliveryOutcome outcome = this->deliver(batch);
@@ -112,7 +112,7 @@ TYPED_TEST(UnstorableDeliveryTests, OneMessageTheStoreKeepsRefusing_RefusedAfter
 // Handled on delivery (the store takes a batch and handles it in one transaction): the same.
 TYPED_TEST(UnstorableDeliveryTests, HandledOnDelivery_TheOthersStillTaken) {
   this->make_worker(/*with_transport_dead_letters=*/true, /*handle_on_delivery=*/true);
-  const TransportMessage good = order("o-1");
+  const TransportMessage good = delivered_order("o-1");
   const std::vector<TransportMessage> batch{this->poison_, good};
   for (int attempt = 0; attempt < 2; ++attempt) EXPECT_FALSE(this->deliver(batch).ok());
   EXPECT_TRUE(this->stored(good.message_id));
@@ -137,7 +137,7 @@ TYPED_TEST(UnstorableDeliveryTests, WithoutTransportDeadLetters_KeptAsADeadLette
 // takes, and nothing is refused.
 TYPED_TEST(UnstorableDeliveryTests, StoreDown_TheBatchWaitsWhole_NothingRefused) {
   this->make_worker(/*with_transport_dead_letters=*/true);
-  const TransportMessage message = order("o-1");
+  const TransportMessage message = delivered_order("o-1");
   this->store_down_ = true;
   for (int attempt = 0; attempt < 10; ++attempt) {
     const DeliveryOutcome outcome = this->deliver({message});
@@ -159,10 +159,10 @@ TYPED_TEST(UnstorableDeliveryTests, StoreDown_TheBatchWaitsWhole_NothingRefused)
 // (each would otherwise be refused after its tries, and the queue emptied into its dead letters).
 TYPED_TEST(UnstorableDeliveryTests, StoreFull_NoMessageBlamed) {
   this->make_worker(/*with_transport_dead_letters=*/true);
-  const TransportMessage message = order("o-1");
+  const TransportMessage message = delivered_order("o-1");
   this->store_full_ = true;
   for (int attempt = 0; attempt < 2 * whizbang::InboxWorkerOptions{}.max_store_tries; ++attempt) {
-    const DeliveryOutcome outcome = this->deliver({message, order("o-2")});
+    const DeliveryOutcome outcome = this->deliver({message, delivered_order("o-2")});
     EXPECT_TRUE(absl::IsResourceExhausted(outcome.status)) << outcome.status;
     EXPECT_TRUE(outcome.refused.empty());
   }
