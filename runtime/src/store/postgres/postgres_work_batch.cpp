@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <set>
 
-#include "store/postgres/postgres_store_impl.hpp"
+#include "store/postgres/postgres_core.hpp"
 #include "store/postgres/sql.hpp"
 #include "store/row_decoding.hpp"
 
@@ -13,8 +13,7 @@ namespace whizbang {
 using postgres::Pipeline;
 using postgres::Query;
 
-absl::StatusOr<std::vector<WorkItem>> PostgresWorkStore::Impl::process(
-    const WorkBatchRequest& request) {
+absl::StatusOr<std::vector<WorkItem>> PostgresCore::process(const WorkBatchRequest& request) {
   const std::int64_t now = now_micros();
   const std::int64_t lease_expiry = now + lease_micros();
   Pipeline pipeline(*connection);
@@ -65,8 +64,8 @@ absl::StatusOr<std::vector<WorkItem>> PostgresWorkStore::Impl::process(
   return items;
 }
 
-PostgresWorkStore::Impl::Queries PostgresWorkStore::Impl::add_renewals(
-    Pipeline& pipeline, std::span<const WorkLease> leases) {
+PostgresCore::Queries PostgresCore::add_renewals(Pipeline& pipeline,
+                                                 std::span<const WorkLease> leases) {
   const std::int64_t lease_expiry = now_micros() + lease_micros();
   Queries renewals;
   for (const WorkLease& lease : leases) {
@@ -79,8 +78,8 @@ PostgresWorkStore::Impl::Queries PostgresWorkStore::Impl::add_renewals(
   return renewals;
 }
 
-std::vector<MessageId> PostgresWorkStore::Impl::read_renewals(std::span<const WorkLease> leases,
-                                                              const Queries& renewals) {
+std::vector<MessageId> PostgresCore::read_renewals(std::span<const WorkLease> leases,
+                                                   const Queries& renewals) {
   std::vector<MessageId> renewed;
   for (std::size_t i = 0; i < leases.size(); ++i) {
     if (renewals[i]->changes() == 1) renewed.push_back(leases[i].message_id);
@@ -88,9 +87,8 @@ std::vector<MessageId> PostgresWorkStore::Impl::read_renewals(std::span<const Wo
   return renewed;
 }
 
-Query& PostgresWorkStore::Impl::add_claim(Pipeline& pipeline, WorkSource source,
-                                          const WorkBatchRequest& request,
-                                          std::int64_t lease_expiry) {
+Query& PostgresCore::add_claim(Pipeline& pipeline, WorkSource source,
+                               const WorkBatchRequest& request, std::int64_t lease_expiry) {
   Query& turn = pipeline.add(postgres::sql::kClaimLock);
   turn.bind_int(1, static_cast<std::int64_t>(postgres::sql::claim_lock(source)));
   pipeline.add(postgres::sql::kPlainIndexScansOnly);
@@ -104,9 +102,9 @@ Query& PostgresWorkStore::Impl::add_claim(Pipeline& pipeline, WorkSource source,
   return claim;
 }
 
-std::vector<WorkItem> PostgresWorkStore::Impl::read_claim(WorkSource source, Query& claim,
-                                                          const std::set<MessageId>& newly_stored,
-                                                          std::int64_t lease_expiry) {
+std::vector<WorkItem> PostgresCore::read_claim(WorkSource source, Query& claim,
+                                               const std::set<MessageId>& newly_stored,
+                                               std::int64_t lease_expiry) {
   const std::int64_t now = now_micros();
   std::vector<WorkItem> items;
   while (true) {
@@ -122,7 +120,7 @@ std::vector<WorkItem> PostgresWorkStore::Impl::read_claim(WorkSource source, Que
   return items;
 }
 
-absl::Status PostgresWorkStore::Impl::append_events(std::vector<WorkItem>& items) {
+absl::Status PostgresCore::append_events(std::vector<WorkItem>& items) {
   const std::int64_t now = now_micros();
   // Event rows go to the event store in claim order (outbox, then inbox; each in event-id
   // order), so a stream's versions follow the order its events were caused in.
