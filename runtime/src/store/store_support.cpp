@@ -14,8 +14,6 @@
 #include "whizbang/observability/logging.hpp"
 #include "whizbang/observability/metrics.hpp"
 
-namespace whizbang::store_internal {}  // namespace whizbang::store_internal
-
 namespace whizbang {
 
 std::string_view to_string(DeadLetterSource source) {

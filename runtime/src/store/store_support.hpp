@@ -30,14 +30,6 @@
 
 namespace whizbang::store_internal {
 
-inline std::int64_t to_micros(TimePoint time) {
-  return std::chrono::duration_cast<std::chrono::microseconds>(time.time_since_epoch()).count();
-}
-inline TimePoint from_micros(std::int64_t micros) {
-  return TimePoint(
-      std::chrono::duration_cast<TimePoint::duration>(std::chrono::microseconds(micros)));
-}
-
 // How often an instance rewrites its heartbeat row (wh_service_instances), busy or idle: the row
 // only tells operators and the purge which instances live, so a work cycle that writes it every
 // time would pay an upsert per claim for nothing. Micros.

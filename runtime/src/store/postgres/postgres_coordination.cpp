@@ -16,7 +16,6 @@
 namespace whizbang {
 
 using postgres::Query;
-using store_internal::to_micros;
 
 absl::StatusOr<std::vector<MessageId>> PostgresCoordination::renew_leases(
     std::span<const WorkLease> leases) {
@@ -127,7 +126,7 @@ absl::Status PostgresCoordination::record_receptor_invocations(
       insert.bind_text(3, record.service_name);
       insert.bind_text(4, record.perspective);
       insert.bind_int(5, static_cast<std::int64_t>(record.stage));
-      insert.bind_int(6, store_internal::to_micros(record.completed_at));
+      insert.bind_int(6, to_unix_micros(record.completed_at));
       insert.bind_int(7, record.duration.count());
     }
     return pipeline.run();

@@ -8,7 +8,6 @@
 namespace whizbang {
 
 using postgres::Query;
-using store_internal::to_micros;
 
 absl::StatusOr<std::vector<DeadLetter>> PostgresOperations::dead_letters(std::size_t limit) {
   return core_.gate.run_read([&]() -> absl::StatusOr<std::vector<DeadLetter>> {
@@ -56,7 +55,7 @@ absl::StatusOr<PurgeCounts> PostgresOperations::purge(const RetentionOptions& re
     auto purge_older = [&](const std::string& sql, std::chrono::seconds age,
                            std::int64_t& count) -> absl::Status {
       Query query(*core_.connection, sql);
-      query.bind_int(1, to_micros(now - age));
+      query.bind_int(1, to_unix_micros(now - age));
       query.bind_uuid(2, core_.options.instance.instance_id);  // where the statement has ?2
       WB_RETURN_IF_ERROR(query.run());
       count = query.changes();

@@ -48,9 +48,9 @@ PostgresCore::Queries PostgresCore::add_outbox(postgres::Pipeline& pipeline,
       }
       streams.add(message.stream_id);
       events.add(message.is_event);
-      scheduled.add(message.scheduled_for ? std::optional<std::int64_t>(
-                                                store_internal::to_micros(*message.scheduled_for))
-                                          : std::nullopt);
+      scheduled.add(message.scheduled_for
+                        ? std::optional<std::int64_t>(to_unix_micros(*message.scheduled_for))
+                        : std::nullopt);
     }
     Query& insert = pipeline.add(postgres::sql::kInsertOutbox);
     insert.bind_array(1, std::move(ids));
@@ -109,7 +109,7 @@ absl::StatusOr<bool> PostgresOutbox::remember_dispatch(const MessageId& id) {
   return core_.gate.run([&]() -> absl::StatusOr<bool> {
     postgres::Query insert(*core_.connection, postgres::sql::kRememberDispatch);
     insert.bind_uuid(1, id.uuid());
-    insert.bind_int(2, store_internal::to_micros(core_.options.now()));
+    insert.bind_int(2, to_unix_micros(core_.options.now()));
     if (absl::Status status = insert.run(); !status.ok()) return status;
     return insert.changes() == 1;
   });

@@ -18,7 +18,6 @@
 namespace whizbang {
 
 using postgres::Query;
-using store_internal::from_micros;
 
 absl::Status PostgresCore::fail_keyed(const std::string& sql, std::string_view table,
                                       const MessageId& id, std::string_view error,
@@ -161,7 +160,7 @@ absl::StatusOr<std::optional<PerspectiveModelRow>> PostgresPerspectives::load_pe
     WB_ASSIGN_OR_RETURN(bool found, query.step());
     if (!found) return std::optional<PerspectiveModelRow>();
     return std::optional<PerspectiveModelRow>(PerspectiveModelRow{
-        query.text(0), MessageId::from_trusted(query.uuid(1)), from_micros(query.int64(2))});
+        query.text(0), MessageId::from_trusted(query.uuid(1)), from_unix_micros(query.int64(2))});
   });
 }
 

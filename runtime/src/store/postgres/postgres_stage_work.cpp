@@ -12,7 +12,6 @@
 namespace whizbang {
 
 using postgres::Query;
-using store_internal::from_micros;
 
 absl::Status PostgresStageWork::store_detached_work(const DetachedWork& work) {
   return core_.gate.run([&]() -> absl::Status {

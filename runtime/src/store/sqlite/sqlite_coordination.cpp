@@ -15,7 +15,6 @@
 namespace whizbang {
 
 using sqlite::Use;
-using store_internal::to_micros;
 
 absl::StatusOr<std::vector<MessageId>> SqliteCoordination::renew_leases(
     std::span<const WorkLease> leases) {
@@ -118,7 +117,7 @@ absl::Status SqliteCoordination::record_receptor_invocations(
       use.bind_text(3, std::string_view(record.service_name));
       use.bind_text(4, std::string_view(record.perspective));
       use.bind_int(5, static_cast<std::int64_t>(record.stage));
-      use.bind_int(6, store_internal::to_micros(record.completed_at));
+      use.bind_int(6, to_unix_micros(record.completed_at));
       use.bind_int(7, record.duration.count());
       WB_RETURN_IF_ERROR(use.run());
     }

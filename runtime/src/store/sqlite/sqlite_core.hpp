@@ -80,7 +80,7 @@ struct SqliteCore : store_internal::TransactionBackend {
     return status.ok() ? connection->run(fmt::format("RELEASE whizbang_{}", level)) : status;
   }
 
-  std::int64_t now_micros() const { return store_internal::to_micros(options.now()); }
+  std::int64_t now_micros() const { return to_unix_micros(options.now()); }
   std::int64_t lease_micros() const {
     return std::chrono::duration_cast<std::chrono::microseconds>(options.lease_duration).count();
   }

@@ -92,7 +92,7 @@ absl::StatusOr<AcceptedDeliveries> SqliteCore::accept(std::span<const InboxMessa
     item.is_newly_stored = true;
     item.source_service_id =
         message.source_service_id.is_nil() ? receiving_service_id : message.source_service_id;
-    item.lease_expiry = store_internal::from_micros(now + lease_micros());
+    item.lease_expiry = from_unix_micros(now + lease_micros());
     if (parts) {
       WB_RETURN_IF_ERROR(append_event_parts(item, *parts, targets));
       item.status = item.status | MessageStatus::EventStored;

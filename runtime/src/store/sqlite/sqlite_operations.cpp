@@ -10,7 +10,6 @@
 namespace whizbang {
 
 using sqlite::Use;
-using store_internal::to_micros;
 
 absl::StatusOr<std::vector<DeadLetter>> SqliteOperations::dead_letters(std::size_t limit) {
   return core_.gate.run_read([&]() -> absl::StatusOr<std::vector<DeadLetter>> {
@@ -61,7 +60,7 @@ absl::StatusOr<PurgeCounts> SqliteOperations::purge(const RetentionOptions& rete
                            std::int64_t& count) -> absl::Status {
       WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, core_.connection->prepare(sql));
       Use use(*core_.connection, stmt);
-      use.bind_int(1, to_micros(now - age));
+      use.bind_int(1, to_unix_micros(now - age));
       if (sqlite3_bind_parameter_count(stmt) >= 2) {
         use.bind_uuid(2, core_.options.instance.instance_id);
       }

@@ -39,7 +39,7 @@ absl::StatusOr<std::vector<StoredOutboxRow>> SqliteCore::store_outbox(
     use.bind_uuid(8, instance);
     use.bind_int(9, lease_expiry);
     use.bind_int(10, now);
-    if (message.scheduled_for) use.bind_int(11, store_internal::to_micros(*message.scheduled_for));
+    if (message.scheduled_for) use.bind_int(11, to_unix_micros(*message.scheduled_for));
     WB_RETURN_IF_ERROR(use.run());
     rows.push_back({message.message_id, message.stream_id, use.changes() == 1});
   }
@@ -62,7 +62,7 @@ absl::StatusOr<bool> SqliteOutbox::remember_dispatch(const MessageId& id) {
     if (!stmt.ok()) return stmt.status();
     sqlite::Use use(*core_.connection, *stmt);
     use.bind_uuid(1, id.uuid());
-    use.bind_int(2, store_internal::to_micros(core_.options.now()));
+    use.bind_int(2, to_unix_micros(core_.options.now()));
     if (absl::Status status = use.run(); !status.ok()) return status;
     return use.changes() == 1;
   });

@@ -13,7 +13,6 @@
 namespace whizbang {
 
 using sqlite::Use;
-using store_internal::from_micros;
 
 absl::Status SqliteCore::fail_keyed(const std::string& sql, std::string_view table,
                                     const MessageId& id, std::string_view error, bool dead_letter) {
@@ -138,7 +137,7 @@ absl::StatusOr<std::optional<PerspectiveModelRow>> SqlitePerspectives::load_pers
     WB_ASSIGN_OR_RETURN(bool found, use.step());
     if (!found) return std::optional<PerspectiveModelRow>();
     return std::optional<PerspectiveModelRow>(PerspectiveModelRow{
-        use.text(0), MessageId::from_trusted(use.uuid(1)), from_micros(use.int64(2))});
+        use.text(0), MessageId::from_trusted(use.uuid(1)), from_unix_micros(use.int64(2))});
   });
 }
 

@@ -10,7 +10,6 @@
 namespace whizbang {
 
 using sqlite::Use;
-using store_internal::from_micros;
 
 absl::Status SqliteStageWork::store_detached_work(const DetachedWork& work) {
   return core_.gate.run([&]() -> absl::Status {

@@ -145,7 +145,7 @@ absl::Status SqliteCore::claim(WorkSource source, const WorkBatchRequest& reques
       const std::optional<std::int64_t> held_until = use.optional_int64(10);
       const bool keep = lease_taken_just_now(held_until, lease_expiry) &&
                         use.optional_uuid(9) == options.instance.instance_id;
-      if (keep) item.lease_expiry = store_internal::from_micros(*held_until);
+      if (keep) item.lease_expiry = from_unix_micros(*held_until);
       lease_kept.push_back(keep);
       items.push_back(std::move(item));
     }
