@@ -1,4 +1,5 @@
-// MemoryWorkStore: construction, transactions, storage, the cycle, records and reads.
+// MemoryWorkStore: construction, its role objects composed, and the reads of single rows
+// (StoreReader).
 #include <algorithm>
 #include <cctype>
 

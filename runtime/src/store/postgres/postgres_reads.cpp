@@ -1,4 +1,4 @@
-// PostgresWorkStore's reads of single rows and streams (StoreReader), decoded by row_decoding.hpp.
+// PostgresWorkStore's reads of single rows (StoreReader), decoded by row_decoding.hpp.
 #include "store/postgres/postgres_store_impl.hpp"
 #include "store/postgres/sql.hpp"
 #include "store/row_decoding.hpp"

@@ -1,3 +1,4 @@
+// PostgresWorkStore: connecting, migrating and composing its role objects.
 #include "whizbang/store/postgres/postgres_work_store.hpp"
 
 #include <algorithm>

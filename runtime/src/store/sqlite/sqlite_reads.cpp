@@ -1,4 +1,4 @@
-// SqliteWorkStore's reads of single rows and streams, decoded by row_decoding.hpp.
+// SqliteWorkStore's reads of single rows (StoreReader), decoded by row_decoding.hpp.
 #include "store/row_decoding.hpp"
 #include "store/sqlite/sql.hpp"
 #include "store/sqlite/sqlite_store_impl.hpp"

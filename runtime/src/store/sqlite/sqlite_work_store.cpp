@@ -1,3 +1,4 @@
+// SqliteWorkStore: opening a file (WAL, migrations, durability) and composing its role objects.
 #include "whizbang/store/sqlite/sqlite_work_store.hpp"
 
 #include <algorithm>
