@@ -208,6 +208,10 @@ TYPED_TEST(WorkStoreContractTests, Scenario65_Failure_SetsFailedAttemptsAndBacko
     EXPECT_EQ(row->state.error, "broker down");
     EXPECT_EQ(row->state.failure_reason, FailureReason::TransportException);
     EXPECT_EQ(row->state.scheduled_for, this->clock_.now() + expected[attempt]) << attempt;
+    // Failure n (1-based) waits the store's Backoff before retry n: the schedule the SQL is
+    // built from and the memory store computes are the one kStoreRetryBackoff.
+    EXPECT_EQ(row->state.scheduled_for, this->clock_.now() + kStoreRetryBackoff.delay(attempt + 1))
+        << "failure " << attempt + 1;
     EXPECT_TRUE(this->batch().empty()) << "not re-offered before its backoff";
     this->clock_.advance(expected[attempt]);
     std::vector<WorkItem> retried = this->batch();

@@ -19,7 +19,7 @@ template <class Reader>
 std::optional<TimePoint> optional_time(const Reader& row, int column) {
   const std::optional<std::int64_t> micros = row.optional_int64(column);
   if (!micros) return std::nullopt;
-  return from_micros(*micros);
+  return from_unix_micros(*micros);
 }
 
 // Columns 7..17 of the outbox and inbox lists: lease and retry state.
@@ -35,7 +35,7 @@ RowState decode_row_state(const Reader& row) {
   state.scheduled_for = optional_time(row, 13);
   state.processed_at = optional_time(row, 14);
   state.published_at = optional_time(row, 15);
-  state.created_at = from_micros(row.int64(16));
+  state.created_at = from_unix_micros(row.int64(16));
   state.dead_lettered_at = optional_time(row, 17);
   return state;
 }
@@ -78,7 +78,7 @@ StoredEvent decode_event_row(const Reader& row) {
           row.text(3),
           row.text(4),
           row.int64(5),
-          from_micros(row.int64(6))};
+          from_unix_micros(row.int64(6))};
 }
 
 template <class Reader>
@@ -108,7 +108,7 @@ StoredReceptorInvocation decode_receptor_invocation_row(const Reader& row) {
   out.record.service_name = row.text(2);
   out.record.perspective = row.text(3);
   out.record.stage = static_cast<Stage>(row.int64(4));
-  out.record.completed_at = from_micros(row.int64(5));
+  out.record.completed_at = from_unix_micros(row.int64(5));
   out.record.duration = std::chrono::microseconds(row.int64(6));
   return out;
 }
@@ -124,7 +124,7 @@ DeadLetter decode_dead_letter(const Reader& row) {
   letter.attempts = static_cast<int>(row.int64(5));
   letter.error = row.text(6);
   letter.reason = static_cast<FailureReason>(row.int64(7));
-  letter.dead_lettered_at = from_micros(row.int64(8));
+  letter.dead_lettered_at = from_unix_micros(row.int64(8));
   return letter;
 }
 
@@ -154,7 +154,7 @@ WorkItem decode_claimed_item(const Reader& row, WorkSource source, std::int64_t 
   item.error = row.text(8);
   const std::optional<std::int64_t> old_lease = row.optional_int64(10);
   item.is_orphaned = !row.is_null(9) && old_lease && *old_lease < now;
-  item.lease_expiry = from_micros(lease_expiry);
+  item.lease_expiry = from_unix_micros(lease_expiry);
   return item;
 }
 
@@ -204,7 +204,7 @@ ReceptorInvocationRecord decode_invocation_record(const Reader& row) {
   ReceptorInvocationRecord record;
   record.receptor_id = row.text(0);
   record.stage = static_cast<Stage>(row.int64(1));
-  record.completed_at = from_micros(row.int64(2));
+  record.completed_at = from_unix_micros(row.int64(2));
   record.duration = std::chrono::microseconds(row.int64(3));
   record.service_name = row.text(4);
   record.perspective = row.text(5);

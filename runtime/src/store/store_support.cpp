@@ -14,8 +14,6 @@
 #include "whizbang/observability/logging.hpp"
 #include "whizbang/observability/metrics.hpp"
 
-namespace whizbang::store_internal {}  // namespace whizbang::store_internal
-
 namespace whizbang {
 
 std::string_view to_string(DeadLetterSource source) {
@@ -93,12 +91,6 @@ void report_purged(const StoreOptions& options, const PurgeCounts& counts) {
       "instances, {} refused deliveries, {} dispatch keys past their retention",
       counts.inbox_deduplication, counts.outbox_tombstones, counts.receptor_invocations,
       counts.service_instances, counts.refused_deliveries, counts.dispatch_keys);
-}
-
-void report_quarantined(const std::shared_ptr<spdlog::logger>& logger, std::string_view table,
-                        const MessageId& id, std::string_view reason) {
-  log(logger, spdlog::level::warn, log_events::kStoredRowQuarantined,
-      "{} row {} quarantined (dead-lettered, not retried): {}", table, id, reason);
 }
 
 absl::StatusOr<EventParts> event_parts(std::string_view envelope_json) {

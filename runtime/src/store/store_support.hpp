@@ -9,34 +9,13 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
+#include "whizbang/internal/status_macros.hpp"  // WB_RETURN_IF_ERROR, WB_ASSIGN_OR_RETURN
 #include "whizbang/store/outbox_message.hpp"
 #include "whizbang/store/store_options.hpp"
 #include "whizbang/store/store_rows.hpp"
 #include "whizbang/store/work_item.hpp"
 
-// Early returns for Status/StatusOr in the store sources.
-#define WB_RETURN_IF_ERROR(expr)                                               \
-  do {                                                                         \
-    if (absl::Status wb_status_ = (expr); !wb_status_.ok()) return wb_status_; \
-  } while (false)
-#define WB_CONCAT_INNER(a, b) a##b
-#define WB_CONCAT(a, b) WB_CONCAT_INNER(a, b)
-#define WB_ASSIGN_OR_RETURN(lhs, expr) \
-  WB_ASSIGN_OR_RETURN_IMPL(WB_CONCAT(wb_or_, __LINE__), lhs, expr)
-#define WB_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
-  auto tmp = (expr);                             \
-  if (!tmp.ok()) return tmp.status();            \
-  lhs = *std::move(tmp)
-
 namespace whizbang::store_internal {
-
-inline std::int64_t to_micros(TimePoint time) {
-  return std::chrono::duration_cast<std::chrono::microseconds>(time.time_since_epoch()).count();
-}
-inline TimePoint from_micros(std::int64_t micros) {
-  return TimePoint(
-      std::chrono::duration_cast<TimePoint::duration>(std::chrono::microseconds(micros)));
-}
 
 // How often an instance rewrites its heartbeat row (wh_service_instances), busy or idle: the row
 // only tells operators and the purge which instances live, so a work cycle that writes it every
@@ -81,9 +60,6 @@ void report_failure(const StoreOptions& options, const RecordedFailure& failure)
 // Logs EventId 143 (Information) when a purge removed anything.
 void report_purged(const StoreOptions& options, const PurgeCounts& counts);
 
-// Logs EventId 111 for a row the store or a worker quarantined.
-void report_quarantined(const std::shared_ptr<spdlog::logger>& logger, std::string_view table,
-                        const MessageId& id, std::string_view reason);
 
 // What wh_event_store keeps of an envelope: the payload and {"MessageId","Hops"}.
 struct EventParts {

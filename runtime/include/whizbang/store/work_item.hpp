@@ -15,6 +15,7 @@
 #include "whizbang/ids/message_id.hpp"
 #include "whizbang/ids/uuid.hpp"
 #include "whizbang/message/envelope.hpp"
+#include "whizbang/retry/backoff.hpp"
 #include "whizbang/store/outbox_message.hpp"
 
 namespace whizbang {
@@ -105,7 +106,7 @@ struct WorkFailure {
   std::string error;
   FailureReason reason = FailureReason::Unknown;
   // Dead-letter now, whatever the attempts: a corrupt row or unknown type (quarantine), a
-  // permanent failure (whizbang/failure.hpp).
+  // permanent failure (whizbang/retry/failure.hpp).
   bool dead_letter = false;
 };
 
@@ -136,20 +137,29 @@ struct WorkBatchRequest {
   std::size_t max_items = 100;
 };
 
-// The retry schedule: kFailureBackoffUnit × min(2^min(attempts + 1, kFailureBackoffMaxExponent),
-// kFailureBackoffMaxFactor). The SQLite store's SQL is built from the same constants.
+// The retry schedule of a failed row (outbox, inbox, perspective event, lifecycle completion,
+// detached work): 60 s before the first retry, doubling, at most 300 s (60, 120, 240, 300, ...).
+// Both SQL backends build their failing statements from its fields (store/sql_shapes.hpp); the
+// memory store calls failure_backoff().
+inline constexpr Backoff kStoreRetryBackoff{
+    .initial = std::chrono::seconds(60), .factor = 2, .cap = std::chrono::seconds(300)};
+
+// The backoff of a row's next attempt after its `attempts`-th failure (attempts before it):
+// kStoreRetryBackoff's wait before retry attempts_before + 1.
+constexpr std::chrono::seconds failure_backoff(int attempts_before) {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+      kStoreRetryBackoff.delay(attempts_before + 1));
+}
+static_assert(failure_backoff(0) == std::chrono::seconds(60) &&
+              failure_backoff(1) == std::chrono::seconds(120) &&
+              failure_backoff(2) == std::chrono::seconds(240) &&
+              failure_backoff(3) == std::chrono::seconds(300) &&
+              failure_backoff(9) == std::chrono::seconds(300));
+
+// Kept for source compatibility only: the schedule before kStoreRetryBackoff, spelled as
+// unit × min(2^min(attempts + 1, max exponent), max factor). Same schedule; nothing reads them.
 inline constexpr std::chrono::seconds kFailureBackoffUnit{30};
 inline constexpr int kFailureBackoffMaxExponent = 10;
 inline constexpr int kFailureBackoffMaxFactor = 10;
-
-// The backoff of a row's next attempt after its `attempts`-th failure (attempts before it).
-constexpr std::chrono::seconds failure_backoff(int attempts_before) {
-  const int exponent = attempts_before + 1 < kFailureBackoffMaxExponent
-                           ? attempts_before + 1
-                           : kFailureBackoffMaxExponent;
-  const long long factor =
-      (1LL << exponent) < kFailureBackoffMaxFactor ? (1LL << exponent) : kFailureBackoffMaxFactor;
-  return kFailureBackoffUnit * factor;
-}
 
 }  // namespace whizbang

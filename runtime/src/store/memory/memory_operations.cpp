@@ -1,9 +1,12 @@
-// MemoryWorkStore: dead letters (list and requeue) and the retention purge.
+// MemoryOperations: the operations role (dead letters, requeue, retention purge) on memory.
+#include "memory/memory_operations.hpp"
+
 #include <algorithm>
 
-#include "memory/memory_store_impl.hpp"
+#include "memory/memory_core.hpp"
 
 namespace whizbang {
+
 namespace {
 
 // A fresh set of attempts, due now; the last error stays for the record.
@@ -18,9 +21,9 @@ void requeue(Row& row) {
 
 }  // namespace
 
-absl::StatusOr<std::vector<DeadLetter>> MemoryWorkStore::dead_letters(std::size_t limit) {
-  return impl_->gate.run([&]() -> absl::StatusOr<std::vector<DeadLetter>> {
-    const memory_store::State& state = impl_->state;
+absl::StatusOr<std::vector<DeadLetter>> MemoryOperations::dead_letters(std::size_t limit) {
+  return core_.gate.run([&]() -> absl::StatusOr<std::vector<DeadLetter>> {
+    const memory_store::State& state = core_.state;
     std::vector<DeadLetter> letters;
     for (const auto& [id, row] : state.outbox) {
       if (!row.state.dead_lettered_at) continue;
@@ -65,9 +68,9 @@ absl::StatusOr<std::vector<DeadLetter>> MemoryWorkStore::dead_letters(std::size_
   });
 }
 
-absl::StatusOr<std::size_t> MemoryWorkStore::requeue_dead_letters(std::span<const MessageId> ids) {
-  return impl_->gate.run([&]() -> absl::StatusOr<std::size_t> {
-    memory_store::State& state = impl_->state;
+absl::StatusOr<std::size_t> MemoryOperations::requeue_dead_letters(std::span<const MessageId> ids) {
+  return core_.gate.run([&]() -> absl::StatusOr<std::size_t> {
+    memory_store::State& state = core_.state;
     auto wanted = [&](const MessageId& id) {
       return ids.empty() || std::find(ids.begin(), ids.end(), id) != ids.end();
     };
@@ -93,15 +96,15 @@ absl::StatusOr<std::size_t> MemoryWorkStore::requeue_dead_letters(std::span<cons
       row.lease_expiry.reset();
       ++requeued;
     }
-    if (requeued > 0) impl_->gate.note({.outbox_written = true, .inbox_written = true});
+    if (requeued > 0) core_.gate.note({.outbox_written = true, .inbox_written = true});
     return requeued;
   });
 }
 
-absl::StatusOr<PurgeCounts> MemoryWorkStore::purge(const RetentionOptions& retention) {
-  absl::StatusOr<PurgeCounts> counts = impl_->gate.run([&]() -> absl::StatusOr<PurgeCounts> {
-    memory_store::State& state = impl_->state;
-    const TimePoint now = impl_->now();
+absl::StatusOr<PurgeCounts> MemoryOperations::purge(const RetentionOptions& retention) {
+  absl::StatusOr<PurgeCounts> counts = core_.gate.run([&]() -> absl::StatusOr<PurgeCounts> {
+    memory_store::State& state = core_.state;
+    const TimePoint now = core_.now();
     PurgeCounts purged;
     purged.inbox_deduplication = static_cast<std::int64_t>(std::erase_if(
         state.message_deduplication,
@@ -116,7 +119,7 @@ absl::StatusOr<PurgeCounts> MemoryWorkStore::purge(const RetentionOptions& reten
         }));
     purged.service_instances =
         static_cast<std::int64_t>(std::erase_if(state.instances, [&](const auto& entry) {
-          return entry.first != impl_->self() &&
+          return entry.first != core_.self() &&
                  entry.second.second < now - retention.service_instances;
         }));
     purged.dispatch_keys =
@@ -132,7 +135,7 @@ absl::StatusOr<PurgeCounts> MemoryWorkStore::purge(const RetentionOptions& reten
         }));
     return purged;
   });
-  if (counts.ok()) store_internal::report_purged(impl_->options, *counts);
+  if (counts.ok()) store_internal::report_purged(core_.options, *counts);
   return counts;
 }
 

@@ -1,55 +1,14 @@
-// MemoryWorkStore::Impl: storage, completions and failures, and the coordination cycle.
+// MemoryCore: storage, completions and failures, and the coordination cycle.
 #include <algorithm>
 
-#include "memory/memory_store_impl.hpp"
+#include "memory/memory_core.hpp"
+#include "whizbang/observability/row_quarantine.hpp"
 
 namespace whizbang {
 
 using memory_store::FailureColumns;
 
-std::vector<StoredOutboxRow> MemoryWorkStore::Impl::store_outbox(
-    std::span<const OutboxMessage> messages) {
-  std::vector<StoredOutboxRow> rows;
-  rows.reserve(messages.size());
-  const TimePoint at = now();
-  for (const OutboxMessage& message : messages) {
-    const bool known = state.outbox.contains(message.message_id) ||
-                       state.outbox_tombstones.contains(message.message_id);
-    if (!known) {
-      OutboxRow row{message, {}};
-      row.state.status = MessageStatus::Stored;
-      row.state.created_at = at;
-      row.state.instance_id = self();
-      row.state.lease_expiry = at + options.lease_duration;
-      row.state.scheduled_for = message.scheduled_for;
-      state.outbox.emplace(message.message_id, std::move(row));
-    }
-    rows.push_back({message.message_id, message.stream_id, !known});
-  }
-  if (!messages.empty()) gate.note({.outbox_written = true});
-  return rows;
-}
-
-std::vector<MessageId> MemoryWorkStore::Impl::store_inbox(std::span<const InboxMessage> messages,
-                                                          const Uuid& receiving_service_id) {
-  std::vector<MessageId> stored;
-  const TimePoint at = now();
-  for (const InboxMessage& message : messages) {
-    if (!state.message_deduplication.emplace(message.message_id, at).second) continue;
-    InboxRow row{message, {}};
-    if (row.message.source_service_id.is_nil()) {
-      row.message.source_service_id = receiving_service_id;
-    }
-    row.state.status = MessageStatus::Stored;
-    row.state.created_at = at;
-    state.inbox.emplace(message.message_id, std::move(row));
-    stored.push_back(message.message_id);
-  }
-  if (!stored.empty()) gate.note({.inbox_written = true});
-  return stored;
-}
-
-RowState* MemoryWorkStore::Impl::find_state(WorkSource source, const MessageId& id) {
+RowState* MemoryCore::find_state(WorkSource source, const MessageId& id) {
   if (source == WorkSource::Outbox) {
     auto it = state.outbox.find(id);
     return it == state.outbox.end() ? nullptr : &it->second.state;
@@ -58,8 +17,8 @@ RowState* MemoryWorkStore::Impl::find_state(WorkSource source, const MessageId& 
   return it == state.inbox.end() ? nullptr : &it->second.state;
 }
 
-void MemoryWorkStore::Impl::complete(std::span<const WorkCompletion> completions,
-                                     std::span<const WorkFailure> failures, bool debug_mode) {
+void MemoryCore::complete(std::span<const WorkCompletion> completions,
+                          std::span<const WorkFailure> failures, bool debug_mode) {
   const TimePoint at = now();
   for (const WorkCompletion& completion : completions) {
     RowState* row = find_state(completion.source, completion.message_id);
@@ -103,10 +62,9 @@ void MemoryWorkStore::Impl::complete(std::span<const WorkCompletion> completions
   }
 }
 
-void MemoryWorkStore::Impl::fail(FailureColumns row, std::string_view table, const MessageId& id,
-                                 const std::string& message_type,
-                                 const std::optional<Uuid>& stream_id, std::string_view error,
-                                 FailureReason reason, bool dead_letter) {
+void MemoryCore::fail(FailureColumns row, std::string_view table, const MessageId& id,
+                      const std::string& message_type, const std::optional<Uuid>& stream_id,
+                      std::string_view error, FailureReason reason, bool dead_letter) {
   const TimePoint at = now();
   const bool exhausted = options.max_attempts > 0 && row.attempts + 1 >= options.max_attempts;
   const bool dead = dead_letter || exhausted;
@@ -122,15 +80,15 @@ void MemoryWorkStore::Impl::fail(FailureColumns row, std::string_view table, con
                                  {table, id, message_type, row.attempts, dead, stream_id, error});
 }
 
-bool MemoryWorkStore::Impl::append_event(const MessageId& id, const std::string& message_type,
-                                         const Uuid& stream_id, const std::string& envelope_json,
-                                         RowState& row, std::string_view table) {
+bool MemoryCore::append_event(const MessageId& id, const std::string& message_type,
+                              const Uuid& stream_id, const std::string& envelope_json,
+                              RowState& row, std::string_view table) {
   if (has_status(row.status, MessageStatus::EventStored)) return true;
   absl::StatusOr<store_internal::EventParts> parts = store_internal::event_parts(envelope_json);
   const TimePoint at = now();
   if (!parts.ok()) {
     std::string reason(parts.status().message());
-    store_internal::report_quarantined(options.logger, table, id, reason);
+    log_quarantined_row(options.logger, table, id, reason);
     row.status = row.status | MessageStatus::Failed;
     row.error = std::move(reason);
     row.failure_reason = FailureReason::SerializationError;
@@ -163,7 +121,7 @@ bool MemoryWorkStore::Impl::append_event(const MessageId& id, const std::string&
   return true;
 }
 
-std::vector<WorkItem> MemoryWorkStore::Impl::process(const WorkBatchRequest& request) {
+std::vector<WorkItem> MemoryCore::process(const WorkBatchRequest& request) {
   const TimePoint at = now();
   state.instances[self()] = {options.instance, at};
   complete(request.completions, request.failures, request.debug_mode);
@@ -236,7 +194,7 @@ std::vector<WorkItem> MemoryWorkStore::Impl::process(const WorkBatchRequest& req
   return items;
 }
 
-std::vector<MessageId> MemoryWorkStore::Impl::renew(std::span<const WorkLease> leases) {
+std::vector<MessageId> MemoryCore::renew(std::span<const WorkLease> leases) {
   const TimePoint at = now();
   std::vector<MessageId> renewed;
   for (const WorkLease& lease : leases) {
@@ -249,16 +207,6 @@ std::vector<MessageId> MemoryWorkStore::Impl::renew(std::span<const WorkLease> l
     renewed.push_back(lease.message_id);
   }
   return renewed;
-}
-
-void MemoryWorkStore::Impl::report_new(std::span<const OutboxMessage> messages,
-                                       const std::set<MessageId>& created) {
-  std::vector<StoredOutboxRow> rows;
-  rows.reserve(messages.size());
-  for (const OutboxMessage& message : messages) {
-    rows.push_back({message.message_id, message.stream_id, created.contains(message.message_id)});
-  }
-  store_internal::report_deduplicated(options, messages, rows);
 }
 
 }  // namespace whizbang

@@ -9,7 +9,6 @@
 #pragma once
 
 #include <libpq-fe.h>
-
 #include <cstdint>
 #include <optional>
 #include <string>

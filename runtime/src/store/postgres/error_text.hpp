@@ -10,7 +10,6 @@
 #pragma once
 
 #include <libpq-fe.h>
-
 #include <string>
 #include <string_view>
 

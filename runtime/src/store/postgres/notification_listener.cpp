@@ -4,7 +4,6 @@
 #include <poll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 

@@ -1,30 +1,52 @@
-// PostgresWorkStore: perspective work (claim, complete with the WhenAll check, fail), lifecycle
-// completions and the perspective models.
+// PostgresPerspectives: the perspective role (perspective events, models, associations) on
+// PostgreSQL.
+#include "postgres/postgres_perspectives.hpp"
+
 #include <algorithm>
+#include <cstdlib>
 #include <map>
+#include <set>
 #include <tuple>
 
-#include "postgres/postgres_store_impl.hpp"
+#include "fmt/format.h"
+#include "postgres/binary_array.hpp"
+#include "postgres/migrations.hpp"
+#include "postgres/postgres_core.hpp"
 #include "postgres/sql.hpp"
 #include "row_decoding.hpp"
 
 namespace whizbang {
 
 using postgres::Query;
-using store_internal::from_micros;
 
-absl::StatusOr<std::vector<PerspectiveWork>> PostgresWorkStore::claim_perspective_work(
+absl::Status PostgresCore::fail_keyed(const std::string& sql, std::string_view table,
+                                      const MessageId& id, std::string_view error,
+                                      bool dead_letter) {
+  Query query(*connection, sql);
+  query.bind_uuid(1, id.uuid());
+  query.bind_uuid(2, options.instance.instance_id);
+  query.bind_text(4, error);
+  bind_failure_rule(query, now_micros(), dead_letter, FailureReason::Unknown);
+  WB_ASSIGN_OR_RETURN(bool row, query.step());
+  if (!row) return absl::OkStatus();  // gone, or another instance's now
+  store_internal::report_failure(
+      options, {table, id, query.text(0), static_cast<int>(query.int64(1)), !query.is_null(2),
+                query.optional_uuid(3), error});
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<PerspectiveWork>> PostgresPerspectives::claim_perspective_work(
     std::size_t max_items) {
-  return impl_->gate.run([&]() -> absl::StatusOr<std::vector<PerspectiveWork>> {
-    const std::int64_t now = impl_->now_micros();
-    postgres::Pipeline pipeline(*impl_->connection);
+  return core_.gate.run([&]() -> absl::StatusOr<std::vector<PerspectiveWork>> {
+    const std::int64_t now = core_.now_micros();
+    postgres::Pipeline pipeline(*core_.connection);
     Query& turn = pipeline.add(postgres::sql::kClaimLock);
     turn.bind_int(1, static_cast<std::int64_t>(postgres::sql::ClaimLock::Perspectives));
     Query& claim = pipeline.add(postgres::sql::kClaimPerspectiveWork);
     claim.bind_int(1, now);
-    claim.bind_uuid(2, impl_->options.instance.instance_id);
+    claim.bind_uuid(2, core_.options.instance.instance_id);
     claim.bind_int(3, static_cast<std::int64_t>(max_items));
-    claim.bind_int(4, now + impl_->lease_micros());
+    claim.bind_int(4, now + core_.lease_micros());
     WB_RETURN_IF_ERROR(pipeline.run());
     std::vector<PerspectiveWork> work;
     WB_ASSIGN_OR_RETURN(work, store_internal::collect_rows<PerspectiveWork>(
@@ -37,11 +59,11 @@ absl::StatusOr<std::vector<PerspectiveWork>> PostgresWorkStore::claim_perspectiv
   });
 }
 
-absl::StatusOr<PerspectiveCompletion> PostgresWorkStore::complete_perspective_work(
+absl::StatusOr<PerspectiveCompletion> PostgresPerspectives::complete_perspective_work(
     std::span<const MessageId> event_work_ids) {
-  return impl_->gate.run([&]() -> absl::StatusOr<PerspectiveCompletion> {
-    postgres::Connection& db = *impl_->connection;
-    const Uuid& self = impl_->options.instance.instance_id;
+  return core_.gate.run([&]() -> absl::StatusOr<PerspectiveCompletion> {
+    postgres::Connection& db = *core_.connection;
+    const Uuid& self = core_.options.instance.instance_id;
     // The events these perspective events belong to (those this instance may complete).
     postgres::Pipeline finding(db);
     std::vector<Query*> finds;
@@ -96,7 +118,7 @@ absl::StatusOr<PerspectiveCompletion> PostgresWorkStore::complete_perspective_wo
       counts.push_back(&remaining);
     }
     WB_RETURN_IF_ERROR(counting.run());
-    const std::int64_t now = impl_->now_micros();
+    const std::int64_t now = core_.now_micros();
     postgres::Pipeline recording(db);
     for (std::size_t i = 0; i < touched.size(); ++i) {
       WB_ASSIGN_OR_RETURN(bool row, counts[i]->step());
@@ -107,7 +129,7 @@ absl::StatusOr<PerspectiveCompletion> PostgresWorkStore::complete_perspective_wo
       lifecycle.bind_uuid(1, event_id.uuid());
       lifecycle.bind_uuid(2, streams.at(event_id));
       lifecycle.bind_uuid(3, self);
-      lifecycle.bind_int(4, now + impl_->lease_micros());
+      lifecycle.bind_int(4, now + core_.lease_micros());
       lifecycle.bind_int(5, now);
       completion.events_completed.push_back(event_id);
     }
@@ -116,81 +138,18 @@ absl::StatusOr<PerspectiveCompletion> PostgresWorkStore::complete_perspective_wo
   });
 }
 
-absl::Status PostgresWorkStore::fail_perspective_work(const MessageId& event_work_id,
-                                                      std::string_view error, bool dead_letter) {
-  return impl_->gate.run([&]() -> absl::Status {
-    return impl_->fail_keyed(postgres::sql::kFailPerspectiveWork, "wh_perspective_events",
-                             event_work_id, error, dead_letter);
+absl::Status PostgresPerspectives::fail_perspective_work(const MessageId& event_work_id,
+                                                         std::string_view error, bool dead_letter) {
+  return core_.gate.run([&]() -> absl::Status {
+    return core_.fail_keyed(postgres::sql::kFailPerspectiveWork, "wh_perspective_events",
+                            event_work_id, error, dead_letter);
   });
 }
 
-absl::Status PostgresWorkStore::Impl::fail_keyed(const std::string& sql, std::string_view table,
-                                                 const MessageId& id, std::string_view error,
-                                                 bool dead_letter) {
-  Query query(*connection, sql);
-  query.bind_uuid(1, id.uuid());
-  query.bind_uuid(2, options.instance.instance_id);
-  query.bind_text(4, error);
-  bind_failure_rule(query, now_micros(), dead_letter, FailureReason::Unknown);
-  WB_ASSIGN_OR_RETURN(bool row, query.step());
-  if (!row) return absl::OkStatus();  // gone, or another instance's now
-  store_internal::report_failure(
-      options, {table, id, query.text(0), static_cast<int>(query.int64(1)), !query.is_null(2),
-                query.optional_uuid(3), error});
-  return absl::OkStatus();
-}
-
-absl::StatusOr<std::vector<LifecycleWork>> PostgresWorkStore::claim_lifecycle_work(
-    std::size_t max_items) {
-  return impl_->gate.run([&]() -> absl::StatusOr<std::vector<LifecycleWork>> {
-    const std::int64_t now = impl_->now_micros();
-    Query claim(*impl_->connection, postgres::sql::kClaimLifecycleWork);
-    claim.bind_int(1, now);
-    claim.bind_uuid(2, impl_->options.instance.instance_id);
-    claim.bind_int(3, static_cast<std::int64_t>(max_items));
-    claim.bind_int(4, now + impl_->lease_micros());
-    std::vector<LifecycleWork> work;
-    WB_ASSIGN_OR_RETURN(work, store_internal::collect_rows<LifecycleWork>(
-                                  claim, store_internal::decode_lifecycle_work<postgres::Query>));
-    std::sort(work.begin(), work.end(), [](const LifecycleWork& a, const LifecycleWork& b) {
-      return a.event_id < b.event_id;
-    });
-    return work;
-  });
-}
-
-absl::StatusOr<bool> PostgresWorkStore::renew_lifecycle_work(const MessageId& event_id) {
-  return impl_->gate.run_unsynced([&]() -> absl::StatusOr<bool> {
-    Query query(*impl_->connection, postgres::sql::kRenewLifecycleWork);
-    query.bind_uuid(1, event_id.uuid());
-    query.bind_uuid(2, impl_->options.instance.instance_id);
-    query.bind_int(3, impl_->now_micros() + impl_->lease_micros());
-    WB_RETURN_IF_ERROR(query.run());
-    return query.changes() == 1;
-  });
-}
-
-absl::Status PostgresWorkStore::complete_lifecycle_work(const MessageId& event_id) {
-  return impl_->gate.run([&]() -> absl::Status {
-    Query query(*impl_->connection, postgres::sql::kDeleteLifecycleWork);
-    query.bind_uuid(1, event_id.uuid());
-    query.bind_uuid(2, impl_->options.instance.instance_id);
-    return query.run();
-  });
-}
-
-absl::Status PostgresWorkStore::fail_lifecycle_work(const MessageId& event_id,
-                                                    std::string_view error, bool dead_letter) {
-  return impl_->gate.run([&]() -> absl::Status {
-    return impl_->fail_keyed(postgres::sql::kFailLifecycleWork, "wh_lifecycle_completions",
-                             event_id, error, dead_letter);
-  });
-}
-
-absl::StatusOr<std::optional<PerspectiveModelRow>> PostgresWorkStore::load_perspective_model(
+absl::StatusOr<std::optional<PerspectiveModelRow>> PostgresPerspectives::load_perspective_model(
     std::string_view perspective, const Uuid& stream_id) {
-  return impl_->gate.run_read([&]() -> absl::StatusOr<std::optional<PerspectiveModelRow>> {
-    postgres::Pipeline pipeline(*impl_->connection);
+  return core_.gate.run_read([&]() -> absl::StatusOr<std::optional<PerspectiveModelRow>> {
+    postgres::Pipeline pipeline(*core_.connection);
     Query& lock = pipeline.add(postgres::sql::kLockPerspectiveModel);
     lock.bind_text(1, perspective);
     lock.bind_uuid(2, stream_id);
@@ -201,21 +160,31 @@ absl::StatusOr<std::optional<PerspectiveModelRow>> PostgresWorkStore::load_persp
     WB_ASSIGN_OR_RETURN(bool found, query.step());
     if (!found) return std::optional<PerspectiveModelRow>();
     return std::optional<PerspectiveModelRow>(PerspectiveModelRow{
-        query.text(0), MessageId::from_trusted(query.uuid(1)), from_micros(query.int64(2))});
+        query.text(0), MessageId::from_trusted(query.uuid(1)), from_unix_micros(query.int64(2))});
   });
 }
 
-absl::Status PostgresWorkStore::save_perspective_model(std::string_view perspective,
-                                                       const Uuid& stream_id,
-                                                       std::string_view model_json,
-                                                       const MessageId& last_event_id) {
-  return impl_->gate.run([&]() -> absl::Status {
-    Query query(*impl_->connection, postgres::sql::kSavePerspectiveModel);
+absl::Status PostgresPerspectives::save_perspective_model(std::string_view perspective,
+                                                          const Uuid& stream_id,
+                                                          std::string_view model_json,
+                                                          const MessageId& last_event_id) {
+  return core_.gate.run([&]() -> absl::Status {
+    Query query(*core_.connection, postgres::sql::kSavePerspectiveModel);
     query.bind_text(1, perspective);
     query.bind_uuid(2, stream_id);
     query.bind_text(3, model_json);
     query.bind_uuid(4, last_event_id.uuid());
-    query.bind_int(5, impl_->now_micros());
+    query.bind_int(5, core_.now_micros());
+    return query.run();
+  });
+}
+
+absl::Status PostgresPerspectives::add_perspective_association(std::string_view message_type,
+                                                               std::string_view perspective) {
+  return core_.gate.run([&]() -> absl::Status {
+    Query query(*core_.connection, postgres::sql::kInsertAssociation);
+    query.bind_text(1, message_type);
+    query.bind_text(2, perspective);
     return query.run();
   });
 }

@@ -4,17 +4,17 @@
 #include <algorithm>
 #include <set>
 
-#include "postgres/postgres_store_impl.hpp"
+#include "postgres/postgres_core.hpp"
 #include "postgres/sql.hpp"
 #include "row_decoding.hpp"
+#include "whizbang/observability/row_quarantine.hpp"
 
 namespace whizbang {
 
 using postgres::Pipeline;
 using postgres::Query;
 
-absl::StatusOr<std::vector<WorkItem>> PostgresWorkStore::Impl::process(
-    const WorkBatchRequest& request) {
+absl::StatusOr<std::vector<WorkItem>> PostgresCore::process(const WorkBatchRequest& request) {
   const std::int64_t now = now_micros();
   const std::int64_t lease_expiry = now + lease_micros();
   Pipeline pipeline(*connection);
@@ -65,8 +65,8 @@ absl::StatusOr<std::vector<WorkItem>> PostgresWorkStore::Impl::process(
   return items;
 }
 
-PostgresWorkStore::Impl::Queries PostgresWorkStore::Impl::add_renewals(
-    Pipeline& pipeline, std::span<const WorkLease> leases) {
+PostgresCore::Queries PostgresCore::add_renewals(Pipeline& pipeline,
+                                                 std::span<const WorkLease> leases) {
   const std::int64_t lease_expiry = now_micros() + lease_micros();
   Queries renewals;
   for (const WorkLease& lease : leases) {
@@ -79,8 +79,8 @@ PostgresWorkStore::Impl::Queries PostgresWorkStore::Impl::add_renewals(
   return renewals;
 }
 
-std::vector<MessageId> PostgresWorkStore::Impl::read_renewals(std::span<const WorkLease> leases,
-                                                              const Queries& renewals) {
+std::vector<MessageId> PostgresCore::read_renewals(std::span<const WorkLease> leases,
+                                                   const Queries& renewals) {
   std::vector<MessageId> renewed;
   for (std::size_t i = 0; i < leases.size(); ++i) {
     if (renewals[i]->changes() == 1) renewed.push_back(leases[i].message_id);
@@ -88,9 +88,8 @@ std::vector<MessageId> PostgresWorkStore::Impl::read_renewals(std::span<const Wo
   return renewed;
 }
 
-Query& PostgresWorkStore::Impl::add_claim(Pipeline& pipeline, WorkSource source,
-                                          const WorkBatchRequest& request,
-                                          std::int64_t lease_expiry) {
+Query& PostgresCore::add_claim(Pipeline& pipeline, WorkSource source,
+                               const WorkBatchRequest& request, std::int64_t lease_expiry) {
   Query& turn = pipeline.add(postgres::sql::kClaimLock);
   turn.bind_int(1, static_cast<std::int64_t>(postgres::sql::claim_lock(source)));
   pipeline.add(postgres::sql::kPlainIndexScansOnly);
@@ -104,9 +103,9 @@ Query& PostgresWorkStore::Impl::add_claim(Pipeline& pipeline, WorkSource source,
   return claim;
 }
 
-std::vector<WorkItem> PostgresWorkStore::Impl::read_claim(WorkSource source, Query& claim,
-                                                          const std::set<MessageId>& newly_stored,
-                                                          std::int64_t lease_expiry) {
+std::vector<WorkItem> PostgresCore::read_claim(WorkSource source, Query& claim,
+                                               const std::set<MessageId>& newly_stored,
+                                               std::int64_t lease_expiry) {
   const std::int64_t now = now_micros();
   std::vector<WorkItem> items;
   while (true) {
@@ -122,7 +121,7 @@ std::vector<WorkItem> PostgresWorkStore::Impl::read_claim(WorkSource source, Que
   return items;
 }
 
-absl::Status PostgresWorkStore::Impl::append_events(std::vector<WorkItem>& items) {
+absl::Status PostgresCore::append_events(std::vector<WorkItem>& items) {
   const std::int64_t now = now_micros();
   // Event rows go to the event store in claim order (outbox, then inbox; each in event-id
   // order), so a stream's versions follow the order its events were caused in.
@@ -142,7 +141,7 @@ absl::Status PostgresWorkStore::Impl::append_events(std::vector<WorkItem>& items
         store_internal::event_parts(item.envelope_json);
     if (!parts.ok()) {
       const std::string reason(parts.status().message());
-      store_internal::report_quarantined(options.logger, postgres::sql::table(item.source),
+      log_quarantined_row(options.logger, postgres::sql::table(item.source),
                                          item.message_id, reason);
       Query& quarantine = appends.add(postgres::sql::quarantine_row(item.source));
       quarantine.bind_uuid(1, item.message_id.uuid());

@@ -1,25 +1,43 @@
-// SqliteWorkStore: perspective work (claim, complete with the WhenAll check, fail) and the
-// perspective models (wh_perspective_models, migration 4).
+// SqlitePerspectives: the perspective role (perspective events, models, associations) on SQLite.
+#include "sqlite/sqlite_perspectives.hpp"
+
 #include <algorithm>
 
+#include "absl/time/clock.h"
+#include "fmt/format.h"
 #include "row_decoding.hpp"
+#include "sqlite/migrations.hpp"
 #include "sqlite/sql.hpp"
-#include "sqlite/sqlite_store_impl.hpp"
+#include "sqlite/sqlite_core.hpp"
 
 namespace whizbang {
 
 using sqlite::Use;
-using store_internal::from_micros;
 
-absl::StatusOr<std::vector<PerspectiveWork>> SqliteWorkStore::claim_perspective_work(
+absl::Status SqliteCore::fail_keyed(const std::string& sql, std::string_view table,
+                                    const MessageId& id, std::string_view error, bool dead_letter) {
+  WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, connection->prepare(sql));
+  Use use(*connection, stmt);
+  use.bind_uuid(1, id.uuid());
+  use.bind_uuid(2, options.instance.instance_id);
+  use.bind_text(4, error);
+  bind_failure_rule(use, now_micros(), dead_letter, FailureReason::Unknown);
+  WB_ASSIGN_OR_RETURN(bool row, use.step());
+  if (!row) return absl::OkStatus();  // gone, or another instance's now
+  store_internal::report_failure(options, {table, id, use.text(0), static_cast<int>(use.int64(1)),
+                                           !use.is_null(2), use.optional_uuid(3), error});
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<PerspectiveWork>> SqlitePerspectives::claim_perspective_work(
     std::size_t max_items) {
   // An idle poll reads only (see process_work_batch).
-  WB_ASSIGN_OR_RETURN(bool idle, impl_->nothing_claimable(sqlite::sql::kClaimablePerspectiveWork));
+  WB_ASSIGN_OR_RETURN(bool idle, core_.nothing_claimable(sqlite::sql::kClaimablePerspectiveWork));
   if (idle) return std::vector<PerspectiveWork>();
-  return impl_->gate.run([&]() -> absl::StatusOr<std::vector<PerspectiveWork>> {
-    sqlite::Connection& db = *impl_->connection;
-    const std::int64_t now = impl_->now_micros();
-    const Uuid& self = impl_->options.instance.instance_id;
+  return core_.gate.run([&]() -> absl::StatusOr<std::vector<PerspectiveWork>> {
+    sqlite::Connection& db = *core_.connection;
+    const std::int64_t now = core_.now_micros();
+    const Uuid& self = core_.options.instance.instance_id;
     std::vector<PerspectiveWork> work;
     {
       WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, db.prepare(sqlite::sql::kClaimablePerspectiveWork));
@@ -35,7 +53,7 @@ absl::StatusOr<std::vector<PerspectiveWork>> SqliteWorkStore::claim_perspective_
       Use use(db, lease);
       use.bind_uuid(1, item.event_work_id.uuid());
       use.bind_uuid(2, self);
-      use.bind_int(3, now + impl_->lease_micros());
+      use.bind_int(3, now + core_.lease_micros());
       use.bind_int(4, now);
       WB_RETURN_IF_ERROR(use.run());
     }
@@ -43,11 +61,11 @@ absl::StatusOr<std::vector<PerspectiveWork>> SqliteWorkStore::claim_perspective_
   });
 }
 
-absl::StatusOr<PerspectiveCompletion> SqliteWorkStore::complete_perspective_work(
+absl::StatusOr<PerspectiveCompletion> SqlitePerspectives::complete_perspective_work(
     std::span<const MessageId> event_work_ids) {
-  return impl_->gate.run([&]() -> absl::StatusOr<PerspectiveCompletion> {
-    sqlite::Connection& db = *impl_->connection;
-    const Uuid& self = impl_->options.instance.instance_id;
+  return core_.gate.run([&]() -> absl::StatusOr<PerspectiveCompletion> {
+    sqlite::Connection& db = *core_.connection;
+    const Uuid& self = core_.options.instance.instance_id;
     WB_ASSIGN_OR_RETURN(sqlite3_stmt * find, db.prepare(sqlite::sql::kPerspectiveWorkEvent));
     WB_ASSIGN_OR_RETURN(sqlite3_stmt * erase, db.prepare(sqlite::sql::kDeletePerspectiveWork));
     std::vector<std::pair<MessageId, Uuid>> touched;  // (event, stream)
@@ -74,7 +92,7 @@ absl::StatusOr<PerspectiveCompletion> SqliteWorkStore::complete_perspective_work
                         db.prepare(sqlite::sql::kPerspectiveWorkRemaining));
     WB_ASSIGN_OR_RETURN(sqlite3_stmt * lifecycle,
                         db.prepare(sqlite::sql::kInsertLifecycleCompletion));
-    const std::int64_t now = impl_->now_micros();
+    const std::int64_t now = core_.now_micros();
     for (const auto& [event_id, stream_id] : touched) {
       if (std::find(completion.events_completed.begin(), completion.events_completed.end(),
                     event_id) != completion.events_completed.end()) {
@@ -91,7 +109,7 @@ absl::StatusOr<PerspectiveCompletion> SqliteWorkStore::complete_perspective_work
       use.bind_uuid(1, event_id.uuid());
       use.bind_uuid(2, stream_id);
       use.bind_uuid(3, self);
-      use.bind_int(4, now + impl_->lease_micros());
+      use.bind_int(4, now + core_.lease_micros());
       use.bind_int(5, now);
       WB_RETURN_IF_ERROR(use.run());
       completion.events_completed.push_back(event_id);
@@ -100,121 +118,54 @@ absl::StatusOr<PerspectiveCompletion> SqliteWorkStore::complete_perspective_work
   });
 }
 
-absl::Status SqliteWorkStore::fail_perspective_work(const MessageId& event_work_id,
-                                                    std::string_view error, bool dead_letter) {
-  return impl_->gate.run([&]() -> absl::Status {
-    return impl_->fail_keyed(sqlite::sql::kFailPerspectiveWork, "wh_perspective_events",
-                             event_work_id, error, dead_letter);
+absl::Status SqlitePerspectives::fail_perspective_work(const MessageId& event_work_id,
+                                                       std::string_view error, bool dead_letter) {
+  return core_.gate.run([&]() -> absl::Status {
+    return core_.fail_keyed(sqlite::sql::kFailPerspectiveWork, "wh_perspective_events",
+                            event_work_id, error, dead_letter);
   });
 }
 
-absl::Status SqliteWorkStore::Impl::fail_keyed(const std::string& sql, std::string_view table,
-                                               const MessageId& id, std::string_view error,
-                                               bool dead_letter) {
-  WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, connection->prepare(sql));
-  Use use(*connection, stmt);
-  use.bind_uuid(1, id.uuid());
-  use.bind_uuid(2, options.instance.instance_id);
-  use.bind_text(4, error);
-  bind_failure_rule(use, now_micros(), dead_letter, FailureReason::Unknown);
-  WB_ASSIGN_OR_RETURN(bool row, use.step());
-  if (!row) return absl::OkStatus();  // gone, or another instance's now
-  store_internal::report_failure(options, {table, id, use.text(0), static_cast<int>(use.int64(1)),
-                                           !use.is_null(2), use.optional_uuid(3), error});
-  return absl::OkStatus();
-}
-
-absl::StatusOr<std::vector<LifecycleWork>> SqliteWorkStore::claim_lifecycle_work(
-    std::size_t max_items) {
-  // An idle poll reads only (see process_work_batch).
-  WB_ASSIGN_OR_RETURN(bool idle, impl_->nothing_claimable(sqlite::sql::kClaimableLifecycleWork));
-  if (idle) return std::vector<LifecycleWork>();
-  return impl_->gate.run([&]() -> absl::StatusOr<std::vector<LifecycleWork>> {
-    sqlite::Connection& db = *impl_->connection;
-    const std::int64_t now = impl_->now_micros();
-    const Uuid& self = impl_->options.instance.instance_id;
-    std::vector<LifecycleWork> work;
-    {
-      WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, db.prepare(sqlite::sql::kClaimableLifecycleWork));
-      Use use(db, stmt);
-      use.bind_int(1, now);
-      use.bind_uuid(2, self);
-      use.bind_int(3, static_cast<std::int64_t>(max_items));
-      WB_ASSIGN_OR_RETURN(work, store_internal::collect_rows<LifecycleWork>(
-                                    use, store_internal::decode_lifecycle_work<sqlite::Use>));
-    }
-    WB_ASSIGN_OR_RETURN(sqlite3_stmt * lease, db.prepare(sqlite::sql::kLeaseLifecycleWork));
-    for (const LifecycleWork& item : work) {
-      Use use(db, lease);
-      use.bind_uuid(1, item.event_id.uuid());
-      use.bind_uuid(2, self);
-      use.bind_int(3, now + impl_->lease_micros());
-      WB_RETURN_IF_ERROR(use.run());
-    }
-    return work;
-  });
-}
-
-absl::StatusOr<bool> SqliteWorkStore::renew_lifecycle_work(const MessageId& event_id) {
-  return impl_->gate.run_unsynced([&]() -> absl::StatusOr<bool> {
-    WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt,
-                        impl_->connection->prepare(sqlite::sql::kRenewLifecycleWork));
-    Use use(*impl_->connection, stmt);
-    use.bind_uuid(1, event_id.uuid());
-    use.bind_uuid(2, impl_->options.instance.instance_id);
-    use.bind_int(3, impl_->now_micros() + impl_->lease_micros());
-    WB_RETURN_IF_ERROR(use.run());
-    return use.changes() == 1;
-  });
-}
-
-absl::Status SqliteWorkStore::complete_lifecycle_work(const MessageId& event_id) {
-  return impl_->gate.run([&]() -> absl::Status {
-    WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt,
-                        impl_->connection->prepare(sqlite::sql::kDeleteLifecycleWork));
-    Use use(*impl_->connection, stmt);
-    use.bind_uuid(1, event_id.uuid());
-    use.bind_uuid(2, impl_->options.instance.instance_id);
-    return use.run();
-  });
-}
-
-absl::Status SqliteWorkStore::fail_lifecycle_work(const MessageId& event_id, std::string_view error,
-                                                  bool dead_letter) {
-  return impl_->gate.run([&]() -> absl::Status {
-    return impl_->fail_keyed(sqlite::sql::kFailLifecycleWork, "wh_lifecycle_completions", event_id,
-                             error, dead_letter);
-  });
-}
-
-absl::StatusOr<std::optional<PerspectiveModelRow>> SqliteWorkStore::load_perspective_model(
+absl::StatusOr<std::optional<PerspectiveModelRow>> SqlitePerspectives::load_perspective_model(
     std::string_view perspective, const Uuid& stream_id) {
-  return impl_->gate.run_read([&]() -> absl::StatusOr<std::optional<PerspectiveModelRow>> {
+  return core_.gate.run_read([&]() -> absl::StatusOr<std::optional<PerspectiveModelRow>> {
     WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt,
-                        impl_->connection->prepare(sqlite::sql::kLoadPerspectiveModel));
-    Use use(*impl_->connection, stmt);
+                        core_.connection->prepare(sqlite::sql::kLoadPerspectiveModel));
+    Use use(*core_.connection, stmt);
     use.bind_text(1, perspective);
     use.bind_uuid(2, stream_id);
     WB_ASSIGN_OR_RETURN(bool found, use.step());
     if (!found) return std::optional<PerspectiveModelRow>();
     return std::optional<PerspectiveModelRow>(PerspectiveModelRow{
-        use.text(0), MessageId::from_trusted(use.uuid(1)), from_micros(use.int64(2))});
+        use.text(0), MessageId::from_trusted(use.uuid(1)), from_unix_micros(use.int64(2))});
   });
 }
 
-absl::Status SqliteWorkStore::save_perspective_model(std::string_view perspective,
-                                                     const Uuid& stream_id,
-                                                     std::string_view model_json,
-                                                     const MessageId& last_event_id) {
-  return impl_->gate.run([&]() -> absl::Status {
+absl::Status SqlitePerspectives::save_perspective_model(std::string_view perspective,
+                                                        const Uuid& stream_id,
+                                                        std::string_view model_json,
+                                                        const MessageId& last_event_id) {
+  return core_.gate.run([&]() -> absl::Status {
     WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt,
-                        impl_->connection->prepare(sqlite::sql::kSavePerspectiveModel));
-    Use use(*impl_->connection, stmt);
+                        core_.connection->prepare(sqlite::sql::kSavePerspectiveModel));
+    Use use(*core_.connection, stmt);
     use.bind_text(1, perspective);
     use.bind_uuid(2, stream_id);
     use.bind_text(3, model_json);
     use.bind_uuid(4, last_event_id.uuid());
-    use.bind_int(5, impl_->now_micros());
+    use.bind_int(5, core_.now_micros());
+    return use.run();
+  });
+}
+
+absl::Status SqlitePerspectives::add_perspective_association(std::string_view message_type,
+                                                             std::string_view perspective) {
+  return core_.gate.run([&]() -> absl::Status {
+    WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt,
+                        core_.connection->prepare(sqlite::sql::kInsertAssociation));
+    Use use(*core_.connection, stmt);
+    use.bind_text(1, message_type);
+    use.bind_text(2, perspective);
     return use.run();
   });
 }

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <sqlite3.h>
-
 #include <string>
 
 #include "absl/container/flat_hash_map.h"

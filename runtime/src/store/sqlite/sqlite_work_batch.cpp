@@ -5,14 +5,15 @@
 
 #include "row_decoding.hpp"
 #include "sqlite/sql.hpp"
-#include "sqlite/sqlite_store_impl.hpp"
+#include "sqlite/sqlite_core.hpp"
+#include "whizbang/observability/row_quarantine.hpp"
 
 namespace whizbang {
 
 using sqlite::Use;
 
-absl::StatusOr<bool> SqliteWorkStore::Impl::any_claimable(const std::string& sql,
-                                                          std::optional<std::int64_t> fourth) {
+absl::StatusOr<bool> SqliteCore::any_claimable(const std::string& sql,
+                                               std::optional<std::int64_t> fourth) {
   WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, connection->prepare(sql));
   Use use(*connection, stmt);
   use.bind_int(1, now_micros());
@@ -22,14 +23,14 @@ absl::StatusOr<bool> SqliteWorkStore::Impl::any_claimable(const std::string& sql
   return use.step();
 }
 
-absl::StatusOr<bool> SqliteWorkStore::Impl::nothing_claimable(const std::string& sql) {
+absl::StatusOr<bool> SqliteCore::nothing_claimable(const std::string& sql) {
   if (gate.in_transaction()) return false;
   absl::StatusOr<bool> any = gate.run_read([&] { return any_claimable(sql, std::nullopt); });
   if (!any.ok()) return any.status();
   return !*any;
 }
 
-absl::StatusOr<bool> SqliteWorkStore::Impl::idle_poll(const WorkBatchRequest& request) {
+absl::StatusOr<bool> SqliteCore::idle_poll(const WorkBatchRequest& request) {
   if (!request.completions.empty() || !request.failures.empty() || !request.new_outbox.empty() ||
       !request.new_inbox.empty() || !request.renewals.empty() ||
       store_internal::heartbeat_due(last_heartbeat, now_micros())) {
@@ -48,8 +49,7 @@ absl::StatusOr<bool> SqliteWorkStore::Impl::idle_poll(const WorkBatchRequest& re
   return true;
 }
 
-absl::StatusOr<std::vector<WorkItem>> SqliteWorkStore::Impl::process(
-    const WorkBatchRequest& request) {
+absl::StatusOr<std::vector<WorkItem>> SqliteCore::process(const WorkBatchRequest& request) {
   const std::int64_t now = now_micros();
   if (store_internal::heartbeat_due(last_heartbeat, now)) {
     last_heartbeat = now;
@@ -89,8 +89,7 @@ absl::StatusOr<std::vector<WorkItem>> SqliteWorkStore::Impl::process(
   return items;
 }
 
-absl::StatusOr<std::vector<MessageId>> SqliteWorkStore::Impl::renew(
-    std::span<const WorkLease> leases) {
+absl::StatusOr<std::vector<MessageId>> SqliteCore::renew(std::span<const WorkLease> leases) {
   const std::int64_t lease_expiry = now_micros() + lease_micros();
   std::vector<MessageId> renewed;
   for (const WorkLease& lease : leases) {
@@ -122,9 +121,9 @@ absl::StatusOr<std::vector<MessageId>> SqliteWorkStore::Impl::renew(
   return renewed;
 }
 
-absl::Status SqliteWorkStore::Impl::claim(WorkSource source, const WorkBatchRequest& request,
-                                          const std::set<MessageId>& newly_stored,
-                                          std::vector<WorkItem>& items) {
+absl::Status SqliteCore::claim(WorkSource source, const WorkBatchRequest& request,
+                               const std::set<MessageId>& newly_stored,
+                               std::vector<WorkItem>& items) {
   const std::int64_t now = now_micros();
   const std::int64_t lease_expiry = now + lease_micros();
   const std::size_t first = items.size();
@@ -147,7 +146,7 @@ absl::Status SqliteWorkStore::Impl::claim(WorkSource source, const WorkBatchRequ
       const std::optional<std::int64_t> held_until = use.optional_int64(10);
       const bool keep = lease_taken_just_now(held_until, lease_expiry) &&
                         use.optional_uuid(9) == options.instance.instance_id;
-      if (keep) item.lease_expiry = store_internal::from_micros(*held_until);
+      if (keep) item.lease_expiry = from_unix_micros(*held_until);
       lease_kept.push_back(keep);
       items.push_back(std::move(item));
     }
@@ -176,8 +175,7 @@ absl::Status SqliteWorkStore::Impl::claim(WorkSource source, const WorkBatchRequ
   return absl::OkStatus();
 }
 
-absl::StatusOr<bool> SqliteWorkStore::Impl::append_unless_stored(WorkItem& item,
-                                                                 PerspectiveTargets& targets) {
+absl::StatusOr<bool> SqliteCore::append_unless_stored(WorkItem& item, PerspectiveTargets& targets) {
   if (!item.is_event || !item.stream_id || has_status(item.status, MessageStatus::EventStored)) {
     return true;
   }
@@ -186,13 +184,12 @@ absl::StatusOr<bool> SqliteWorkStore::Impl::append_unless_stored(WorkItem& item,
   return stored;
 }
 
-absl::StatusOr<bool> SqliteWorkStore::Impl::append_event(WorkItem& item,
-                                                         PerspectiveTargets& targets) {
+absl::StatusOr<bool> SqliteCore::append_event(WorkItem& item, PerspectiveTargets& targets) {
   absl::StatusOr<store_internal::EventParts> parts =
       store_internal::event_parts(item.envelope_json);
   if (!parts.ok()) {
     const std::string reason(parts.status().message());
-    store_internal::report_quarantined(options.logger, sqlite::sql::table(item.source),
+    log_quarantined_row(options.logger, sqlite::sql::table(item.source),
                                        item.message_id, reason);
     WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt,
                         connection->prepare(sqlite::sql::quarantine_row(item.source)));
@@ -207,9 +204,9 @@ absl::StatusOr<bool> SqliteWorkStore::Impl::append_event(WorkItem& item,
   return true;
 }
 
-absl::Status SqliteWorkStore::Impl::append_event_parts(const WorkItem& item,
-                                                       const store_internal::EventParts& parts,
-                                                       PerspectiveTargets& targets) {
+absl::Status SqliteCore::append_event_parts(const WorkItem& item,
+                                            const store_internal::EventParts& parts,
+                                            PerspectiveTargets& targets) {
   const std::int64_t now = now_micros();
   std::int64_t version = 0;
   {

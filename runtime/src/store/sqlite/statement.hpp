@@ -3,7 +3,6 @@
 #pragma once
 
 #include <sqlite3.h>
-
 #include <cstdint>
 #include <cstring>
 #include <memory>

@@ -1,0 +1,118 @@
+// ComposedWorkStore: a WorkStore made of one object per role, forwarding each call to its role.
+//
+// The forwarding is written here once for every backend: a backend implements each role in its
+// own class (store/<backend>/<backend>_<role>.{hpp,cpp}, over a shared per-backend core) and
+// hands them to compose(). Adding a method to a role touches the role's header, its forwarding
+// here, and each backend's role class, not one override list per backend.
+//
+//   class MyStore final : public whizbang::ComposedWorkStore {
+//    public:
+//     MyStore() { compose(roles_.roles()); }   // every role object outlives the store's calls
+//   };
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "whizbang/store/work_store.hpp"
+
+namespace whizbang {
+
+// The role objects a backend composes its WorkStore of; none may be null.
+struct WorkStoreRoles {
+  StoreTransactions* transactions = nullptr;
+  OutboxStore* outbox = nullptr;
+  InboxStore* inbox = nullptr;
+  EventStore* events = nullptr;
+  PerspectiveStore* perspectives = nullptr;
+  StageWorkStore* stage_work = nullptr;
+  WorkCoordination* coordination = nullptr;
+  StoreOperations* operations = nullptr;
+};
+
+class ComposedWorkStore : public WorkStore {
+ public:
+  // StoreTransactions
+  absl::Status begin() final;
+  absl::Status commit() final;
+  absl::Status rollback() final;
+  bool in_transaction() const final;
+  bool writers_take_turns() const final;
+  absl::Status savepoint() final;
+  absl::Status release_savepoint() final;
+  absl::Status rollback_to_savepoint() final;
+  absl::StatusOr<SqlSession*> sql() final;
+  int add_commit_listener(CommitListener listener) final;
+  void remove_commit_listener(int id) final;
+
+  // OutboxStore
+  absl::StatusOr<std::vector<StoredOutboxRow>> store_outbox_messages(
+      std::span<const OutboxMessage> messages) final;
+  absl::StatusOr<bool> remember_dispatch(const MessageId& id) final;
+
+  // InboxStore
+  absl::StatusOr<std::vector<MessageId>> store_inbox_messages(
+      std::span<const InboxMessage> messages, const Uuid& receiving_service_id) final;
+  bool accepts_deliveries() const final;
+  absl::StatusOr<AcceptedDeliveries> accept_deliveries(std::span<const InboxMessage> messages,
+                                                       const Uuid& receiving_service_id) final;
+  absl::Status keep_accepted(std::span<const InboxMessage> messages,
+                             const Uuid& receiving_service_id) final;
+
+  // EventStore
+  absl::StatusOr<std::vector<StoredEvent>> read_stream(const Uuid& stream_id) final;
+
+  // PerspectiveStore
+  absl::Status add_perspective_association(std::string_view message_type,
+                                           std::string_view perspective) final;
+  absl::StatusOr<std::vector<PerspectiveWork>> claim_perspective_work(std::size_t max_items) final;
+  absl::StatusOr<PerspectiveCompletion> complete_perspective_work(
+      std::span<const MessageId> event_work_ids) final;
+  absl::Status fail_perspective_work(const MessageId& event_work_id, std::string_view error,
+                                     bool dead_letter) final;
+  absl::StatusOr<std::optional<PerspectiveModelRow>> load_perspective_model(
+      std::string_view perspective, const Uuid& stream_id) final;
+  absl::Status save_perspective_model(std::string_view perspective, const Uuid& stream_id,
+                                      std::string_view model_json,
+                                      const MessageId& last_event_id) final;
+
+  // StageWorkStore
+  absl::StatusOr<std::vector<LifecycleWork>> claim_lifecycle_work(std::size_t max_items) final;
+  absl::StatusOr<bool> renew_lifecycle_work(const MessageId& event_id) final;
+  absl::Status complete_lifecycle_work(const MessageId& event_id) final;
+  absl::Status fail_lifecycle_work(const MessageId& event_id, std::string_view error,
+                                   bool dead_letter) final;
+  absl::Status store_detached_work(const DetachedWork& work) final;
+  absl::StatusOr<std::vector<DetachedWork>> claim_detached_work(std::size_t max_items) final;
+  absl::StatusOr<bool> complete_detached_work(const MessageId& work_id) final;
+  absl::Status fail_detached_work(const MessageId& work_id, std::string_view error,
+                                  bool dead_letter) final;
+
+  // WorkCoordination
+  absl::StatusOr<std::vector<WorkItem>> process_work_batch(const WorkBatchRequest& request) final;
+  absl::Status complete_work(std::span<const WorkCompletion> completions,
+                             std::span<const WorkFailure> failures) final;
+  absl::StatusOr<std::vector<MessageId>> renew_leases(std::span<const WorkLease> leases) final;
+  absl::Status record_receptor_invocations(const MessageId& message_id,
+                                           std::span<const ReceptorInvocationRecord> records) final;
+  absl::StatusOr<std::vector<ReceptorInvocationRecord>> find_receptor_invocations(
+      const MessageId& message_id, std::string_view receptor_id) final;
+
+  // StoreOperations
+  absl::StatusOr<std::vector<DeadLetter>> dead_letters(std::size_t limit) final;
+  absl::StatusOr<std::size_t> requeue_dead_letters(std::span<const MessageId> ids) final;
+  absl::StatusOr<PurgeCounts> purge(const RetentionOptions& retention) final;
+
+ protected:
+  ComposedWorkStore() = default;
+  // Called once, from the backend's constructor, before the store is used.
+  void compose(const WorkStoreRoles& roles) { roles_ = roles; }
+
+ private:
+  WorkStoreRoles roles_;
+};
+
+}  // namespace whizbang

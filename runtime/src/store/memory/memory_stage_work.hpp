@@ -1,0 +1,28 @@
+// MemoryStageWork: the stage-work role (lifecycle completions, detached work) on memory.
+#pragma once
+
+#include "memory/memory_core.hpp"
+#include "whizbang/store/stage_work_store.hpp"
+
+namespace whizbang {
+
+class MemoryStageWork final : public StageWorkStore {
+ public:
+  explicit MemoryStageWork(MemoryCore& core) : core_(core) {}
+
+  absl::StatusOr<std::vector<LifecycleWork>> claim_lifecycle_work(std::size_t max_items) override;
+  absl::StatusOr<bool> renew_lifecycle_work(const MessageId& event_id) override;
+  absl::Status complete_lifecycle_work(const MessageId& event_id) override;
+  absl::Status fail_lifecycle_work(const MessageId& event_id, std::string_view error,
+                                   bool dead_letter) override;
+  absl::Status store_detached_work(const DetachedWork& work) override;
+  absl::StatusOr<std::vector<DetachedWork>> claim_detached_work(std::size_t max_items) override;
+  absl::StatusOr<bool> complete_detached_work(const MessageId& work_id) override;
+  absl::Status fail_detached_work(const MessageId& work_id, std::string_view error,
+                                  bool dead_letter) override;
+
+ private:
+  MemoryCore& core_;
+};
+
+}  // namespace whizbang

@@ -1,0 +1,117 @@
+// PostgresStageWork: the stage-work role (lifecycle completions, detached work) on PostgreSQL.
+#include "postgres/postgres_stage_work.hpp"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "postgres/postgres_core.hpp"
+#include "postgres/sql.hpp"
+#include "row_decoding.hpp"
+
+namespace whizbang {
+
+using postgres::Query;
+
+absl::Status PostgresStageWork::store_detached_work(const DetachedWork& work) {
+  return core_.gate.run([&]() -> absl::Status {
+    const std::int64_t now = core_.now_micros();
+    Query query(*core_.connection, postgres::sql::kInsertDetachedWork);
+    query.bind_uuid(1, work.work_id.uuid());
+    query.bind_uuid(2, work.message_id.uuid());
+    query.bind_text(3, std::string_view(work.receptor_id));
+    query.bind_int(4, static_cast<std::int64_t>(work.stage));
+    query.bind_text(5, std::string_view(work.perspective));
+    query.bind_text(6, std::string_view(work.envelope_json));
+    query.bind_uuid(7, core_.options.instance.instance_id);
+    query.bind_int(8, now + core_.lease_micros());
+    query.bind_int(9, now);
+    query.bind_text(10, std::string_view(work.message_type));
+    return query.run();
+  });
+}
+
+absl::StatusOr<std::vector<DetachedWork>> PostgresStageWork::claim_detached_work(
+    std::size_t max_items) {
+  return core_.gate.run([&]() -> absl::StatusOr<std::vector<DetachedWork>> {
+    const std::int64_t now = core_.now_micros();
+    Query claim(*core_.connection, postgres::sql::kClaimDetachedWork);
+    claim.bind_int(1, now);
+    claim.bind_uuid(2, core_.options.instance.instance_id);
+    claim.bind_int(3, static_cast<std::int64_t>(max_items));
+    claim.bind_int(4, now + core_.lease_micros());
+    std::vector<DetachedWork> work;
+    WB_ASSIGN_OR_RETURN(work, store_internal::collect_rows<DetachedWork>(
+                                  claim, store_internal::decode_detached_work<postgres::Query>));
+    std::sort(work.begin(), work.end(),
+              [](const DetachedWork& a, const DetachedWork& b) { return a.work_id < b.work_id; });
+    return work;
+  });
+}
+
+absl::StatusOr<bool> PostgresStageWork::complete_detached_work(const MessageId& work_id) {
+  return core_.gate.run([&]() -> absl::StatusOr<bool> {
+    Query query(*core_.connection, postgres::sql::kDeleteDetachedWork);
+    query.bind_uuid(1, work_id.uuid());
+    query.bind_uuid(2, core_.options.instance.instance_id);
+    WB_RETURN_IF_ERROR(query.run());
+    return query.changes() == 1;
+  });
+}
+
+absl::Status PostgresStageWork::fail_detached_work(const MessageId& work_id, std::string_view error,
+                                                   bool dead_letter) {
+  return core_.gate.run([&]() -> absl::Status {
+    return core_.fail_keyed(postgres::sql::kFailDetachedWork, "wh_detached_work", work_id, error,
+                            dead_letter);
+  });
+}
+
+absl::StatusOr<std::vector<LifecycleWork>> PostgresStageWork::claim_lifecycle_work(
+    std::size_t max_items) {
+  return core_.gate.run([&]() -> absl::StatusOr<std::vector<LifecycleWork>> {
+    const std::int64_t now = core_.now_micros();
+    Query claim(*core_.connection, postgres::sql::kClaimLifecycleWork);
+    claim.bind_int(1, now);
+    claim.bind_uuid(2, core_.options.instance.instance_id);
+    claim.bind_int(3, static_cast<std::int64_t>(max_items));
+    claim.bind_int(4, now + core_.lease_micros());
+    std::vector<LifecycleWork> work;
+    WB_ASSIGN_OR_RETURN(work, store_internal::collect_rows<LifecycleWork>(
+                                  claim, store_internal::decode_lifecycle_work<postgres::Query>));
+    std::sort(work.begin(), work.end(), [](const LifecycleWork& a, const LifecycleWork& b) {
+      return a.event_id < b.event_id;
+    });
+    return work;
+  });
+}
+
+absl::StatusOr<bool> PostgresStageWork::renew_lifecycle_work(const MessageId& event_id) {
+  return core_.gate.run_unsynced([&]() -> absl::StatusOr<bool> {
+    Query query(*core_.connection, postgres::sql::kRenewLifecycleWork);
+    query.bind_uuid(1, event_id.uuid());
+    query.bind_uuid(2, core_.options.instance.instance_id);
+    query.bind_int(3, core_.now_micros() + core_.lease_micros());
+    WB_RETURN_IF_ERROR(query.run());
+    return query.changes() == 1;
+  });
+}
+
+absl::Status PostgresStageWork::complete_lifecycle_work(const MessageId& event_id) {
+  return core_.gate.run([&]() -> absl::Status {
+    Query query(*core_.connection, postgres::sql::kDeleteLifecycleWork);
+    query.bind_uuid(1, event_id.uuid());
+    query.bind_uuid(2, core_.options.instance.instance_id);
+    return query.run();
+  });
+}
+
+absl::Status PostgresStageWork::fail_lifecycle_work(const MessageId& event_id,
+                                                    std::string_view error, bool dead_letter) {
+  return core_.gate.run([&]() -> absl::Status {
+    return core_.fail_keyed(postgres::sql::kFailLifecycleWork, "wh_lifecycle_completions", event_id,
+                            error, dead_letter);
+  });
+}
+
+}  // namespace whizbang
