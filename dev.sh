@@ -215,10 +215,10 @@ suppressions=$PWD/tests/tsan.supp ${TSAN_OPTIONS:-}" \
     # libFuzzer ships with Clang; project code instrumented for coverage (WHIZBANG_FUZZERS) and
     # with ASan (UBSan would double the build for CI; ./dev.sh sanitize runs the suites under
     # it); only the fuzzers and what they link are built (the envelope decoder's: the runtime's
-    # message part; the delivery path's: the whole runtime). Each runs on a copy of its seed
-    # corpus kept in the build dir (what it learns carries over to the next run there, never into
-    # the repo's tests/fuzz/corpus). A crash or a broken property leaves the input in
-    # $BUILD_DIR/fuzz-artifacts/ and fails the command.
+    # message, registry and security layers; the delivery path's: the whole runtime). Each runs
+    # on a copy of its seed corpus kept in the build dir (what it learns carries over to the next
+    # run there, never into the repo's tests/fuzz/corpus). A crash or a broken property leaves the
+    # input in $BUILD_DIR/fuzz-artifacts/ and fails the command.
     ensure_packages
     BUILD_DIR=${WHIZBANG_BUILD_DIR:-build-fuzz}
     seconds=${2:-60}

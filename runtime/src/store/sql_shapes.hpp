@@ -44,6 +44,38 @@ std::string owned_by_2() {
   return cat(" AND (instance_id IS NULL OR instance_id = ", D::param(2, "uuid"), ")");
 }
 
+// Every dead letter, as DeadLetterSource numbers them: source, id, type, target, stream,
+// attempts, error, reason, dead-lettered at; oldest first. ?1 limit
+template <class D>
+std::string dead_letters() {
+  const auto source = [](DeadLetterSource kind) {
+    return std::to_string(static_cast<int>(kind));
+  };
+  return cat(
+      "SELECT * FROM (SELECT ", source(DeadLetterSource::Outbox),
+      " AS source, message_id AS id, message_type, COALESCE(destination, '(event store)') AS "
+      "target, stream_id, attempts, error, failure_reason, dead_lettered_at FROM wh_outbox "
+      "WHERE dead_lettered_at IS NOT NULL UNION ALL SELECT ",
+      source(DeadLetterSource::Inbox),
+      ", message_id, message_type, handler_name, stream_id, attempts, error, failure_reason, "
+      "dead_lettered_at FROM wh_inbox WHERE dead_lettered_at IS NOT NULL UNION ALL SELECT ",
+      source(DeadLetterSource::PerspectiveEvent),
+      ", pe.event_work_id, COALESCE(es.event_type, ''), pe.perspective_name, pe.stream_id, "
+      "pe.attempts, pe.error, pe.failure_reason, pe.dead_lettered_at FROM wh_perspective_events pe "
+      "LEFT JOIN wh_event_store es ON es.event_id = pe.event_id "
+      "WHERE pe.dead_lettered_at IS NOT NULL UNION ALL SELECT ",
+      source(DeadLetterSource::LifecycleCompletion),
+      ", lc.event_id, COALESCE(es.event_type, ''), 'PostAllPerspectives/PostLifecycle', "
+      "lc.stream_id, lc.attempts, lc.error, lc.failure_reason, lc.dead_lettered_at "
+      "FROM wh_lifecycle_completions lc LEFT JOIN wh_event_store es ON es.event_id = lc.event_id "
+      "WHERE lc.dead_lettered_at IS NOT NULL UNION ALL SELECT ",
+      source(DeadLetterSource::DetachedWork),
+      ", work_id, message_type, receptor_id, NULL, attempts, error, failure_reason, "
+      "dead_lettered_at FROM wh_detached_work WHERE dead_lettered_at IS NOT NULL) AS letters "
+      "ORDER BY dead_lettered_at, id LIMIT ",
+      D::param(1, "bigint"));
+}
+
 // ---- the retry schedule and the dead-letter rule -------------------------------------------
 // `backoff`'s wait before retry `attempts + 1` (`attempts`: the failures before this one), in
 // micros: one WHEN per wait below the cap, the cap after. Exact for any Backoff without jitter.

@@ -9,36 +9,8 @@
 namespace whizbang::sqlite::sql {
 
 // ---- dead letters and retention ---------------------------------------------------------------
-// Every dead letter, as DeadLetterSource numbers them: source, id, type, target, stream,
-// attempts, error, reason, dead-lettered at. ?1 limit
-inline const std::string kDeadLetters =
-    std::string("SELECT * FROM (") + "SELECT " +
-    std::to_string(static_cast<int>(DeadLetterSource::Outbox)) +
-    ", message_id, message_type, COALESCE(destination, '(event store)'), stream_id, "
-    "attempts, error, failure_reason, dead_lettered_at FROM wh_outbox "
-    "WHERE dead_lettered_at IS NOT NULL UNION ALL "
-    "SELECT " +
-    std::to_string(static_cast<int>(DeadLetterSource::Inbox)) +
-    ", message_id, message_type, handler_name, stream_id, attempts, error, "
-    "failure_reason, dead_lettered_at FROM wh_inbox WHERE dead_lettered_at IS NOT NULL "
-    "UNION ALL "
-    "SELECT " +
-    std::to_string(static_cast<int>(DeadLetterSource::PerspectiveEvent)) +
-    ", pe.event_work_id, COALESCE(es.event_type, ''), pe.perspective_name, pe.stream_id, "
-    "pe.attempts, pe.error, pe.failure_reason, pe.dead_lettered_at FROM wh_perspective_events pe "
-    "LEFT JOIN wh_event_store es ON es.event_id = pe.event_id "
-    "WHERE pe.dead_lettered_at IS NOT NULL UNION ALL "
-    "SELECT " +
-    std::to_string(static_cast<int>(DeadLetterSource::LifecycleCompletion)) +
-    ", lc.event_id, COALESCE(es.event_type, ''), 'PostAllPerspectives/PostLifecycle', "
-    "lc.stream_id, lc.attempts, lc.error, lc.failure_reason, lc.dead_lettered_at "
-    "FROM wh_lifecycle_completions lc LEFT JOIN wh_event_store es ON es.event_id = lc.event_id "
-    "WHERE lc.dead_lettered_at IS NOT NULL UNION ALL "
-    "SELECT " +
-    std::to_string(static_cast<int>(DeadLetterSource::DetachedWork)) +
-    ", work_id, message_type, receptor_id, NULL, attempts, error, "
-    "failure_reason, dead_lettered_at FROM wh_detached_work WHERE dead_lettered_at IS NOT NULL) "
-    "ORDER BY 9, 2 LIMIT ?1";
+// Every dead letter, oldest first (store/sql_shapes.hpp). ?1 limit
+inline const std::string kDeadLetters = shapes::dead_letters<Dialect>();
 // Requeue: a fresh set of attempts, due now; the last error stays for the record. ?1 id, or NULL
 // for every dead letter of the table.
 inline std::string requeue(std::string_view table, std::string_view key) {
