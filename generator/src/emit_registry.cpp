@@ -346,7 +346,8 @@ std::string abi_guard() {
   return "static_assert(WHIZBANG_REGISTRY_ABI_VERSION == " + std::to_string(kRegistryAbiVersion) +
          ",\n              \"whizbang-gen emits registry ABI " +
          std::to_string(kRegistryAbiVersion) +
-         " but whizbang/registry/registry.hpp has another: build the generator and the runtime from one "
+         " but whizbang/registry/registry.hpp has another: build the generator and the runtime "
+         "from one "
          "Whizbang release\");";
 }
 

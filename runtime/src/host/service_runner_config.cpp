@@ -5,8 +5,8 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
-#include "whizbang/internal/absl_view.hpp"
 #include "whizbang/host/service_runner.hpp"
+#include "whizbang/internal/absl_view.hpp"
 
 namespace whizbang {
 namespace {

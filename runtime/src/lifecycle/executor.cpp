@@ -1,7 +1,7 @@
 #include "whizbang/lifecycle/executor.hpp"
 
-#include "whizbang/retry/failure.hpp"
 #include "whizbang/observability/logging.hpp"
+#include "whizbang/retry/failure.hpp"
 
 namespace whizbang {
 

@@ -3,8 +3,8 @@
 #include <initializer_list>
 
 #include "fmt/format.h"
-#include "whizbang/retry/failure.hpp"
 #include "whizbang/observability/logging.hpp"
+#include "whizbang/retry/failure.hpp"
 
 namespace whizbang {
 

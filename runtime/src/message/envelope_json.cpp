@@ -7,10 +7,10 @@
 #include <cstdint>
 #include <string>
 
-#include "fmt/format.h"
 #include "envelope_json_parts.hpp"
-#include "whizbang/message/envelope_parse_memo.hpp"
+#include "fmt/format.h"
 #include "whizbang/internal/bounded_json.hpp"
+#include "whizbang/message/envelope_parse_memo.hpp"
 
 namespace whizbang {
 namespace {

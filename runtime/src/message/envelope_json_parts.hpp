@@ -17,8 +17,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "whizbang/internal/status_macros.hpp"
-#include "whizbang/message/json_codec.hpp"
 #include "whizbang/message/envelope.hpp"
+#include "whizbang/message/json_codec.hpp"
 
 namespace whizbang::envelope_json {
 

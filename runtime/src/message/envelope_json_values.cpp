@@ -2,9 +2,9 @@
 // error when the member is not what the envelope format says.
 #include <string>
 
-#include "fmt/format.h"
 #include "dotnet_time.hpp"
 #include "envelope_json_parts.hpp"
+#include "fmt/format.h"
 
 namespace whizbang::envelope_json {
 

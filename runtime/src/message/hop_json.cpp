@@ -3,9 +3,9 @@
 #include <tuple>
 #include <utility>
 
-#include "fmt/format.h"
 #include "dotnet_time.hpp"
 #include "envelope_json_parts.hpp"
+#include "fmt/format.h"
 
 namespace whizbang::envelope_json {
 namespace {

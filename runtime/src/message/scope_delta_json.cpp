@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "envelope_json_parts.hpp"
 #include "fmt/format.h"
 #include "whizbang/internal/absl_view.hpp"
-#include "envelope_json_parts.hpp"
 
 namespace whizbang::envelope_json {
 namespace {

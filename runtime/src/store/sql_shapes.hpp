@@ -48,9 +48,7 @@ std::string owned_by_2() {
 // attempts, error, reason, dead-lettered at; oldest first. ?1 limit
 template <class D>
 std::string dead_letters() {
-  const auto source = [](DeadLetterSource kind) {
-    return std::to_string(static_cast<int>(kind));
-  };
+  const auto source = [](DeadLetterSource kind) { return std::to_string(static_cast<int>(kind)); };
   return cat(
       "SELECT * FROM (SELECT ", source(DeadLetterSource::Outbox),
       " AS source, message_id AS id, message_type, COALESCE(destination, '(event store)') AS "

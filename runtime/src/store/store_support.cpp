@@ -8,9 +8,9 @@
 #include <optional>
 
 #include "fmt/format.h"
-#include "whizbang/message/envelope_parse_memo.hpp"
-#include "whizbang/internal/json_member_text.hpp"
 #include "whizbang/internal/bounded_json.hpp"
+#include "whizbang/internal/json_member_text.hpp"
+#include "whizbang/message/envelope_parse_memo.hpp"
 #include "whizbang/observability/logging.hpp"
 #include "whizbang/observability/metrics.hpp"
 

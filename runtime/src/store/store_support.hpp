@@ -60,7 +60,6 @@ void report_failure(const StoreOptions& options, const RecordedFailure& failure)
 // Logs EventId 143 (Information) when a purge removed anything.
 void report_purged(const StoreOptions& options, const PurgeCounts& counts);
 
-
 // What wh_event_store keeps of an envelope: the payload and {"MessageId","Hops"}.
 struct EventParts {
   std::string event_data;

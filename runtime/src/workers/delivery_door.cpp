@@ -3,8 +3,8 @@
 #include <rapidjson/document.h>
 
 #include "fmt/format.h"
-#include "whizbang/message/envelope_parse_memo.hpp"
 #include "whizbang/internal/bounded_json.hpp"
+#include "whizbang/message/envelope_parse_memo.hpp"
 #include "whizbang/message/json_codec.hpp"
 
 namespace whizbang {

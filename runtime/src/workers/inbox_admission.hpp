@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "delivery_door.hpp"
 #include "whizbang/store/outbox_message.hpp"
 #include "whizbang/workers/inbox_worker.hpp"
-#include "delivery_door.hpp"
 
 namespace whizbang {
 

@@ -4,11 +4,11 @@
 #include <utility>
 
 #include "fmt/format.h"
+#include "inbox_admission.hpp"
+#include "refused_deliveries.hpp"
 #include "whizbang/observability/log_rate_limiter.hpp"
 #include "whizbang/observability/logging.hpp"
 #include "whizbang/workers/inbox_worker.hpp"
-#include "inbox_admission.hpp"
-#include "refused_deliveries.hpp"
 
 namespace whizbang {
 namespace {

@@ -6,13 +6,13 @@
 #include <utility>
 #include <vector>
 
-#include "whizbang/message/envelope_parse_memo.hpp"
-#include "whizbang/observability/row_quarantine.hpp"
-#include "whizbang/retry/failure.hpp"
 #include "lease_keeper.hpp"
 #include "outbox_destination.hpp"
 #include "outbox_drain_batch.hpp"
 #include "outbox_stage_firing.hpp"
+#include "whizbang/message/envelope_parse_memo.hpp"
+#include "whizbang/observability/row_quarantine.hpp"
+#include "whizbang/retry/failure.hpp"
 
 namespace whizbang {
 namespace {

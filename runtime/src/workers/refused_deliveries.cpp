@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <vector>
 
+#include "delivery_door.hpp"
 #include "fmt/format.h"
 #include "whizbang/internal/sha256.hpp"
 #include "whizbang/observability/utf8.hpp"
-#include "delivery_door.hpp"
 
 namespace whizbang {
 

@@ -30,9 +30,9 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "whizbang/retry/failure.hpp"
 #include "whizbang/ids/message_id.hpp"
 #include "whizbang/ids/uuid.hpp"
+#include "whizbang/retry/failure.hpp"
 
 namespace whizbang {
 

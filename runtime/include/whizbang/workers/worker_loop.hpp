@@ -29,8 +29,8 @@
 
 #include "absl/status/status.h"
 #include "spdlog/logger.h"
-#include "whizbang/retry/failure.hpp"
 #include "whizbang/observability/logging.hpp"
+#include "whizbang/retry/failure.hpp"
 #include "whizbang/workers/wake_signal.hpp"
 
 namespace whizbang {

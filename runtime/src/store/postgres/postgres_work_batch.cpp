@@ -141,8 +141,8 @@ absl::Status PostgresCore::append_events(std::vector<WorkItem>& items) {
         store_internal::event_parts(item.envelope_json);
     if (!parts.ok()) {
       const std::string reason(parts.status().message());
-      log_quarantined_row(options.logger, postgres::sql::table(item.source),
-                                         item.message_id, reason);
+      log_quarantined_row(options.logger, postgres::sql::table(item.source), item.message_id,
+                          reason);
       Query& quarantine = appends.add(postgres::sql::quarantine_row(item.source));
       quarantine.bind_uuid(1, item.message_id.uuid());
       quarantine.bind_text(2, reason);

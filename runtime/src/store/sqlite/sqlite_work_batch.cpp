@@ -189,8 +189,7 @@ absl::StatusOr<bool> SqliteCore::append_event(WorkItem& item, PerspectiveTargets
       store_internal::event_parts(item.envelope_json);
   if (!parts.ok()) {
     const std::string reason(parts.status().message());
-    log_quarantined_row(options.logger, sqlite::sql::table(item.source),
-                                       item.message_id, reason);
+    log_quarantined_row(options.logger, sqlite::sql::table(item.source), item.message_id, reason);
     WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt,
                         connection->prepare(sqlite::sql::quarantine_row(item.source)));
     Use use(*connection, stmt);

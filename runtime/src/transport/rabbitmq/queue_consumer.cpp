@@ -7,8 +7,8 @@
 #include <random>
 
 #include "fmt/format.h"
-#include "whizbang/observability/log_rate_limiter.hpp"
 #include "rabbitmq/amqp_declare.hpp"
+#include "whizbang/observability/log_rate_limiter.hpp"
 #include "whizbang/observability/logging.hpp"
 #include "whizbang/retry/failure.hpp"
 #include "whizbang/transport/rabbitmq/rabbitmq_topology.hpp"

@@ -24,9 +24,9 @@
 #include <thread>
 #include <vector>
 
-#include "whizbang/observability/log_rate_limiter.hpp"
 #include "rabbitmq/amqp_connection.hpp"
 #include "rabbitmq/amqp_message.hpp"
+#include "whizbang/observability/log_rate_limiter.hpp"
 #include "whizbang/retry/backoff.hpp"
 #include "whizbang/transport/transport.hpp"
 
