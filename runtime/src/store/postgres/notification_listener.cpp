@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include "whizbang/retry/backoff.hpp"
+
 namespace whizbang::postgres {
 namespace {
 
@@ -66,7 +68,11 @@ std::optional<std::pair<Uuid, CommitInfo>> NotificationListener::parse(std::stri
 }
 
 void NotificationListener::run(Conn conn) {
-  auto pause = std::chrono::milliseconds(100);
+  // Reconnect waits: 100 ms, doubling up to 5 s; from 100 ms again once listening.
+  BackoffSequence reconnect(Backoff{.initial = std::chrono::milliseconds(100),
+                                    .factor = 2,
+                                    .cap = std::chrono::seconds(5),
+                                    .jitter = 0});
   while (true) {
     while (conn != nullptr) {
       pollfd fds[2] = {{PQsocket(conn.get()), POLLIN, 0}, {stop_fd_, POLLIN, 0}};
@@ -81,11 +87,11 @@ void NotificationListener::run(Conn conn) {
     }
     // Wait before the next attempt, unless told to stop.
     pollfd stop = {stop_fd_, POLLIN, 0};
+    const auto pause = std::chrono::duration_cast<std::chrono::milliseconds>(reconnect.next());
     if (::poll(&stop, 1, static_cast<int>(pause.count())) > 0) return;
-    pause = std::min(pause * 2, std::chrono::milliseconds(5000));
     conn = listen(conninfo_, channel_);
     if (conn != nullptr) {
-      pause = std::chrono::milliseconds(100);
+      reconnect.reset();
       // What was committed while the connection was down was announced to no one here: report
       // both kinds of work once, so the workers look.
       on_notify_({.outbox_written = true, .inbox_written = true});
