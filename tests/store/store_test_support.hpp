@@ -258,4 +258,9 @@ inline whizbang::InboxMessage inbox_message(const whizbang::OutboxMessage& from,
   return message;
 }
 
+// A delivery of OrderCreated{order_id, 1} sent to "orders", as the broker hands it to an inbox.
+inline whizbang::TransportMessage delivered_order(std::string order_id) {
+  return transport_message(outbox_message(OrderCreated{std::move(order_id), 1}, "orders"));
+}
+
 }  // namespace store_test

@@ -24,10 +24,6 @@ using whizbang::InboxWorker;
 using whizbang::MessageId;
 using whizbang::TransportMessage;
 
-TransportMessage order(std::string order_id) {
-  return transport_message(outbox_message(OrderCreated{std::move(order_id), 1}, "orders"));
-}
-
 // `message` with its envelope's text `from` replaced by `to` (the transport id unchanged).
 TransportMessage tampered(TransportMessage message, std::string_view from, std::string_view to) {
   const std::size_t at = message.envelope_json.find(from);
@@ -97,9 +93,9 @@ TYPED_TEST_SUITE(InboxDoorTests, Backends, BackendNames);
 
 TYPED_TEST(InboxDoorTests, InvalidUtf8InAPayload_ToTheDeadLetters_TheMessagesAroundItStored) {
   this->subscribe_to_a_transport_with_dead_letters();
-  const TransportMessage before = order("o-1");
-  const TransportMessage bad = tampered(order("o-2"), "o-2", "o-\xff");
-  const TransportMessage after = order("o-3");
+  const TransportMessage before = delivered_order("o-1");
+  const TransportMessage bad = tampered(delivered_order("o-2"), "o-2", "o-\xff");
+  const TransportMessage after = delivered_order("o-3");
   const DeliveryOutcome outcome = this->deliver({before, bad, after});
   ASSERT_TRUE(outcome.ok()) << outcome.status;
   ASSERT_EQ(outcome.refused.size(), 1u);
@@ -117,7 +113,7 @@ TYPED_TEST(InboxDoorTests, InvalidUtf8InAPayload_ToTheDeadLetters_TheMessagesAro
 // On a transport without dead letters the inbox keeps the refused delivery itself: once, however
 // often it comes, under an id of its content, as text the store can hold.
 TYPED_TEST(InboxDoorTests, InvalidUtf8WithoutTransportDeadLetters_KeptOnceAsStorableText) {
-  const TransportMessage bad = tampered(order("o-2"), "o-2", std::string("o-\xff\0x", 5));
+  const TransportMessage bad = tampered(delivered_order("o-2"), "o-2", std::string("o-\xff\0x", 5));
   for (int copy = 0; copy < 50; ++copy) {
     const DeliveryOutcome outcome = this->deliver({bad});
     ASSERT_TRUE(outcome.ok()) << outcome.status;
@@ -143,11 +139,11 @@ TYPED_TEST(InboxDoorTests, InvalidUtf8WithoutTransportDeadLetters_KeptOnceAsStor
 
 TYPED_TEST(InboxDoorTests, InvalidUtf8OrControlCharactersInTheType_Refused) {
   this->subscribe_to_a_transport_with_dead_letters();
-  TransportMessage invalid = order("o-1");
+  TransportMessage invalid = delivered_order("o-1");
   invalid.message_type += "\xff";
-  TransportMessage escape = order("o-2");
+  TransportMessage escape = delivered_order("o-2");
   escape.message_type = "store_test::Order\x1b[2JCreated";
-  TransportMessage endless = order("o-3");
+  TransportMessage endless = delivered_order("o-3");
   endless.message_type = std::string(5000, 'a');
   const DeliveryOutcome outcome = this->deliver({invalid, escape, endless});
   ASSERT_TRUE(outcome.ok()) << outcome.status;
@@ -157,7 +153,7 @@ TYPED_TEST(InboxDoorTests, InvalidUtf8OrControlCharactersInTheType_Refused) {
 }
 
 TYPED_TEST(InboxDoorTests, InvalidTypeWithoutTransportDeadLetters_KeptWithAStorableType) {
-  TransportMessage invalid = order("o-1");
+  TransportMessage invalid = delivered_order("o-1");
   invalid.message_type += std::string("\xff\0", 2);
   ASSERT_TRUE(this->deliver({invalid}).ok());
   const std::vector<whizbang::DeadLetter> letters = this->dead_letters();
@@ -170,7 +166,7 @@ TYPED_TEST(InboxDoorTests, InvalidTypeWithoutTransportDeadLetters_KeptWithAStora
 // be judged on what is left of it.
 TYPED_TEST(InboxDoorTests, RawNulInTheEnvelope_RefusedAsMalformed) {
   this->subscribe_to_a_transport_with_dead_letters();
-  const TransportMessage bad = tampered(order("o-1"), "o-1", std::string("o-\0", 3));
+  const TransportMessage bad = tampered(delivered_order("o-1"), "o-1", std::string("o-\0", 3));
   const DeliveryOutcome outcome = this->deliver({bad});
   ASSERT_EQ(outcome.refused.size(), 1u);
   EXPECT_EQ(this->refused("malformed"), 1);
@@ -179,7 +175,7 @@ TYPED_TEST(InboxDoorTests, RawNulInTheEnvelope_RefusedAsMalformed) {
 
 TYPED_TEST(InboxDoorTests, TransportIdThatIsNotAUuidV7_RefusedSayingSo) {
   this->subscribe_to_a_transport_with_dead_letters();
-  TransportMessage v4 = order("o-1");
+  TransportMessage v4 = delivered_order("o-1");
   v4.message_id =
       MessageId::from_trusted(*whizbang::Uuid::parse("1b4e28ba-2fa1-41d2-883f-0016d3cca427"));
   const DeliveryOutcome outcome = this->deliver({v4});
@@ -193,8 +189,8 @@ TYPED_TEST(InboxDoorTests, TransportIdThatIsNotAUuidV7_RefusedSayingSo) {
 // of that id is handled when it arrives.
 TYPED_TEST(InboxDoorTests, CopyUnderAnotherTransportId_DoesNotTakeThatIdsSlot) {
   this->subscribe_to_a_transport_with_dead_letters();
-  const TransportMessage earlier = order("o-1");
-  const TransportMessage coming = order("o-2");
+  const TransportMessage earlier = delivered_order("o-1");
+  const TransportMessage coming = delivered_order("o-2");
   TransportMessage replayed = earlier;
   replayed.message_id = coming.message_id;
   DeliveryOutcome outcome = this->deliver({replayed});
@@ -211,8 +207,8 @@ TYPED_TEST(InboxDoorTests, CopyUnderAnotherTransportId_DoesNotTakeThatIdsSlot) {
 }
 
 TYPED_TEST(InboxDoorTests, CopyUnderAnotherIdWithoutTransportDeadLetters_SlotStaysFree) {
-  const TransportMessage earlier = order("o-1");
-  const TransportMessage coming = order("o-2");
+  const TransportMessage earlier = delivered_order("o-1");
+  const TransportMessage coming = delivered_order("o-2");
   TransportMessage replayed = earlier;
   replayed.message_id = coming.message_id;
   ASSERT_TRUE(this->deliver({replayed}).ok());
@@ -223,7 +219,7 @@ TYPED_TEST(InboxDoorTests, CopyUnderAnotherIdWithoutTransportDeadLetters_SlotSta
 
 // Unbounded growth without the key: every copy of a refused delivery was a row of its own.
 TYPED_TEST(InboxDoorTests, TwoHundredCopiesOfAnUnknownType_OneDeadLetter) {
-  TransportMessage unknown = order("o-1");
+  TransportMessage unknown = delivered_order("o-1");
   unknown.message_type = "Shop.Contracts.CancelOrder, Shop.Contracts";
   for (int copy = 0; copy < 200; ++copy) ASSERT_TRUE(this->deliver({unknown}).ok());
   EXPECT_EQ(this->dead_letters().size(), 1u);
@@ -233,8 +229,9 @@ TYPED_TEST(InboxDoorTests, TwoHundredCopiesOfAnUnknownType_OneDeadLetter) {
 
 TYPED_TEST(InboxDoorTests, EnvelopeNamingAnotherType_Refused) {
   this->subscribe_to_a_transport_with_dead_letters();
-  const TransportMessage other = tampered(order("o-1"), R"("t":"store_test::OrderCreated")",
-                                          R"("t":"store_test::AuditEvent")");
+  const TransportMessage other =
+      tampered(delivered_order("o-1"), R"("t":"store_test::OrderCreated")",
+               R"("t":"store_test::AuditEvent")");
   EXPECT_EQ(this->deliver({other}).refused.size(), 1u);
   EXPECT_EQ(this->refused("type_mismatch"), 1);
 }
@@ -276,7 +273,7 @@ TYPED_TEST(InboxDoorTests, AFloodOfRefusals_CountedEach_LoggedOnce) {
   this->subscribe_to_a_transport_with_dead_letters();
   std::vector<TransportMessage> flood;
   for (int i = 0; i < 100; ++i) {
-    flood.push_back(order("o-" + std::to_string(i)));
+    flood.push_back(delivered_order("o-" + std::to_string(i)));
     flood.back().message_type = "Mallory.Type" + std::to_string(i);
   }
   EXPECT_EQ(this->deliver(flood).refused.size(), 100u);
@@ -286,7 +283,7 @@ TYPED_TEST(InboxDoorTests, AFloodOfRefusals_CountedEach_LoggedOnce) {
 
 // What the inbox keeps of refused deliveries does not grow for ever: retention purges it.
 TYPED_TEST(InboxDoorTests, KeptRefusals_PurgedByRetention) {
-  TransportMessage unknown = order("o-1");
+  TransportMessage unknown = delivered_order("o-1");
   unknown.message_type = "Shop.Contracts.CancelOrder, Shop.Contracts";
   ASSERT_TRUE(this->deliver({unknown}).ok());
   ASSERT_EQ(this->dead_letters().size(), 1u);
@@ -302,7 +299,7 @@ TYPED_TEST(InboxDoorTests, KeptRefusals_PurgedByRetention) {
 
 // A redelivery is dropped, as before, and now counted and logged (it was silent).
 TYPED_TEST(InboxDoorTests, Redelivery_DroppedAsADuplicate_Counted) {
-  const TransportMessage message = order("o-1");
+  const TransportMessage message = delivered_order("o-1");
   ASSERT_TRUE(this->deliver({message}).ok());
   ASSERT_TRUE(this->deliver({message}).ok());
   EXPECT_EQ(this->metrics_->counter(whizbang::metric_names::kWorkCoordinatorMeter,

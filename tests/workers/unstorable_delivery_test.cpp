@@ -24,10 +24,6 @@ using whizbang::DeliveryOutcome;
 using whizbang::MessageId;
 using whizbang::TransportMessage;
 
-TransportMessage delivered_order(std::string order_id) {
-  return transport_message(outbox_message(OrderCreated{std::move(order_id), 1}, "orders"));
-}
-
 template <class Backend>
 class UnstorableDeliveryTests : public BackendStoreTest<Backend> {
  protected:
