@@ -66,6 +66,10 @@ struct MessageTypeInfo {
   // [[whizbang::dotnet_type("Ns.Type, Assembly")]] on the type: the .NET type the payload is
   // shared with (sent as the EnvelopeType a Whizbang .NET service resolves); empty otherwise.
   std::string_view dotnet_type;
+
+  // [[whizbang::version(N)]] on the type (1 when absent): the version of its payload's shape.
+  // Older stored or delivered shapes are upcast to it (docs/guide/07-perspectives.md).
+  std::uint32_t version = 1;
 };
 
 // Specialized by generated code (whizbang_messages.hpp) for every message type:

@@ -94,6 +94,10 @@ struct PerspectiveInfo {
   // InvalidArgument when `event` is not one of `events`; otherwise what apply returned (OK for a
   // void apply).
   absl::Status (*apply)(void* perspective, void* model, const AnyMessage& event) = nullptr;
+  // [[whizbang::version(N)]] on the perspective class (1 when absent): the version of its
+  // projection code. A host refuses to start, or rebuilds, when the stored models were built by
+  // another version (docs/guide/07-perspectives.md).
+  std::uint32_t version = 1;
 
   bool handles(const MessageTypeInfo& type) const {
     return std::find(events.begin(), events.end(), &type) != events.end();
