@@ -135,6 +135,11 @@ class HookedStore final : public whizbang::WorkStore, public whizbang::StoreRead
       std::string_view perspective, const whizbang::Uuid& stream_id) override {
     return inner_->load_perspective_model(perspective, stream_id);
   }
+  absl::StatusOr<std::vector<whizbang::PerspectiveModelEntry>> list_perspective_models(
+      std::string_view perspective, const std::optional<whizbang::Uuid>& after_stream,
+      std::size_t limit) override {
+    return inner_->list_perspective_models(perspective, after_stream, limit);
+  }
   absl::Status save_perspective_model(std::string_view perspective, const whizbang::Uuid& stream_id,
                                       std::string_view model_json,
                                       const whizbang::MessageId& last_event_id) override {

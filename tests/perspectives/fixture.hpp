@@ -50,8 +50,8 @@ class PerspectiveFixture {
     if (backend == Backend::Memory) {
       store = std::make_unique<whizbang::MemoryWorkStore>(store_options);
     } else if (backend == Backend::Postgres) {
-      auto postgres =
-          whizbang::PostgresWorkStore::open(whizbang_test::fresh_postgres_schema(), store_options);
+      postgres_conninfo = whizbang_test::fresh_postgres_schema();
+      auto postgres = whizbang::PostgresWorkStore::open(postgres_conninfo, store_options);
       EXPECT_TRUE(postgres.ok()) << postgres.status();
       store = *std::move(postgres);
     } else {
@@ -119,6 +119,8 @@ class PerspectiveFixture {
   std::unique_ptr<whizbang::Dispatcher> dispatcher;
   std::unique_ptr<whizbang::ReceptorInvoker> invoker;
   std::unique_ptr<whizbang::PerspectiveRunner> runner;
+  // The PostgreSQL store's schema (Backend::Postgres only), for tests that query it with SQL.
+  std::string postgres_conninfo;
 
  private:
   whizbang::ServiceInstance self_{"orders", whizbang::MessageId::mint().uuid(), "test-host", 7};

@@ -98,5 +98,39 @@ TEST(PostgresMigrationTests, Version2Store_PendingPerspectiveEventsKeepTheirStre
   EXPECT_EQ((*work)[1].event_id.to_string(), second);
 }
 
+// Models a version 4 runtime stored as text come through migration 7 as jsonb: still loaded as
+// they were, and queryable with SQL.
+TEST(PostgresMigrationTests, Version4Store_TextModelsBecomeJsonbAndStillLoad) {
+  const std::string conninfo = whizbang_test::fresh_postgres_schema();
+  ASSERT_FALSE(conninfo.empty());
+  auto opened = postgres::Connection::open(conninfo);
+  ASSERT_TRUE(opened.ok()) << opened.status();
+  std::string v4 =
+      "CREATE TABLE wh_schema_version (version integer PRIMARY KEY, name text NOT NULL, "
+      "applied_at bigint NOT NULL);";
+  for (const postgres::Migration& migration : postgres::migrations()) {
+    if (migration.version > 4) break;
+    v4 += std::string(migration.sql) + "INSERT INTO wh_schema_version VALUES (" +
+          std::to_string(migration.version) + ", 'v', 0);";
+  }
+  const std::string stream = "0190f3c4-aaaa-7bbb-8ccc-0000000000aa";
+  const std::string event = "0190f3c4-aaaa-7bbb-8ccc-0000000000bb";
+  v4 +=
+      "INSERT INTO wh_perspective_models (perspective_name, stream_id, model_data, "
+      "last_event_id, updated_at) VALUES ('P', '" +
+      stream + "', '{\"order_id\":\"o-1\",\"items\":3}', '" + event + "', 1);";
+  ASSERT_TRUE((*opened)->exec(v4).ok());
+
+  auto store = PostgresWorkStore::open(conninfo);
+  ASSERT_TRUE(store.ok()) << store.status();
+  auto model = (*store)->load_perspective_model("P", *whizbang::Uuid::parse(stream));
+  ASSERT_TRUE(model.ok()) << model.status();
+  ASSERT_TRUE(model->has_value());
+  EXPECT_EQ((*model)->last_event_id.to_string(), event);
+  EXPECT_EQ(whizbang_test::postgres_scalar(
+                conninfo, "SELECT (model_data->>'items')::int FROM wh_perspective_models"),
+            3);
+}
+
 }  // namespace
 }  // namespace store_test

@@ -78,6 +78,10 @@ absl::StatusOr<std::optional<PerspectiveModelRow>> ComposedWorkStore::load_persp
     std::string_view perspective, const Uuid& stream_id) {
   return roles_.perspectives->load_perspective_model(perspective, stream_id);
 }
+absl::StatusOr<std::vector<PerspectiveModelEntry>> ComposedWorkStore::list_perspective_models(
+    std::string_view perspective, const std::optional<Uuid>& after_stream, std::size_t limit) {
+  return roles_.perspectives->list_perspective_models(perspective, after_stream, limit);
+}
 absl::Status ComposedWorkStore::save_perspective_model(std::string_view perspective,
                                                        const Uuid& stream_id,
                                                        std::string_view model_json,

@@ -75,6 +75,9 @@ class ComposedWorkStore : public WorkStore {
                                      bool dead_letter) final;
   absl::StatusOr<std::optional<PerspectiveModelRow>> load_perspective_model(
       std::string_view perspective, const Uuid& stream_id) final;
+  absl::StatusOr<std::vector<PerspectiveModelEntry>> list_perspective_models(
+      std::string_view perspective, const std::optional<Uuid>& after_stream,
+      std::size_t limit) final;
   absl::Status save_perspective_model(std::string_view perspective, const Uuid& stream_id,
                                       std::string_view model_json,
                                       const MessageId& last_event_id) final;

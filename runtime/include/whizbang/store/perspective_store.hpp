@@ -47,6 +47,12 @@ class PerspectiveStore {
   // The stored model of `perspective` for `stream_id`; nullopt when no event was applied yet.
   virtual absl::StatusOr<std::optional<PerspectiveModelRow>> load_perspective_model(
       std::string_view perspective, const Uuid& stream_id) = 0;
+  // A page of `perspective`'s models in stream-id order: those after `after_stream` (from the
+  // first when nullopt), at most `limit` of them. Pages by key, so a page costs the same however
+  // deep it is (PerspectiveModels<Model>, whizbang/store/perspective_models.hpp, is the typed
+  // form).
+  virtual absl::StatusOr<std::vector<PerspectiveModelEntry>> list_perspective_models(
+      std::string_view perspective, const std::optional<Uuid>& after_stream, std::size_t limit) = 0;
   // Inserts or replaces the model (upsert on (perspective, stream)).
   virtual absl::Status save_perspective_model(std::string_view perspective, const Uuid& stream_id,
                                               std::string_view model_json,

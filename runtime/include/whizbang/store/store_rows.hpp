@@ -169,4 +169,10 @@ struct PerspectiveModelRow {
   TimePoint updated_at{};
 };
 
+// One stored model of a perspective and the stream it is for (list_perspective_models).
+struct PerspectiveModelEntry {
+  Uuid stream_id;
+  PerspectiveModelRow row;
+};
+
 }  // namespace whizbang

@@ -200,11 +200,19 @@ CREATE TABLE wh_dispatch_keys (
 CREATE INDEX wh_dispatch_keys_first_seen_at ON wh_dispatch_keys (first_seen_at);
 )sql";
 
-constexpr std::array<Migration, 4> kMigrations{{
+// Perspective models are jsonb, so users query and index them with SQL
+// (docs/guide/07-perspectives.md). Stored models were written by the models' own codecs: valid
+// JSON.
+constexpr std::string_view kV7 = R"sql(
+ALTER TABLE wh_perspective_models ALTER COLUMN model_data TYPE jsonb USING model_data::jsonb;
+)sql";
+
+constexpr std::array<Migration, 5> kMigrations{{
     {1, "outbox, inbox, event store, perspectives, invocations, lifecycle, detached work", kV1},
     {2, "outbox ids kept by their age (a publication writes nothing to them)", kV2},
     {3, "perspective events ordered by their event's version", kV3},
     {4, "keyed dispatches", kV4},
+    {7, "perspective models as jsonb", kV7},
 }};
 
 // One advisory lock key for every migration of every store in the database.

@@ -20,6 +20,9 @@ class SqlitePerspectives final : public PerspectiveStore {
                                      bool dead_letter) override;
   absl::StatusOr<std::optional<PerspectiveModelRow>> load_perspective_model(
       std::string_view perspective, const Uuid& stream_id) override;
+  absl::StatusOr<std::vector<PerspectiveModelEntry>> list_perspective_models(
+      std::string_view perspective, const std::optional<Uuid>& after_stream,
+      std::size_t limit) override;
   absl::Status save_perspective_model(std::string_view perspective, const Uuid& stream_id,
                                       std::string_view model_json,
                                       const MessageId& last_event_id) override;
