@@ -200,11 +200,27 @@ CREATE TABLE wh_dispatch_keys (
 CREATE INDEX wh_dispatch_keys_first_seen_at ON wh_dispatch_keys (first_seen_at);
 )sql";
 
-constexpr std::array<Migration, 4> kMigrations{{
+// Rewind detection: per (perspective, stream), the furthest event applied in perspective order
+// (occurred-at, then stream version). Number 6: 5 and 7 belong to other changes of issue #42.
+constexpr std::string_view kV6 = R"sql(
+CREATE TABLE wh_perspective_cursors (
+  perspective_name text NOT NULL,
+  stream_id uuid NOT NULL,
+  last_event_id uuid NOT NULL,
+  last_stream_version bigint NOT NULL,
+  last_occurred_at bigint NOT NULL,
+  rewind_count bigint NOT NULL DEFAULT 0,
+  updated_at bigint NOT NULL,
+  PRIMARY KEY (perspective_name, stream_id)
+);
+)sql";
+
+constexpr std::array<Migration, 5> kMigrations{{
     {1, "outbox, inbox, event store, perspectives, invocations, lifecycle, detached work", kV1},
     {2, "outbox ids kept by their age (a publication writes nothing to them)", kV2},
     {3, "perspective events ordered by their event's version", kV3},
     {4, "keyed dispatches", kV4},
+    {6, "perspective cursors", kV6},
 }};
 
 // One advisory lock key for every migration of every store in the database.

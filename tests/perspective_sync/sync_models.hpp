@@ -1,0 +1,39 @@
+// The messages, receptor and perspective of the rewind and read-your-writes tests: a list whose
+// model records the names of the items applied, in the order applied.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <whizbang/attributes.hpp>
+
+#include "absl/status/status.h"
+
+namespace psync {
+
+struct ItemAdded : whizbang::Event {
+  std::string name;
+};
+struct AddItem : whizbang::Command {
+  std::string name;
+};
+
+struct Trail {
+  std::vector<std::string> names;
+};
+
+// Applies ItemAdded by appending its name; an item named "poison" fails to apply.
+class TrailPerspective : public whizbang::Perspective<Trail> {
+ public:
+  absl::Status apply(Trail& model, const ItemAdded& event);
+};
+
+// Handles AddItem by emitting ItemAdded (stored to the event store, stream = the command's id).
+class AddItemReceptor : public whizbang::Receptor<AddItem> {
+ public:
+  ItemAdded handle(const AddItem& command);
+};
+
+inline constexpr std::string_view kTrail = "psync::TrailPerspective";
+
+}  // namespace psync
