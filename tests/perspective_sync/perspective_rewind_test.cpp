@@ -61,7 +61,7 @@ class PerspectiveRewindTests : public ::testing::TestWithParam<Backend> {
     envelope.hops.front().timestamp = occurred;
     whizbang::OutboxMessage row;
     row.message_id = envelope.message_id;
-    row.message_type = "psync::ItemAdded";
+    row.message_type = std::string(whizbang::MessageTraits<ItemAdded>::info().wire_name);
     row.envelope_json = whizbang::serialize_envelope(envelope);
     row.stream_id = stream;
     row.is_event = true;

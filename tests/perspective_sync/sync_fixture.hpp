@@ -16,6 +16,7 @@
 #include "support/store_backend.hpp"
 #include "support/temp_dir.hpp"
 #include "sync_models.hpp"
+#include "whizbang_messages.hpp"
 #include "whizbang_registry.hpp"
 
 namespace psync {

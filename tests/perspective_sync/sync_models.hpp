@@ -29,7 +29,7 @@ class TrailPerspective : public whizbang::Perspective<Trail> {
 };
 
 // Handles AddItem by emitting ItemAdded (stored to the event store, stream = the command's id).
-class AddItemReceptor : public whizbang::Receptor<AddItem> {
+class AddItemReceptor : public whizbang::Receptor<AddItem, ItemAdded> {
  public:
   ItemAdded handle(const AddItem& command);
 };

@@ -42,7 +42,7 @@ namespace whizbang {
 struct PerspectiveSyncOptions {
   std::chrono::milliseconds timeout{5000};
   // The perspectives to wait for, by name; empty: every perspective that applies an emitted event.
-  std::vector<std::string> perspectives;
+  std::vector<std::string> perspectives = {};
 };
 
 class PerspectiveSync {
