@@ -90,6 +90,25 @@ TEST_P(PerspectiveSyncProcessTests, PerspectivesInAnotherProcess_WaitReturnsOnce
   }
 }
 
+// On PostgreSQL the other process's commit wakes the wait (LISTEN/NOTIFY, kind "p"): a wait that
+// would look again only after a minute returns as soon as the worker process applied the event.
+class PerspectiveSyncNotifyTests : public PerspectiveSyncProcessTests {};
+
+TEST_P(PerspectiveSyncNotifyTests, OtherProcessCommitWakesTheWait_NotPolling) {
+  whizbang::PerspectiveSync slow_poll(
+      *store_, test_registry(),
+      whizbang::Backoff{.initial = 60s, .factor = 1, .cap = 60s, .jitter = 0});
+  ASSERT_NO_FATAL_FAILURE(start_worker());
+  const auto started = std::chrono::steady_clock::now();
+  auto receipt =
+      whizbang::send_and_sync(host_->dispatcher(), slow_poll, add("notified"), {.timeout = 50s});
+  ASSERT_TRUE(receipt.ok()) << receipt.status();
+  EXPECT_LT(std::chrono::steady_clock::now() - started, 30s);
+  const std::optional<Trail> trail = stored_trail(*store_, receipt->message_id.uuid());
+  ASSERT_TRUE(trail.has_value());
+  EXPECT_EQ(trail->names, std::vector<std::string>{"notified"});
+}
+
 TEST_P(PerspectiveSyncProcessTests, NoWorkerProcess_DeadlineExceededNamesThePendingEvent) {
   auto receipt =
       whizbang::send_and_sync(host_->dispatcher(), *sync_, add("alone"), {.timeout = 200ms});
@@ -108,6 +127,8 @@ TEST_P(PerspectiveSyncProcessTests, NoWorkerProcess_DeadlineExceededNamesThePend
   EXPECT_EQ(trail->names, std::vector<std::string>{"later"});
 }
 
+INSTANTIATE_TEST_SUITE_P(Postgres, PerspectiveSyncNotifyTests, ::testing::Values(Backend::Postgres),
+                         whizbang_test::backend_name);
 INSTANTIATE_TEST_SUITE_P(Stores, PerspectiveSyncProcessTests,
                          ::testing::Values(Backend::Sqlite, Backend::Postgres),
                          whizbang_test::backend_name);

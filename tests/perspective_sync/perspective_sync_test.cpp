@@ -66,6 +66,24 @@ TEST_P(PerspectiveSyncTests, SendAndSync_ReturnsOnceTheModelHasTheChange) {
   }
 }
 
+// A wait that would look again only after a minute returns at once: the commit that completes the
+// perspective work wakes it (the store's commit listeners), it does not poll for it.
+TEST_P(PerspectiveSyncTests, SendAndSync_IsWokenByThePerspectiveCommit_NotByPolling) {
+  ASSERT_NO_FATAL_FAILURE(open());
+  whizbang::PerspectiveSync slow_poll(
+      *store_, test_registry(),
+      whizbang::Backoff{.initial = 60s, .factor = 1, .cap = 60s, .jitter = 0});
+  ASSERT_TRUE(host_->start().ok());
+  const auto started = std::chrono::steady_clock::now();
+  auto receipt =
+      whizbang::send_and_sync(host_->dispatcher(), slow_poll, add("woken"), {.timeout = 50s});
+  ASSERT_TRUE(receipt.ok()) << receipt.status();
+  EXPECT_LT(std::chrono::steady_clock::now() - started, 30s);
+  const std::optional<Trail> trail = stored_trail(*store_, receipt->message_id.uuid());
+  ASSERT_TRUE(trail.has_value());
+  EXPECT_EQ(trail->names, std::vector<std::string>{"woken"});
+}
+
 TEST_P(PerspectiveSyncTests, LocalInvokeAndSync_ReturnsTheResultOnceTheChosenPerspectiveApplied) {
   ASSERT_NO_FATAL_FAILURE(open());
   ASSERT_TRUE(host_->start().ok());
