@@ -101,11 +101,14 @@ class PerspectiveRewindTests : public ::testing::TestWithParam<Backend> {
 TEST_P(PerspectiveRewindTests,
        LateEventThatOccurredEarlier_IsAppliedInItsPlace_ModelEqualsInOrder) {
   // Live: a and c arrive, then b, which occurred between them (appended late by another service).
+  PostPerspectiveRecorder::clear();
   const Uuid live = MessageId::mint().uuid();
   append_and_apply(live, "a", at(1));
   append_and_apply(live, "c", at(3));
   EXPECT_EQ(rewinds(), 0);
   append_and_apply(live, "b", at(2));
+  // The late event's stages ran once; the re-applied a and c fired nothing again.
+  EXPECT_EQ(PostPerspectiveRecorder::fired(), (std::vector<std::string>{"a", "c", "b"}));
 
   // The same events appended in the order they occurred.
   const Uuid in_order = MessageId::mint().uuid();

@@ -34,6 +34,16 @@ class AddItemReceptor : public whizbang::Receptor<AddItem, ItemAdded> {
   ItemAdded handle(const AddItem& command);
 };
 
+// Records the name of every ItemAdded whose PostPerspectiveInline stage fires, process-wide (a
+// rewind must not fire the stages of the events it re-applies).
+class [[whizbang::fire_at(whizbang::Stage::PostPerspectiveInline)]] PostPerspectiveRecorder
+    : public whizbang::Receptor<ItemAdded> {
+ public:
+  void handle(const ItemAdded& event);
+  static std::vector<std::string> fired();
+  static void clear();
+};
+
 inline constexpr std::string_view kTrail = "psync::TrailPerspective";
 
 }  // namespace psync
