@@ -81,6 +81,7 @@ absl::StatusOr<PerspectiveOutcome> PerspectiveRunner::apply(
   // stream cannot both start from the same stored model, and the perspective event row is
   // completed with the model that includes its event (or neither happens).
   PerspectiveOutcome outcome = PerspectiveOutcome::Applied;
+  Rewind rewind;
   absl::Status applied = [&]() -> absl::Status {
     Transaction tx(store_);
     if (!tx.status().ok()) return tx.status();
@@ -98,12 +99,13 @@ absl::StatusOr<PerspectiveOutcome> PerspectiveRunner::apply(
           !status.ok()) {
         return status;
       }
-      absl::StatusOr<std::shared_ptr<void>> rewound =
-          stream_version > 0
-              ? advance_cursor(envelope, perspective, instance, stream, stream_version)
-              : std::shared_ptr<void>();
-      if (!rewound.ok()) return rewound.status();
-      std::shared_ptr<void> model = *rewound;
+      if (stream_version > 0) {
+        absl::StatusOr<Rewind> advanced =
+            advance_cursor(envelope, perspective, instance, stream, stream_version);
+        if (!advanced.ok()) return advanced.status();
+        rewind = *std::move(advanced);
+      }
+      std::shared_ptr<void> model = rewind.model;
       if (model == nullptr) {
         model = perspective.new_model();
         if (*stored) {
@@ -148,6 +150,15 @@ absl::StatusOr<PerspectiveOutcome> PerspectiveRunner::apply(
     return applied;
   }
   if (outcome == PerspectiveOutcome::AlreadyApplied) return outcome;
+  if (rewind.model != nullptr) {
+    if (options_.metrics) {
+      const MetricTag tags[] = {{metric_names::kPerspectiveTag, perspective.name}};
+      options_.metrics->add(metric_names::kWorkCoordinatorMeter, metric_names::kPerspectiveRewinds,
+                            1, tags);
+    }
+    log(options_.logger, spdlog::level::warn, log_events::kPerspectiveRewound,
+        "perspective {} rewound stream {}: {}", perspective.name, stream, rewind.detail);
+  }
   if (absl::Status status = run_stages(
           envelope, {Stage::PostPerspectiveDetached, Stage::PostPerspectiveInline}, scoped);
       !status.ok()) {
@@ -156,7 +167,7 @@ absl::StatusOr<PerspectiveOutcome> PerspectiveRunner::apply(
   return PerspectiveOutcome::Applied;
 }
 
-absl::StatusOr<std::shared_ptr<void>> PerspectiveRunner::advance_cursor(
+absl::StatusOr<PerspectiveRunner::Rewind> PerspectiveRunner::advance_cursor(
     const Envelope& envelope, const PerspectiveInfo& perspective, void* instance,
     const Uuid& stream, std::int64_t stream_version) {
   absl::StatusOr<std::optional<PerspectiveCursor>> stored =
@@ -167,7 +178,7 @@ absl::StatusOr<std::shared_ptr<void>> PerspectiveRunner::advance_cursor(
   if (*stored) cursor = **stored;
   cursor.perspective_name = std::string(perspective.name);
   cursor.stream_id = stream;
-  std::shared_ptr<void> model;  // null: apply on the stored model as usual
+  Rewind rewind;  // no model: apply on the stored model as usual
   const bool behind =
       *stored && key < PerspectiveOrderKey{cursor.last_occurred_at_us, cursor.last_stream_version};
   if (behind) {
@@ -178,25 +189,20 @@ absl::StatusOr<std::shared_ptr<void>> PerspectiveRunner::advance_cursor(
     absl::StatusOr<std::shared_ptr<void>> replayed =
         replay_into_fresh_model(perspective, instance, *events);
     if (!replayed.ok()) return replayed.status();
-    model = *std::move(replayed);
+    rewind.model = *std::move(replayed);
+    rewind.detail = fmt::format(
+        "event {} (version {}) occurred before event {} (version {}), already applied; "
+        "re-applied {} events in order",
+        envelope.message_id, stream_version, cursor.last_event_id, cursor.last_stream_version,
+        events->size());
     ++cursor.rewind_count;  // the cursor stays where it was: still the furthest event
-    if (options_.metrics) {
-      const MetricTag tags[] = {{metric_names::kPerspectiveTag, perspective.name}};
-      options_.metrics->add(metric_names::kWorkCoordinatorMeter, metric_names::kPerspectiveRewinds,
-                            1, tags);
-    }
-    log(options_.logger, spdlog::level::warn, log_events::kPerspectiveRewound,
-        "perspective {} rewound stream {}: event {} (version {}) occurred before event {} "
-        "(version {}), already applied; re-applied {} events in order",
-        perspective.name, stream, envelope.message_id, stream_version, cursor.last_event_id,
-        cursor.last_stream_version, events->size());
   } else {
     cursor.last_event_id = envelope.message_id;
     cursor.last_stream_version = key.stream_version;
     cursor.last_occurred_at_us = key.occurred_at_us;
   }
   if (absl::Status status = store_.save_perspective_cursor(cursor); !status.ok()) return status;
-  return model;
+  return rewind;
 }
 
 absl::Status PerspectiveRunner::finish(Envelope& envelope, const LifecycleContext& context,

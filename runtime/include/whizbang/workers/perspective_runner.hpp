@@ -38,6 +38,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -110,12 +111,15 @@ class PerspectiveRunner {
 
   absl::Status run_stages(Envelope& envelope, std::initializer_list<Stage> stages,
                           const LifecycleContext& context);
-  // Moves the (perspective, stream) cursor to the event; for an event behind it, returns the
-  // stream's model re-applied in order (rewind), else null.
-  absl::StatusOr<std::shared_ptr<void>> advance_cursor(const Envelope& envelope,
-                                                       const PerspectiveInfo& perspective,
-                                                       void* instance, const Uuid& stream,
-                                                       std::int64_t stream_version);
+  // What advance_cursor did: a rewind is counted and logged once its apply committed.
+  struct Rewind {
+    std::shared_ptr<void> model;  // the stream's model re-applied in order; null: no rewind
+    std::string detail;           // for the log line
+  };
+  // Moves the (perspective, stream) cursor to the event; for an event behind it, rewinds.
+  absl::StatusOr<Rewind> advance_cursor(const Envelope& envelope,
+                                        const PerspectiveInfo& perspective, void* instance,
+                                        const Uuid& stream, std::int64_t stream_version);
   absl::Status process_concurrently(Envelope& envelope, const LifecycleContext& context,
                                     std::span<const PerspectiveInfo* const> perspectives);
 
