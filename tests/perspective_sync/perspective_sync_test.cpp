@@ -138,7 +138,8 @@ TEST_P(PerspectiveSyncTests, DeadLetteredApply_IsAFailureNotAWaitUntilTheTimeout
   EXPECT_LT(std::chrono::steady_clock::now() - started, 30s);
 }
 
-TEST_P(PerspectiveSyncTests, UnknownPerspective_InvalidArgument_NothingToWaitFor_Ok) {
+TEST_P(PerspectiveSyncTests,
+       UnknownPerspective_InvalidArgument_EmptyToken_Ok_InsideATransaction_Refused) {
   ASSERT_NO_FATAL_FAILURE(open());
   whizbang::SyncToken token;
   EXPECT_TRUE(sync_->wait(token).ok());  // a send handled elsewhere emitted nothing here
@@ -146,6 +147,11 @@ TEST_P(PerspectiveSyncTests, UnknownPerspective_InvalidArgument_NothingToWaitFor
   ASSERT_TRUE(host_->dispatcher().send(add("x")).ok());
   absl::Status waited = sync_->wait(capture.token(), {.timeout = 10ms, .perspectives = {"nope"}});
   EXPECT_EQ(waited.code(), absl::StatusCode::kInvalidArgument) << waited;
+  // Inside a transaction of the store the perspectives could never catch up: refused at once.
+  whizbang::Transaction tx(*store_);
+  ASSERT_TRUE(tx.status().ok());
+  waited = sync_->wait(capture.token(), {.timeout = 10s});
+  EXPECT_EQ(waited.code(), absl::StatusCode::kFailedPrecondition) << waited;
 }
 
 INSTANTIATE_TEST_SUITE_P(Stores, PerspectiveSyncTests, whizbang_test::all_backends(),

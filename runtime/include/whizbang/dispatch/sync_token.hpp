@@ -5,6 +5,8 @@
 // store (an event row with a stream: the dispatched message itself when it is an event, and the
 // events its handling cascades, with their derived ids) is recorded in it. Events handled in
 // another service, or emitted later by other handlings, are not: they are not this dispatch's.
+// A dispatch that failed may have recorded events its unit of work then rolled back: wait on
+// the token of dispatches that succeeded (the *_and_sync wrappers of perspective_sync.hpp do).
 //
 //   whizbang::EmissionCapture capture;
 //   auto receipt = dispatcher.send(CreateOrder{...});
