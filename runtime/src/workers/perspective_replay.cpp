@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "fmt/format.h"
+#include "whizbang/observability/logging.hpp"
 #include "whizbang/retry/failure.hpp"
 #include "whizbang/workers/perspective_order.hpp"
 #include "whizbang/workers/perspective_worker.hpp"

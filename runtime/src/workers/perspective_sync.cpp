@@ -4,6 +4,7 @@
 #include <set>
 
 #include "fmt/format.h"
+#include "whizbang/observability/logging.hpp"
 
 namespace whizbang {
 namespace {
