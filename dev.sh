@@ -138,7 +138,7 @@ test_build_generator() {
 TSAN_TARGETS=(
   whizbang_runtime_tests whizbang_dispatch_tests whizbang_lifecycle_tests
   whizbang_perspective_tests whizbang_store_tests whizbang_workers_tests whizbang_fault_tests
-  whizbang_exactly_once_tests whizbang_registry_tests
+  whizbang_exactly_once_tests whizbang_registry_tests whizbang_perspective_sync_tests
   crash_restart_test ecommerce_sample shop_service whizbang_transport_tests whizbang_host_tests
   whizbang_rabbitmq_restart_tests whizbang_rabbitmq_tls_tests whizbang_rabbitmq_hosts_tests
   whizbang_hostile_delivery_tests

@@ -145,6 +145,17 @@ class HookedStore final : public whizbang::WorkStore, public whizbang::StoreRead
                                       const whizbang::MessageId& last_event_id) override {
     return inner_->save_perspective_model(perspective, stream_id, model_json, last_event_id);
   }
+  absl::StatusOr<std::optional<whizbang::PerspectiveCursor>> load_perspective_cursor(
+      std::string_view perspective, const whizbang::Uuid& stream_id) override {
+    return inner_->load_perspective_cursor(perspective, stream_id);
+  }
+  absl::Status save_perspective_cursor(const whizbang::PerspectiveCursor& cursor) override {
+    return inner_->save_perspective_cursor(cursor);
+  }
+  absl::StatusOr<std::vector<whizbang::EventSyncState>> event_sync_states(
+      std::span<const whizbang::MessageId> event_ids) override {
+    return inner_->event_sync_states(event_ids);
+  }
   absl::Status store_detached_work(const whizbang::DetachedWork& work) override {
     return inner_->store_detached_work(work);
   }

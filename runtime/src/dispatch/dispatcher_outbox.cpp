@@ -1,5 +1,6 @@
 // Dispatcher: the outbox row of an envelope, written to the store or the deferred channel.
 #include "dispatcher_internal.hpp"
+#include "whizbang/dispatch/sync_token.hpp"
 
 namespace whizbang {
 
@@ -22,6 +23,10 @@ absl::Status Dispatcher::write_outbox(const Envelope& envelope,
   stored.hops.back().topic = row.destination.value_or("(event-store)");
   if (stored.source_service_id.is_nil()) stored.source_service_id = options_.source_service_id;
   if (options_.serialize) row.envelope_json = options_.serialize(stored);
+  // Read-your-writes: an event row with a stream goes to the event store (sync_token.hpp).
+  if (row.is_event && row.stream_id) {
+    EmissionCapture::record(row.message_id, *envelope.payload.info(), *row.stream_id);
+  }
   if (options_.store != nullptr && !defers_outside_transaction()) {
     absl::StatusOr<std::vector<StoredOutboxRow>> stored_rows =
         options_.store->store_outbox_messages({&row, 1});

@@ -90,6 +90,21 @@ absl::Status ComposedWorkStore::save_perspective_model(std::string_view perspect
                                                      last_event_id);
 }
 
+// PerspectiveSyncStore
+absl::StatusOr<std::optional<PerspectiveCursor>> ComposedWorkStore::load_perspective_cursor(
+    std::string_view perspective, const Uuid& stream_id) {
+  return roles_.perspective_sync->load_perspective_cursor(perspective, stream_id);
+}
+
+absl::Status ComposedWorkStore::save_perspective_cursor(const PerspectiveCursor& cursor) {
+  return roles_.perspective_sync->save_perspective_cursor(cursor);
+}
+
+absl::StatusOr<std::vector<EventSyncState>> ComposedWorkStore::event_sync_states(
+    std::span<const MessageId> event_ids) {
+  return roles_.perspective_sync->event_sync_states(event_ids);
+}
+
 // StageWorkStore
 absl::StatusOr<std::vector<LifecycleWork>> ComposedWorkStore::claim_lifecycle_work(
     std::size_t max_items) {

@@ -157,6 +157,7 @@ class TransactionGate {
   void note(const CommitInfo& info) {
     pending_.outbox_written |= info.outbox_written;
     pending_.inbox_written |= info.inbox_written;
+    pending_.perspectives_written |= info.perspectives_written;
   }
   // What the current transaction wrote so far (a backend's commit may announce it).
   const CommitInfo& written() const { return pending_; }
@@ -250,7 +251,8 @@ class TransactionGate {
     }
     owner_.store(std::thread::id(), std::memory_order_release);
     mutex_.unlock();
-    if (success && status.ok() && (committed.outbox_written || committed.inbox_written)) {
+    if (success && status.ok() &&
+        (committed.outbox_written || committed.inbox_written || committed.perspectives_written)) {
       notify(committed);
     }
     return status;

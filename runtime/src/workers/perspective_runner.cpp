@@ -4,9 +4,11 @@
 #include <mutex>
 
 #include "fmt/format.h"
+#include "perspective_replay.hpp"
 #include "whizbang/observability/logging.hpp"
 #include "whizbang/retry/failure.hpp"
 #include "whizbang/security/security_context.hpp"
+#include "whizbang/workers/perspective_order.hpp"
 
 namespace whizbang {
 
@@ -61,11 +63,9 @@ absl::Status PerspectiveRunner::run_stages(Envelope& envelope, std::initializer_
   return absl::OkStatus();
 }
 
-absl::StatusOr<PerspectiveOutcome> PerspectiveRunner::apply(Envelope& envelope,
-                                                            const PerspectiveInfo& perspective,
-                                                            const LifecycleContext& context,
-                                                            const MessageId* event_work_id,
-                                                            bool* gate_opened) {
+absl::StatusOr<PerspectiveOutcome> PerspectiveRunner::apply(
+    Envelope& envelope, const PerspectiveInfo& perspective, const LifecycleContext& context,
+    const MessageId* event_work_id, bool* gate_opened, std::int64_t stream_version) {
   if (gate_opened != nullptr) *gate_opened = false;
   void* instance = instances_.get(perspective.index);
   if (instance == nullptr || !envelope.payload || !perspective.handles(*envelope.payload.info())) {
@@ -81,6 +81,7 @@ absl::StatusOr<PerspectiveOutcome> PerspectiveRunner::apply(Envelope& envelope,
   // stream cannot both start from the same stored model, and the perspective event row is
   // completed with the model that includes its event (or neither happens).
   PerspectiveOutcome outcome = PerspectiveOutcome::Applied;
+  Rewind rewind;
   absl::Status applied = [&]() -> absl::Status {
     Transaction tx(store_);
     if (!tx.status().ok()) return tx.status();
@@ -98,20 +99,30 @@ absl::StatusOr<PerspectiveOutcome> PerspectiveRunner::apply(Envelope& envelope,
           !status.ok()) {
         return status;
       }
-      std::shared_ptr<void> model = perspective.new_model();
-      if (*stored) {
-        if (absl::Status status = perspective.model_from_json((*stored)->model_json, model.get());
-            !status.ok()) {
-          return absl::DataLossError(fmt::format("stored model of perspective {} for stream {}: {}",
-                                                 perspective.name, stream, status.message()));
-        }
+      if (stream_version > 0) {
+        absl::StatusOr<Rewind> advanced =
+            advance_cursor(envelope, perspective, instance, stream, stream_version);
+        if (!advanced.ok()) return advanced.status();
+        rewind = *std::move(advanced);
       }
-      // Perspectives fail by throwing, like receptors.
-      if (absl::Status status = status_of_call(
-              fmt::format("perspective {}", perspective.name),
-              [&] { return perspective.apply(instance, model.get(), envelope.payload); });
-          !status.ok()) {
-        return status;
+      std::shared_ptr<void> model = rewind.model;
+      if (model == nullptr) {
+        model = perspective.new_model();
+        if (*stored) {
+          if (absl::Status status = perspective.model_from_json((*stored)->model_json, model.get());
+              !status.ok()) {
+            return absl::DataLossError(
+                fmt::format("stored model of perspective {} for stream {}: {}", perspective.name,
+                            stream, status.message()));
+          }
+        }
+        // Perspectives fail by throwing, like receptors.
+        if (absl::Status status = status_of_call(
+                fmt::format("perspective {}", perspective.name),
+                [&] { return perspective.apply(instance, model.get(), envelope.payload); });
+            !status.ok()) {
+          return status;
+        }
       }
       const std::string json = perspective.model_to_json(model.get());
       if (absl::Status status =
@@ -139,12 +150,59 @@ absl::StatusOr<PerspectiveOutcome> PerspectiveRunner::apply(Envelope& envelope,
     return applied;
   }
   if (outcome == PerspectiveOutcome::AlreadyApplied) return outcome;
+  if (rewind.model != nullptr) {
+    if (options_.metrics) {
+      const MetricTag tags[] = {{metric_names::kPerspectiveTag, perspective.name}};
+      options_.metrics->add(metric_names::kWorkCoordinatorMeter, metric_names::kPerspectiveRewinds,
+                            1, tags);
+    }
+    log(options_.logger, spdlog::level::warn, log_events::kPerspectiveRewound,
+        "perspective {} rewound stream {}: {}", perspective.name, stream, rewind.detail);
+  }
   if (absl::Status status = run_stages(
           envelope, {Stage::PostPerspectiveDetached, Stage::PostPerspectiveInline}, scoped);
       !status.ok()) {
     return status;
   }
   return PerspectiveOutcome::Applied;
+}
+
+absl::StatusOr<PerspectiveRunner::Rewind> PerspectiveRunner::advance_cursor(
+    const Envelope& envelope, const PerspectiveInfo& perspective, void* instance,
+    const Uuid& stream, std::int64_t stream_version) {
+  absl::StatusOr<std::optional<PerspectiveCursor>> stored =
+      store_.load_perspective_cursor(perspective.name, stream);
+  if (!stored.ok()) return stored.status();
+  const PerspectiveOrderKey key = perspective_order_key(envelope, stream_version);
+  PerspectiveCursor cursor;
+  if (*stored) cursor = **stored;
+  cursor.perspective_name = std::string(perspective.name);
+  cursor.stream_id = stream;
+  Rewind rewind;  // no model: apply on the stored model as usual
+  const bool behind =
+      *stored && key < PerspectiveOrderKey{cursor.last_occurred_at_us, cursor.last_stream_version};
+  if (behind) {
+    // Everything applied so far (the stream's earlier versions) and this event, in their place.
+    absl::StatusOr<std::vector<ReplayEvent>> events =
+        load_stream_for_perspective(store_, registry_, perspective, stream, stream_version);
+    if (!events.ok()) return events.status();
+    absl::StatusOr<std::shared_ptr<void>> replayed =
+        replay_into_fresh_model(perspective, instance, *events);
+    if (!replayed.ok()) return replayed.status();
+    rewind.model = *std::move(replayed);
+    rewind.detail = fmt::format(
+        "event {} (version {}) occurred before event {} (version {}), already applied; "
+        "re-applied {} events in order",
+        envelope.message_id, stream_version, cursor.last_event_id, cursor.last_stream_version,
+        events->size());
+    ++cursor.rewind_count;  // the cursor stays where it was: still the furthest event
+  } else {
+    cursor.last_event_id = envelope.message_id;
+    cursor.last_stream_version = key.stream_version;
+    cursor.last_occurred_at_us = key.occurred_at_us;
+  }
+  if (absl::Status status = store_.save_perspective_cursor(cursor); !status.ok()) return status;
+  return rewind;
 }
 
 absl::Status PerspectiveRunner::finish(Envelope& envelope, const LifecycleContext& context,

@@ -115,8 +115,8 @@ absl::StatusOr<PerspectiveCycleResult> PerspectiveWorker::run_once() {
     bool gate_opened = false;
     absl::StatusOr<PerspectiveOutcome> outcome;
     const absl::Status applied = status_of_call(item.perspective_name, [&] {
-      outcome =
-          runner_.apply(found->second, *perspective, context, &item.event_work_id, &gate_opened);
+      outcome = runner_.apply(found->second, *perspective, context, &item.event_work_id,
+                              &gate_opened, item.version);
       return outcome.status();
     });
     if (!applied.ok()) {

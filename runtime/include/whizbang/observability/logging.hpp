@@ -108,6 +108,9 @@ inline constexpr LogEvent kInboxHandlingRetried{114, "InboxHandlingRetried"};
 inline constexpr LogEvent kPerspectiveAlreadyApplied{120, "PerspectiveAlreadyApplied"};
 inline constexpr LogEvent kPerspectiveApplyFailed{121, "PerspectiveApplyFailed"};
 inline constexpr LogEvent kPerspectiveEventQuarantined{122, "PerspectiveEventQuarantined"};
+// An event reached a perspective behind an event of its stream it applied already (it occurred
+// earlier; appended late): the stream's model was re-applied in order (docs/perspectives.md).
+inline constexpr LogEvent kPerspectiveRewound{126, "PerspectiveRewound"};
 // Explicit security (as_system / run_as).
 inline constexpr LogEvent kEmptyGuidActualPrincipal{130, "EmptyGuidActualPrincipal"};
 // Failures and recovery (docs/guide/11-failures.md).

@@ -52,6 +52,10 @@ inline constexpr std::string_view kInboxDuplicateDropped =
 // subscription (ServiceRunner's /readyz reports it).
 inline constexpr std::string_view kInboxDeliveryStoreFailed =
     "whizbang.work_coordinator.inbox.delivery_store_failed";
+// One per rewind: an event reached a perspective behind one of its stream already applied (it
+// occurred earlier), and the stream's model was re-applied in order. Tagged `perspective`.
+inline constexpr std::string_view kPerspectiveRewinds = "whizbang.perspective.rewinds";
+inline constexpr std::string_view kPerspectiveTag = "perspective";
 inline constexpr std::string_view kMessageTypeTag = "message_type";
 inline constexpr std::string_view kReasonTag = "reason";
 }  // namespace metric_names

@@ -28,6 +28,7 @@ struct WorkStoreRoles {
   InboxStore* inbox = nullptr;
   EventStore* events = nullptr;
   PerspectiveStore* perspectives = nullptr;
+  PerspectiveSyncStore* perspective_sync = nullptr;
   StageWorkStore* stage_work = nullptr;
   WorkCoordination* coordination = nullptr;
   StoreOperations* operations = nullptr;
@@ -81,6 +82,13 @@ class ComposedWorkStore : public WorkStore {
   absl::Status save_perspective_model(std::string_view perspective, const Uuid& stream_id,
                                       std::string_view model_json,
                                       const MessageId& last_event_id) final;
+
+  // PerspectiveSyncStore
+  absl::StatusOr<std::optional<PerspectiveCursor>> load_perspective_cursor(
+      std::string_view perspective, const Uuid& stream_id) final;
+  absl::Status save_perspective_cursor(const PerspectiveCursor& cursor) final;
+  absl::StatusOr<std::vector<EventSyncState>> event_sync_states(
+      std::span<const MessageId> event_ids) final;
 
   // StageWorkStore
   absl::StatusOr<std::vector<LifecycleWork>> claim_lifecycle_work(std::size_t max_items) final;

@@ -33,6 +33,9 @@ namespace whizbang {
 struct CommitInfo {
   bool outbox_written = false;
   bool inbox_written = false;
+  // Perspective events completed or failed: what read-your-writes waits for
+  // (whizbang/workers/perspective_sync.hpp).
+  bool perspectives_written = false;
 };
 
 class StoreTransactions {
@@ -70,7 +73,8 @@ class StoreTransactions {
   }
 
   // ---- wake-ups -----------------------------------------------------------------------------
-  // Called after every successful outermost commit that wrote outbox or inbox rows, on the
+  // Called after every successful outermost commit that wrote outbox or inbox rows or completed
+  // perspective events (and, on PostgreSQL, for such commits of other processes), on the
   // committing thread, with no store lock held. Returns an id for remove_commit_listener.
   virtual int add_commit_listener(CommitListener listener) = 0;
   virtual void remove_commit_listener(int id) = 0;

@@ -21,6 +21,13 @@
 // when it has none). Applying the event a model last applied is a no-op (a redelivery); when
 // every perspective reports that, the gate is not passed again (it passed the first time).
 //
+// Rewind (the worker path, which knows each event's stream version): a cursor per (perspective,
+// stream) keeps the furthest event applied in perspective order (perspective_order.hpp). An event
+// behind it (appended late, occurred earlier) makes the stream's model be re-applied from scratch:
+// the stream's events of the perspective's types up to this one, in perspective order, through
+// the apply thunk alone (this event's own stages still run once). Counted
+// (metric_names::kPerspectiveRewinds) and logged (EventId 126).
+//
 //   auto runner = whizbang::PerspectiveRunner::create(registry, services, store, invoker);
 //   lifecycle = whizbang::Lifecycle(invoker, [&](const whizbang::Envelope& e) {
 //     return (*runner)->has_perspectives(e);
@@ -31,6 +38,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -38,6 +46,7 @@
 #include "whizbang/lifecycle/executor.hpp"
 #include "whizbang/lifecycle/receptor_invoker.hpp"
 #include "whizbang/message/envelope.hpp"
+#include "whizbang/observability/metrics.hpp"
 #include "whizbang/registry/registry.hpp"
 #include "whizbang/store/work_store.hpp"
 
@@ -52,6 +61,8 @@ struct PerspectiveRunnerOptions {
   // perspective) pair, so stored events get perspective events (wh_perspective_events).
   bool register_associations = true;
   std::shared_ptr<spdlog::logger> logger;
+  // Counts rewinds (metric_names::kPerspectiveRewinds). Null: not counted.
+  std::shared_ptr<Metrics> metrics;
 };
 
 // What apply() did for one perspective.
@@ -78,11 +89,14 @@ class PerspectiveRunner {
 
   // One perspective for one event, stages included. With `event_work_id` the perspective event
   // row is completed in the transaction that saves the model, and `*gate_opened` tells whether
-  // that completion was the event's last (the caller then calls finish()).
+  // that completion was the event's last (the caller then calls finish()). With the event's
+  // `stream_version` (> 0: it is in the event store) the stream's cursor moves, and an event
+  // behind it rewinds the model (above).
   absl::StatusOr<PerspectiveOutcome> apply(Envelope& envelope, const PerspectiveInfo& perspective,
                                            const LifecycleContext& context = {},
                                            const MessageId* event_work_id = nullptr,
-                                           bool* gate_opened = nullptr);
+                                           bool* gate_opened = nullptr,
+                                           std::int64_t stream_version = 0);
 
   // After the last perspective of the event: PostAllPerspectives* (when `had_perspectives`),
   // then PostLifecycle*.
@@ -97,6 +111,15 @@ class PerspectiveRunner {
 
   absl::Status run_stages(Envelope& envelope, std::initializer_list<Stage> stages,
                           const LifecycleContext& context);
+  // What advance_cursor did: a rewind is counted and logged once its apply committed.
+  struct Rewind {
+    std::shared_ptr<void> model;  // the stream's model re-applied in order; null: no rewind
+    std::string detail;           // for the log line
+  };
+  // Moves the (perspective, stream) cursor to the event; for an event behind it, rewinds.
+  absl::StatusOr<Rewind> advance_cursor(const Envelope& envelope,
+                                        const PerspectiveInfo& perspective, void* instance,
+                                        const Uuid& stream, std::int64_t stream_version);
   absl::Status process_concurrently(Envelope& envelope, const LifecycleContext& context,
                                     std::span<const PerspectiveInfo* const> perspectives);
 

@@ -59,6 +59,7 @@ struct State {
   std::map<std::tuple<Uuid, std::string, std::int64_t>, PerspectiveEventRow> perspective_events;
   std::multimap<std::string, std::string> perspective_associations;
   std::map<std::pair<std::string, Uuid>, PerspectiveModelRow> perspective_models;
+  std::map<std::pair<std::string, Uuid>, PerspectiveCursor> perspective_cursors;
   std::map<std::tuple<MessageId, std::string, std::string, std::string>,
            std::pair<std::int64_t, ReceptorInvocationRecord>>
       invocations;

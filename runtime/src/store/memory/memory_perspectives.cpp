@@ -79,6 +79,8 @@ absl::StatusOr<PerspectiveCompletion> MemoryPerspectives::complete_perspective_w
       core_.state.lifecycle.try_emplace(event_id, std::move(lifecycle));
       completion.events_completed.push_back(event_id);
     }
+    // Read-your-writes waits wake on it (here and, on PostgreSQL, in other processes).
+    if (!completion.work_completed.empty()) core_.gate.note({.perspectives_written = true});
     return completion;
   });
 }
@@ -86,6 +88,7 @@ absl::StatusOr<PerspectiveCompletion> MemoryPerspectives::complete_perspective_w
 absl::Status MemoryPerspectives::fail_perspective_work(const MessageId& event_work_id,
                                                        std::string_view error, bool dead_letter) {
   return core_.gate.run([&]() -> absl::Status {
+    core_.gate.note({.perspectives_written = true});  // a dead letter ends a wait
     for (auto& [key, row] : core_.state.perspective_events) {
       if (row.event_work_id != event_work_id || !core_.owned(row.instance_id)) continue;
       row.status |= 32768;  // Failed

@@ -8,6 +8,7 @@
 #include "memory/memory_inbox.hpp"
 #include "memory/memory_operations.hpp"
 #include "memory/memory_outbox.hpp"
+#include "memory/memory_perspective_sync.hpp"
 #include "memory/memory_perspectives.hpp"
 #include "memory/memory_stage_work.hpp"
 #include "memory/memory_transactions.hpp"
@@ -19,8 +20,8 @@ struct MemoryWorkStore::Impl final : MemoryCore {
   using MemoryCore::MemoryCore;
 
   WorkStoreRoles roles() {
-    return {&transactions, &outbox,     &inbox,        &events,
-            &perspectives, &stage_work, &coordination, &operations};
+    return {&transactions,     &outbox,     &inbox,        &events,    &perspectives,
+            &perspective_sync, &stage_work, &coordination, &operations};
   }
 
   MemoryTransactions transactions{*this};
@@ -28,6 +29,7 @@ struct MemoryWorkStore::Impl final : MemoryCore {
   MemoryInbox inbox{*this};
   MemoryEventStore events{*this};
   MemoryPerspectives perspectives{*this};
+  MemoryPerspectiveSync perspective_sync{*this};
   MemoryStageWork stage_work{*this};
   MemoryCoordination coordination{*this};
   MemoryOperations operations{*this};

@@ -200,6 +200,21 @@ CREATE TABLE wh_dispatch_keys (
 CREATE INDEX wh_dispatch_keys_first_seen_at ON wh_dispatch_keys (first_seen_at);
 )sql";
 
+// Rewind detection: per (perspective, stream), the furthest event applied in perspective order
+// (occurred-at, then stream version).
+constexpr std::string_view kV6 = R"sql(
+CREATE TABLE wh_perspective_cursors (
+  perspective_name text NOT NULL,
+  stream_id uuid NOT NULL,
+  last_event_id uuid NOT NULL,
+  last_stream_version bigint NOT NULL,
+  last_occurred_at bigint NOT NULL,
+  rewind_count bigint NOT NULL DEFAULT 0,
+  updated_at bigint NOT NULL,
+  PRIMARY KEY (perspective_name, stream_id)
+);
+)sql";
+
 // Perspective models are jsonb, so users query and index them with SQL
 // (docs/guide/07-perspectives.md). Stored models were written by the models' own codecs: valid
 // JSON.
@@ -207,11 +222,12 @@ constexpr std::string_view kV7 = R"sql(
 ALTER TABLE wh_perspective_models ALTER COLUMN model_data TYPE jsonb USING model_data::jsonb;
 )sql";
 
-constexpr std::array<Migration, 5> kMigrations{{
+constexpr std::array<Migration, 6> kMigrations{{
     {1, "outbox, inbox, event store, perspectives, invocations, lifecycle, detached work", kV1},
     {2, "outbox ids kept by their age (a publication writes nothing to them)", kV2},
     {3, "perspective events ordered by their event's version", kV3},
     {4, "keyed dispatches", kV4},
+    {6, "perspective cursors", kV6},
     {7, "perspective models as jsonb", kV7},
 }};
 

@@ -52,7 +52,7 @@ NotificationListener::~NotificationListener() {
 
 std::string NotificationListener::payload(const Uuid& sender, const CommitInfo& written) {
   return sender.to_string() + ":" + (written.outbox_written ? "o" : "") +
-         (written.inbox_written ? "i" : "");
+         (written.inbox_written ? "i" : "") + (written.perspectives_written ? "p" : "");
 }
 
 std::optional<std::pair<Uuid, CommitInfo>> NotificationListener::parse(std::string_view payload) {
@@ -64,6 +64,7 @@ std::optional<std::pair<Uuid, CommitInfo>> NotificationListener::parse(std::stri
   CommitInfo written;
   written.outbox_written = kinds.find('o') != std::string_view::npos;
   written.inbox_written = kinds.find('i') != std::string_view::npos;
+  written.perspectives_written = kinds.find('p') != std::string_view::npos;
   return std::make_pair(*sender, written);
 }
 
@@ -93,8 +94,8 @@ void NotificationListener::run(Conn conn) {
     if (conn != nullptr) {
       reconnect.reset();
       // What was committed while the connection was down was announced to no one here: report
-      // both kinds of work once, so the workers look.
-      on_notify_({.outbox_written = true, .inbox_written = true});
+      // every kind of work once, so the workers (and read-your-writes waits) look.
+      on_notify_({.outbox_written = true, .inbox_written = true, .perspectives_written = true});
     }
   }
 }

@@ -1,8 +1,9 @@
 // NotificationListener: wakes this process when another process of the service commits work to
 // the same PostgreSQL store (LISTEN/NOTIFY on a connection of its own).
 //
-// A writing transaction sends `pg_notify(channel, "<instance>:<o|i|oi>")` before it commits; the
-// server delivers it to every listener once the commit succeeds. The listener runs one thread
+// A writing transaction sends `pg_notify(channel, "<instance>:<kinds>")` before it commits, kinds
+// being any of o (outbox), i (inbox), p (perspective work completed or failed); the server
+// delivers it to every listener once the commit succeeds. The listener runs one thread
 // that waits on its connection's socket and calls `on_notify` with what was written; it skips
 // its own instance's notifications (those wake the process directly). It is subscribed when the
 // constructor returns (if the server answered). When the connection drops it reconnects with

@@ -52,7 +52,9 @@ struct PostgresCore : store_internal::TransactionBackend {
   // the server delivers the notification when, and only if, the commit succeeds.
   absl::Status backend_commit() override {
     const CommitInfo& written = gate.written();
-    if (!written.outbox_written && !written.inbox_written) return connection->finish(true);
+    if (!written.outbox_written && !written.inbox_written && !written.perspectives_written) {
+      return connection->finish(true);
+    }
     postgres::Pipeline pipeline(*connection);
     postgres::Query& announce = pipeline.add("SELECT pg_notify($1::text, $2::text)");
     announce.bind_text(1, channel);

@@ -8,6 +8,7 @@
 #include "postgres/postgres_inbox.hpp"
 #include "postgres/postgres_operations.hpp"
 #include "postgres/postgres_outbox.hpp"
+#include "postgres/postgres_perspective_sync.hpp"
 #include "postgres/postgres_perspectives.hpp"
 #include "postgres/postgres_stage_work.hpp"
 #include "postgres/postgres_transactions.hpp"
@@ -19,8 +20,8 @@ struct PostgresWorkStore::Impl final : PostgresCore {
   using PostgresCore::PostgresCore;
 
   WorkStoreRoles roles() {
-    return {&transactions, &outbox,     &inbox,        &events,
-            &perspectives, &stage_work, &coordination, &operations};
+    return {&transactions,     &outbox,     &inbox,        &events,    &perspectives,
+            &perspective_sync, &stage_work, &coordination, &operations};
   }
 
   PostgresTransactions transactions{*this};
@@ -28,6 +29,7 @@ struct PostgresWorkStore::Impl final : PostgresCore {
   PostgresInbox inbox{*this};
   PostgresEventStore events{*this};
   PostgresPerspectives perspectives{*this};
+  PostgresPerspectiveSync perspective_sync{*this};
   PostgresStageWork stage_work{*this};
   PostgresCoordination coordination{*this};
   PostgresOperations operations{*this};

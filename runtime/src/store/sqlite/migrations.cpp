@@ -214,7 +214,22 @@ CREATE TABLE wh_dispatch_keys (
 CREATE INDEX wh_dispatch_keys_first_seen_at ON wh_dispatch_keys (first_seen_at);
 )sql";
 
-constexpr std::array<Migration, 8> kMigrations{{
+// Rewind detection: per (perspective, stream), the furthest event applied in perspective order
+// (occurred-at, then stream version). Number 10: 9 belongs to another change of issue #42.
+constexpr std::string_view kV10 = R"sql(
+CREATE TABLE wh_perspective_cursors (
+  perspective_name TEXT NOT NULL,
+  stream_id BLOB NOT NULL,
+  last_event_id BLOB NOT NULL,
+  last_stream_version INTEGER NOT NULL,
+  last_occurred_at INTEGER NOT NULL,
+  rewind_count INTEGER NOT NULL DEFAULT 0,
+  updated_at INTEGER NOT NULL,
+  PRIMARY KEY (perspective_name, stream_id)
+) WITHOUT ROWID;
+)sql";
+
+constexpr std::array<Migration, 9> kMigrations{{
     {1, "core tables", kV1},
     {2, "inbox source_service_id", kV2},
     {3, "outbox tombstones, receptor invocations", kV3},
@@ -223,6 +238,7 @@ constexpr std::array<Migration, 8> kMigrations{{
     {6, "outbox tombstones kept by the age of their id", kV6},
     {7, "perspective events ordered by their event's version", kV7},
     {8, "keyed dispatches", kV8},
+    {10, "perspective cursors", kV10},
 }};
 
 // The name is bound, not spliced into the SQL: it is prose.

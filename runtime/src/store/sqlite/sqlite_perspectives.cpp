@@ -114,6 +114,8 @@ absl::StatusOr<PerspectiveCompletion> SqlitePerspectives::complete_perspective_w
       WB_RETURN_IF_ERROR(use.run());
       completion.events_completed.push_back(event_id);
     }
+    // Read-your-writes waits wake on it (here and, on PostgreSQL, in other processes).
+    if (!completion.work_completed.empty()) core_.gate.note({.perspectives_written = true});
     return completion;
   });
 }
@@ -121,6 +123,7 @@ absl::StatusOr<PerspectiveCompletion> SqlitePerspectives::complete_perspective_w
 absl::Status SqlitePerspectives::fail_perspective_work(const MessageId& event_work_id,
                                                        std::string_view error, bool dead_letter) {
   return core_.gate.run([&]() -> absl::Status {
+    core_.gate.note({.perspectives_written = true});  // a dead letter ends a wait
     return core_.fail_keyed(sqlite::sql::kFailPerspectiveWork, "wh_perspective_events",
                             event_work_id, error, dead_letter);
   });

@@ -8,6 +8,7 @@
 #include "sqlite/sqlite_inbox.hpp"
 #include "sqlite/sqlite_operations.hpp"
 #include "sqlite/sqlite_outbox.hpp"
+#include "sqlite/sqlite_perspective_sync.hpp"
 #include "sqlite/sqlite_perspectives.hpp"
 #include "sqlite/sqlite_stage_work.hpp"
 #include "sqlite/sqlite_transactions.hpp"
@@ -19,8 +20,8 @@ struct SqliteWorkStore::Impl final : SqliteCore {
   using SqliteCore::SqliteCore;
 
   WorkStoreRoles roles() {
-    return {&transactions, &outbox,     &inbox,        &events,
-            &perspectives, &stage_work, &coordination, &operations};
+    return {&transactions,     &outbox,     &inbox,        &events,    &perspectives,
+            &perspective_sync, &stage_work, &coordination, &operations};
   }
 
   SqliteTransactions transactions{*this};
@@ -28,6 +29,7 @@ struct SqliteWorkStore::Impl final : SqliteCore {
   SqliteInbox inbox{*this};
   SqliteEventStore events{*this};
   SqlitePerspectives perspectives{*this};
+  SqlitePerspectiveSync perspective_sync{*this};
   SqliteStageWork stage_work{*this};
   SqliteCoordination coordination{*this};
   SqliteOperations operations{*this};
