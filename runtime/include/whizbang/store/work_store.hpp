@@ -10,6 +10,7 @@
 //   InboxStore         (inbox_store.hpp)         delivered messages, deduplicated
 //   EventStore         (event_store.hpp)         reading a stream
 //   PerspectiveStore   (perspective_store.hpp)   what perspectives run on
+//   PerspectiveRebuildStore (perspective_rebuild_store.hpp) rebuilds, versions, lag
 //   StageWorkStore     (stage_work_store.hpp)    lifecycle completions and detached work
 //   WorkCoordination   (work_coordination.hpp)   work cycles, completions, leases, invocations
 //   StoreOperations    (store_operations.hpp)    dead letters and the retention purge
@@ -38,6 +39,7 @@
 #include "whizbang/store/inbox_store.hpp"
 #include "whizbang/store/outbox_message.hpp"
 #include "whizbang/store/outbox_store.hpp"
+#include "whizbang/store/perspective_rebuild_store.hpp"
 #include "whizbang/store/perspective_store.hpp"
 #include "whizbang/store/sql_session.hpp"
 #include "whizbang/store/stage_work_store.hpp"
@@ -55,6 +57,7 @@ class WorkStore : public StoreTransactions,
                   public InboxStore,
                   public EventStore,
                   public PerspectiveStore,
+                  public PerspectiveRebuildStore,
                   public StageWorkStore,
                   public WorkCoordination,
                   public StoreOperations {

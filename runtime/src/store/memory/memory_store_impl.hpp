@@ -8,6 +8,7 @@
 #include "memory/memory_inbox.hpp"
 #include "memory/memory_operations.hpp"
 #include "memory/memory_outbox.hpp"
+#include "memory/memory_perspective_rebuild.hpp"
 #include "memory/memory_perspectives.hpp"
 #include "memory/memory_stage_work.hpp"
 #include "memory/memory_transactions.hpp"
@@ -19,8 +20,8 @@ struct MemoryWorkStore::Impl final : MemoryCore {
   using MemoryCore::MemoryCore;
 
   WorkStoreRoles roles() {
-    return {&transactions, &outbox,     &inbox,        &events,
-            &perspectives, &stage_work, &coordination, &operations};
+    return {&transactions, &outbox,       &inbox,      &events,  &perspectives,
+            &stage_work,   &coordination, &operations, &rebuilds};
   }
 
   MemoryTransactions transactions{*this};
@@ -31,6 +32,7 @@ struct MemoryWorkStore::Impl final : MemoryCore {
   MemoryStageWork stage_work{*this};
   MemoryCoordination coordination{*this};
   MemoryOperations operations{*this};
+  MemoryPerspectiveRebuild rebuilds{*this};
 };
 
 }  // namespace whizbang

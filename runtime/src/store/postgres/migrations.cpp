@@ -3,6 +3,7 @@
 #include <array>
 
 #include "fmt/format.h"
+#include "postgres/sql/rebuild_sql.hpp"
 
 namespace whizbang::postgres {
 namespace {
@@ -200,11 +201,12 @@ CREATE TABLE wh_dispatch_keys (
 CREATE INDEX wh_dispatch_keys_first_seen_at ON wh_dispatch_keys (first_seen_at);
 )sql";
 
-constexpr std::array<Migration, 4> kMigrations{{
+constexpr std::array<Migration, 5> kMigrations{{
     {1, "outbox, inbox, event store, perspectives, invocations, lifecycle, detached work", kV1},
     {2, "outbox ids kept by their age (a publication writes nothing to them)", kV2},
     {3, "perspective events ordered by their event's version", kV3},
     {4, "keyed dispatches", kV4},
+    {5, "perspective rebuilds and versions", sql::kRebuildSchema},
 }};
 
 // One advisory lock key for every migration of every store in the database.

@@ -3,6 +3,7 @@
 #include <array>
 
 #include "fmt/format.h"
+#include "sqlite/sql/rebuild_sql.hpp"
 
 namespace whizbang::sqlite {
 namespace {
@@ -214,7 +215,7 @@ CREATE TABLE wh_dispatch_keys (
 CREATE INDEX wh_dispatch_keys_first_seen_at ON wh_dispatch_keys (first_seen_at);
 )sql";
 
-constexpr std::array<Migration, 8> kMigrations{{
+constexpr std::array<Migration, 9> kMigrations{{
     {1, "core tables", kV1},
     {2, "inbox source_service_id", kV2},
     {3, "outbox tombstones, receptor invocations", kV3},
@@ -223,6 +224,7 @@ constexpr std::array<Migration, 8> kMigrations{{
     {6, "outbox tombstones kept by the age of their id", kV6},
     {7, "perspective events ordered by their event's version", kV7},
     {8, "keyed dispatches", kV8},
+    {9, "perspective rebuilds and versions", sql::kRebuildSchema},
 }};
 
 // The name is bound, not spliced into the SQL: it is prose.
