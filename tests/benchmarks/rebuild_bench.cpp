@@ -45,8 +45,20 @@ void fill(whizbang::WorkStore& store) {
   auto flush = [&] {
     whizbang::WorkBatchRequest request;
     request.new_outbox = std::move(rows);
+    request.max_items = request.new_outbox.size();  // claimed now: appended to the event store
     rows.clear();
     if (!store.process_work_batch(request).ok()) std::abort();
+    // Published: the rows leave the outbox, so the next flush claims only its own.
+    whizbang::WorkBatchRequest done;
+    done.claim_outbox = false;
+    done.claim_inbox = false;
+    for (const whizbang::OutboxMessage& row : request.new_outbox) {
+      done.completions.push_back({whizbang::WorkSource::Outbox, row.message_id,
+                                  whizbang::MessageStatus::Stored |
+                                      whizbang::MessageStatus::EventStored |
+                                      whizbang::MessageStatus::Published});
+    }
+    if (!store.process_work_batch(done).ok()) std::abort();
   };
   for (int s = 0; s < kStreams; ++s) {
     const whizbang::Uuid stream = whizbang::MessageId::mint().uuid();

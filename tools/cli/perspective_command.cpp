@@ -77,7 +77,7 @@ std::optional<PerspectiveRebuildRow> find_rebuild(WorkStore& store, const std::s
 int perspective_rebuild(const RebuildCommandOptions& options, const Io& io) {
   std::string streams;
   if (!options.streams.empty()) {
-    for (std::string_view part : absl::StrSplit(options.streams, ',', absl::SkipEmpty())) {
+    for (absl::string_view part : absl::StrSplit(options.streams, ',', absl::SkipEmpty())) {
       absl::StatusOr<Uuid> stream = Uuid::parse(std::string_view(part.data(), part.size()));
       if (!stream.ok()) {
         return usage_error(io, fmt::format("--streams: '{}' is not a stream id",

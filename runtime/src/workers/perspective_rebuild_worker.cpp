@@ -23,9 +23,9 @@ absl::StatusOr<std::optional<RebuildResult>> PerspectiveRebuildWorker::run_once(
                         user = options_.rebuild.progress](const RebuildProgress& progress) {
       std::int64_t& seen = (*counted)[progress.perspective];
       if (progress.events_done > seen) {
+        const MetricTag tags[] = {{metric_names::kPerspectiveTag, progress.perspective}};
         metrics->add(metric_names::kWorkCoordinatorMeter, metric_names::kPerspectiveRebuildEvents,
-                     progress.events_done - seen,
-                     {{metric_names::kPerspectiveTag, progress.perspective}});
+                     progress.events_done - seen, tags);
         seen = progress.events_done;
       }
       if (user) user(progress);

@@ -12,7 +12,7 @@ namespace whizbang {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using SteadyClock = std::chrono::steady_clock;
 
 // EventIds of rebuilds (docs/perspectives.md, "Rebuild").
 constexpr LogEvent kPerspectiveRebuilt{127, "PerspectiveRebuilt"};
@@ -35,7 +35,7 @@ std::string join_streams(const std::vector<Uuid>& streams) {
 
 absl::StatusOr<std::vector<Uuid>> parse_streams(std::string_view text) {
   std::vector<Uuid> streams;
-  for (std::string_view part :
+  for (absl::string_view part :
        absl::StrSplit(absl::string_view(text.data(), text.size()), ',', absl::SkipEmpty())) {
     absl::StatusOr<Uuid> stream = Uuid::parse(std::string_view(part.data(), part.size()));
     if (!stream.ok()) {
@@ -217,7 +217,7 @@ absl::StatusOr<RebuildResult> PerspectiveRebuilder::run(PerspectiveRebuildRow ro
     return applied;
   };
 
-  const Clock::time_point started = Clock::now();
+  const SteadyClock::time_point started = SteadyClock::now();
   std::int64_t done_here = 0;
   std::optional<Uuid> after = row.checkpoint;
   while (true) {
@@ -242,7 +242,7 @@ absl::StatusOr<RebuildResult> PerspectiveRebuilder::run(PerspectiveRebuildRow ro
     row.events_done += *applied;
     row.streams_done += static_cast<std::int64_t>(streams.size());
     row.checkpoint = streams.back();
-    const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
+    const double seconds = std::chrono::duration<double>(SteadyClock::now() - started).count();
     row.events_per_second = seconds > 0 ? static_cast<double>(done_here) / seconds : 0;
     // The checkpoint commits with the batch's models; a lost lease rolls both back.
     absl::StatusOr<bool> held = store_.save_perspective_rebuild(row, options.lease);

@@ -54,12 +54,14 @@ class RebuildFixture {
     auto dispatcher = whizbang::Dispatcher::create(test_registry(), services, std::move(options));
     EXPECT_TRUE(dispatcher.ok()) << dispatcher.status();
     dispatcher_ = *std::move(dispatcher);
-    invoker_ = std::make_unique<whizbang::ReceptorInvoker>(*dispatcher_);
+    invoker_ = std::make_unique<whizbang::ReceptorInvoker>(*dispatcher_,
+                                                           whizbang::ReceptorInvokerOptions{});
     auto runner = whizbang::PerspectiveRunner::create(test_registry(), services, *store, *invoker_);
     EXPECT_TRUE(runner.ok()) << runner.status();
     runner_ = *std::move(runner);
-    worker_ = std::make_unique<whizbang::PerspectiveWorker>(
-        *store, *runner_, whizbang::PerspectiveWorkerOptions{.max_batch = 500});
+    whizbang::PerspectiveWorkerOptions worker_options;
+    worker_options.max_batch = 500;
+    worker_ = std::make_unique<whizbang::PerspectiveWorker>(*store, *runner_, worker_options);
   }
   ~RebuildFixture() {
     worker_.reset();
@@ -139,13 +141,13 @@ class RebuildFixture {
   std::vector<whizbang::Uuid> streams;
 
  private:
-  whizbang::OutboxMessage event_row(const whizbang::Uuid& stream, int n) {
+  whizbang::OutboxMessage event_row(const whizbang::Uuid& stream, std::int64_t n) {
     const std::int64_t sequence = next_sequence_[stream]++;
     whizbang::AnyMessage payload =
         n % 5 == 4
             ? whizbang::AnyMessage::make(ItemRemoved{{}, "sku-" + std::to_string(n), sequence})
-            : whizbang::AnyMessage::make(
-                  ItemAdded{{}, "sku-" + std::to_string(n), 1 + n % 3, sequence});
+            : whizbang::AnyMessage::make(ItemAdded{
+                  {}, "sku-" + std::to_string(n), static_cast<std::int32_t>(1 + n % 3), sequence});
     whizbang::Envelope envelope =
         whizbang::Envelope::create(std::move(payload), {"carts", instance, "test-host", 7});
     envelope.hops.front().stream_id = stream;
@@ -161,9 +163,23 @@ class RebuildFixture {
     if (rows.empty()) return;
     whizbang::WorkBatchRequest request;
     request.new_outbox = std::move(rows);
+    request.max_items = request.new_outbox.size();  // claimed now: appended to the event store
+    request.claim_inbox = false;
     rows.clear();
     auto stored = store->process_work_batch(request);
     ASSERT_TRUE(stored.ok()) << stored.status();
+    // Published: the rows leave the outbox, so the next flush claims only its own.
+    whizbang::WorkBatchRequest done;
+    done.claim_outbox = false;
+    done.claim_inbox = false;
+    for (const whizbang::OutboxMessage& row : request.new_outbox) {
+      done.completions.push_back({whizbang::WorkSource::Outbox, row.message_id,
+                                  whizbang::MessageStatus::Stored |
+                                      whizbang::MessageStatus::EventStored |
+                                      whizbang::MessageStatus::Published});
+    }
+    auto completed = store->process_work_batch(done);
+    ASSERT_TRUE(completed.ok()) << completed.status();
   }
 
   Backend backend_;
