@@ -4,6 +4,8 @@
 
 #include <cstdlib>
 
+#include <whizbang/workers/perspective_rebuild_worker.hpp>
+
 #include "rebuild_fixture.hpp"
 
 namespace rebuild {
@@ -22,7 +24,10 @@ class PerspectiveRebuildTests : public ::testing::TestWithParam<Backend> {
     }
     return GetParam() == Backend::Sqlite ? 20 : 10;
   }
-  static int streams() { return GetParam() == Backend::Sqlite ? 1000 : 200; }
+  // SQLite 20k events, PostgreSQL 2k, memory 500 (its transactions copy the whole state).
+  static int streams() {
+    return GetParam() == Backend::Sqlite ? 1000 : GetParam() == Backend::Postgres ? 200 : 50;
+  }
 
   // Rows of `table`, on the SQL backends (memory: 0).
   static long rows(whizbang::WorkStore& store, const std::string& table) {
@@ -93,6 +98,11 @@ TEST_P(PerspectiveRebuildTests, PendingLiveEventsTheRebuildCovered_AreNotApplied
   ASSERT_TRUE(lag.ok());
   ASSERT_EQ(lag->size(), 1u);
   EXPECT_EQ(lag->front().pending_events, 20);
+  auto gauges = whizbang::perspective_prometheus_text(*f.store);
+  ASSERT_TRUE(gauges.ok()) << gauges.status();
+  EXPECT_NE(gauges->find("whizbang_perspective_lag_events{perspective=\"" + kCart + "\"} 20"),
+            std::string::npos)
+      << *gauges;
 
   const std::int64_t fires = f.settings.receptor_fires.load();
   auto rebuilder = f.rebuilder(*f.store);

@@ -30,8 +30,10 @@ class VersionedRegistry {
 
 absl::StatusOr<std::unique_ptr<whizbang::ServiceHost>> start_host(
     RebuildFixture& f, const whizbang::Registry& registry,
-    whizbang::PerspectiveVersionPolicy policy) {
+    whizbang::PerspectiveVersionPolicy policy,
+    std::shared_ptr<whizbang::Metrics> metrics = nullptr) {
   whizbang::HostOptions options;
+  options.metrics = std::move(metrics);
   options.service_name = "carts";
   options.store = f.store.get();
   options.poll_interval = std::chrono::milliseconds(20);
@@ -95,7 +97,8 @@ TEST(PerspectiveCliTests, RebuildRequest_IsServedByARunningHost_WithProgressAndS
   f.append_streams(40, 5);
   f.apply_live();
   const auto live = f.models();
-  auto host = start_host(f, test_registry(), whizbang::PerspectiveVersionPolicy::Refuse);
+  auto metrics = std::make_shared<whizbang::InMemoryMetrics>();
+  auto host = start_host(f, test_registry(), whizbang::PerspectiveVersionPolicy::Refuse, metrics);
   ASSERT_TRUE(host.ok()) << host.status();
   ASSERT_TRUE((*host)->start().ok());
 
@@ -109,6 +112,16 @@ TEST(PerspectiveCliTests, RebuildRequest_IsServedByARunningHost_WithProgressAndS
       << out.str();
   EXPECT_NE(out.str().find("events/s, ETA"), std::string::npos) << out.str();
   EXPECT_EQ(f.models(), live);
+  EXPECT_EQ(metrics->counter(whizbang::metric_names::kWorkCoordinatorMeter,
+                             whizbang::metric_names::kPerspectiveRebuildEvents,
+                             {{whizbang::metric_names::kPerspectiveTag, kCart}}),
+            200);
+  auto gauges = whizbang::perspective_prometheus_text(*f.store);
+  ASSERT_TRUE(gauges.ok());
+  EXPECT_NE(
+      gauges->find("whizbang_perspective_rebuild_progress_ratio{perspective=\"" + kCart + "\"} 1"),
+      std::string::npos)
+      << *gauges;
 
   std::ostringstream status_out, status_err;
   ASSERT_EQ(whizbang::cli::run_cli({"perspective", "status", "--store", f.location()},
