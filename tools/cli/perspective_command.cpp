@@ -253,6 +253,10 @@ void add_perspective_commands(CommandTree& tree) {
       [status](const Io& io) { return perspective_status(*status, io); });
   add_store_option(*status_command, status->store);
   status_command->add_flag("--json", status->json, "print a JSON document");
+  status_command->footer(
+      "Columns: perspective, pending perspective events, the oldest one's age, the version that\n"
+      "built the stored models, the last rebuild (status, events done/total, percent, rate, ETA).\n"
+      "Both commands open LOCATION as a service does (an older schema is migrated).");
 }
 
 }  // namespace whizbang::cli

@@ -32,7 +32,8 @@ absl::StatusOr<std::optional<RebuildResult>> PerspectiveRebuildWorker::run_once(
     };
   }
   absl::StatusOr<std::optional<RebuildResult>> result = rebuilder_.run_requested(rebuild);
-  // A failed rebuild is on its row; the loop goes on serving others.
+  // A failed rebuild is on its row (status "failed", its error) and logged; the loop goes on
+  // serving others. A store that is unavailable fails the cycle (the loop logs and retries).
   if (!result.ok() && !absl::IsUnavailable(result.status())) {
     return std::optional<RebuildResult>();
   }
