@@ -202,6 +202,72 @@ class HookedStore final : public whizbang::WorkStore, public whizbang::StoreRead
   }
   void remove_commit_listener(int id) override { inner_->remove_commit_listener(id); }
 
+  // PerspectiveRebuildStore
+  absl::StatusOr<std::vector<whizbang::Uuid>> perspective_streams(
+      std::span<const std::string> types, const std::optional<whizbang::Uuid>& after,
+      std::size_t limit) override {
+    return inner_->perspective_streams(types, after, limit);
+  }
+  absl::StatusOr<std::int64_t> count_perspective_events(
+      std::span<const std::string> types, std::span<const whizbang::Uuid> streams) override {
+    return inner_->count_perspective_events(types, streams);
+  }
+  absl::StatusOr<std::vector<whizbang::StoredEvent>> read_perspective_events(
+      std::span<const whizbang::Uuid> streams, std::span<const std::string> types) override {
+    return inner_->read_perspective_events(streams, types);
+  }
+  absl::Status complete_replayed_events(std::string_view perspective, const whizbang::Uuid& stream,
+                                        std::int64_t version) override {
+    return inner_->complete_replayed_events(perspective, stream, version);
+  }
+  absl::Status record_shadow_stream(std::string_view shadow, const whizbang::Uuid& stream,
+                                    std::int64_t version) override {
+    return inner_->record_shadow_stream(shadow, stream, version);
+  }
+  absl::StatusOr<std::vector<whizbang::Uuid>> shadow_streams_behind(
+      std::string_view shadow, std::span<const std::string> types,
+      std::span<const whizbang::Uuid> streams) override {
+    return inner_->shadow_streams_behind(shadow, types, streams);
+  }
+  absl::Status lock_perspective_models(std::string_view perspective) override {
+    return inner_->lock_perspective_models(perspective);
+  }
+  absl::Status swap_shadow_models(std::string_view perspective, std::string_view shadow,
+                                  std::span<const whizbang::Uuid> streams) override {
+    return inner_->swap_shadow_models(perspective, shadow, streams);
+  }
+  absl::Status drop_perspective_models(std::string_view perspective) override {
+    return inner_->drop_perspective_models(perspective);
+  }
+  absl::StatusOr<bool> has_perspective_models(std::string_view perspective) override {
+    return inner_->has_perspective_models(perspective);
+  }
+  absl::StatusOr<bool> request_perspective_rebuild(
+      const whizbang::PerspectiveRebuildRow& row) override {
+    return inner_->request_perspective_rebuild(row);
+  }
+  absl::StatusOr<std::optional<whizbang::PerspectiveRebuildRow>> claim_perspective_rebuild(
+      std::span<const std::string> perspectives, std::chrono::milliseconds lease) override {
+    return inner_->claim_perspective_rebuild(perspectives, lease);
+  }
+  absl::StatusOr<bool> save_perspective_rebuild(const whizbang::PerspectiveRebuildRow& row,
+                                                std::chrono::milliseconds lease) override {
+    return inner_->save_perspective_rebuild(row, lease);
+  }
+  absl::StatusOr<std::vector<whizbang::PerspectiveRebuildRow>> perspective_rebuilds() override {
+    return inner_->perspective_rebuilds();
+  }
+  absl::StatusOr<std::vector<whizbang::PerspectiveVersionRow>> perspective_versions() override {
+    return inner_->perspective_versions();
+  }
+  absl::Status set_perspective_version(std::string_view perspective,
+                                       std::uint32_t version) override {
+    return inner_->set_perspective_version(perspective, version);
+  }
+  absl::StatusOr<std::vector<whizbang::PerspectiveLag>> perspective_lag() override {
+    return inner_->perspective_lag();
+  }
+
  private:
   std::unique_ptr<whizbang::WorkStore> inner_;
 };

@@ -115,7 +115,7 @@ TEST(WhizbangCliTests, BadInput_PrintsOneLineNamingTheProblemAndExits2) {
       {{"id", "frobnicate"},
        "unknown id command 'frobnicate' (commands: new, derive, composite-child, keyed, "
        "inspect)"},
-      {{"nope"}, "unknown command 'nope' (commands: id, store, gen, demo)"},
+      {{"nope"}, "unknown command 'nope' (commands: id, store, perspective, gen, demo)"},
       {{"--bogus"}, "unknown option --bogus (options: --help)"},
       {{"demo", "now"}, "demo: unexpected argument 'now'"},
       {{"id", "composite-child", "--composite", "00000000-0000-0000-0000-000000000000", "--type",

@@ -54,5 +54,6 @@ void add_id_commands(CommandTree& tree);
 void add_store_commands(CommandTree& tree);
 void add_gen_commands(CommandTree& tree);
 void add_demo_command(CommandTree& tree);
+void add_perspective_commands(CommandTree& tree);
 
 }  // namespace whizbang::cli

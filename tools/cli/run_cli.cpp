@@ -10,6 +10,7 @@ int run_cli(const std::vector<std::string>& args, const Io& io) {
       "Every command accepts --help. Bad input prints one line on stderr and exits 2.");
   add_id_commands(tree);
   add_store_commands(tree);
+  add_perspective_commands(tree);
   add_gen_commands(tree);
   add_demo_command(tree);
   return tree.run(args, io);

@@ -57,6 +57,7 @@ absl::StatusOr<std::unique_ptr<ServiceHost>> ServiceHost::create(const Registry&
   if (absl::Status status = host->build_dispatcher(services); !status.ok()) return status;
   host->build_invokers();
   if (absl::Status status = host->build_perspectives(services); !status.ok()) return status;
+  if (absl::Status status = host->build_rebuilds(services); !status.ok()) return status;
   host->bind_transport();
   host->build_workers();
   return host;
@@ -217,6 +218,9 @@ absl::StatusOr<HostCycle> ServiceHost::run_once() {
     if (!perspectives.ok()) return perspectives.status();
     cycle.perspectives = *perspectives;
   }
+  if (rebuild_worker_) {
+    if (auto rebuilt = rebuild_worker_->run_once(); !rebuilt.ok()) return rebuilt.status();
+  }
   absl::StatusOr<DetachedCycleResult> detached = detached_->run_once();
   if (!detached.ok()) return detached.status();
   cycle.detached = *detached;
@@ -237,6 +241,7 @@ absl::Status ServiceHost::start() {
   outbox_->start();
   inbox_->start();
   if (perspective_worker_) perspective_worker_->start();
+  if (rebuild_worker_) rebuild_worker_->start();
   detached_->start();
   if (retention_) retention_->start();
   return absl::OkStatus();
@@ -275,6 +280,7 @@ void ServiceHost::stop() {
   // will take up now.
   if (inbox_) inbox_->stop();
   if (perspective_worker_) perspective_worker_->stop();
+  if (rebuild_worker_) rebuild_worker_->stop();
   if (outbox_) outbox_->stop();
   if (detached_) detached_->stop();
   if (retention_) retention_->stop();

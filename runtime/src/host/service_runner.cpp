@@ -71,7 +71,8 @@ class ServiceRunner::HttpEndpoint {
                           {{"whizbang_ready", "1 when the service is ready (as /readyz)",
                             runner_.readiness().ok() ? 1.0 : 0.0},
                            {"whizbang_transport_ready", "1 while the transport is connected",
-                            transport_ready ? 1.0 : 0.0}}),
+                            transport_ready ? 1.0 : 0.0}}) +
+              perspective_metrics(),
           "text/plain; version=0.0.4");
     });
     absl::StatusOr<std::unique_ptr<http::HttpServer>> server =
@@ -82,6 +83,13 @@ class ServiceRunner::HttpEndpoint {
   }
   void stop() {
     if (server_) server_->stop();
+  }
+  // The perspectives' lag, versions and rebuilds (none without perspectives, or when the store
+  // cannot be read: the rest of /metrics still answers).
+  std::string perspective_metrics() {
+    if (!runner_.host_ || runner_.host_->perspectives() == nullptr) return {};
+    absl::StatusOr<std::string> text = perspective_prometheus_text(runner_.host_->store());
+    return text.ok() ? *text : std::string();
   }
   int port() const { return server_ ? server_->port() : -1; }
 

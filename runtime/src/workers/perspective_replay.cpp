@@ -10,6 +10,19 @@
 
 namespace whizbang {
 
+absl::StatusOr<ReplayEvent> decode_for_replay(const StoredEvent& event, const Registry& registry,
+                                              const PerspectiveInfo& perspective,
+                                              const Uuid& stream_id) {
+  absl::StatusOr<Envelope> envelope = envelope_from_stored_event(
+      event.event_id, event.event_type, event.event_data, event.metadata, registry);
+  if (!envelope.ok()) {
+    return absl::DataLossError(fmt::format("replaying stream {} into perspective {}: event {}: {}",
+                                           stream_id, perspective.name, event.event_id,
+                                           envelope.status().message()));
+  }
+  return ReplayEvent{*std::move(envelope), event.version};
+}
+
 absl::StatusOr<std::vector<ReplayEvent>> load_stream_for_perspective(
     EventStore& events, const Registry& registry, const PerspectiveInfo& perspective,
     const Uuid& stream_id, std::int64_t up_to_version) {
@@ -20,14 +33,10 @@ absl::StatusOr<std::vector<ReplayEvent>> load_stream_for_perspective(
     if (up_to_version > 0 && event.version > up_to_version) break;  // version order
     const MessageTypeInfo* type = registry.find_message(event.event_type);
     if (type == nullptr || !perspective.handles(*type)) continue;
-    absl::StatusOr<Envelope> envelope = envelope_from_stored_event(
-        event.event_id, event.event_type, event.event_data, event.metadata, registry);
-    if (!envelope.ok()) {
-      return absl::DataLossError(
-          fmt::format("replaying stream {} into perspective {}: event {}: {}", stream_id,
-                      perspective.name, event.event_id, envelope.status().message()));
-    }
-    replay.push_back({*std::move(envelope), event.version});
+    absl::StatusOr<ReplayEvent> decoded =
+        decode_for_replay(event, registry, perspective, stream_id);
+    if (!decoded.ok()) return decoded.status();
+    replay.push_back(*std::move(decoded));
   }
   return replay;
 }

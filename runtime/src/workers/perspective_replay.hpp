@@ -25,6 +25,12 @@ struct ReplayEvent {
   std::int64_t stream_version = 0;
 };
 
+// One stored event of `stream_id`, decoded as the live path decodes it (envelope_from_stored_event:
+// upcast included); DataLoss naming the event when it does not decode.
+absl::StatusOr<ReplayEvent> decode_for_replay(const StoredEvent& event, const Registry& registry,
+                                              const PerspectiveInfo& perspective,
+                                              const Uuid& stream_id);
+
 // The events of `stream_id` that `perspective` applies, up to and including `up_to_version` (0:
 // all), decoded from the event store in version order. Events of types `registry` does not know
 // are skipped (another service's: no perspective here applies them); a stored event of a type the

@@ -48,6 +48,8 @@
 #include "whizbang/workers/detached_worker.hpp"
 #include "whizbang/workers/inbox_worker.hpp"
 #include "whizbang/workers/outbox_drain_worker.hpp"
+#include "whizbang/workers/perspective_rebuild_worker.hpp"
+#include "whizbang/workers/perspective_rebuilder.hpp"
 #include "whizbang/workers/perspective_runner.hpp"
 #include "whizbang/workers/perspective_worker.hpp"
 #include "whizbang/workers/retention_worker.hpp"
@@ -105,6 +107,13 @@ struct HostOptions {
   // What the host's workers count beside the store (refused deliveries, dropped duplicates);
   // ServiceRunner passes the metrics /metrics exposes. Null: not counted.
   std::shared_ptr<Metrics> metrics;
+  // A perspective whose stored models were built by another version of its code
+  // ([[whizbang::version(N)]]): create() refuses (the error names the CLI command) unless a
+  // rebuild of it was requested, which it then runs; or rebuilds it blue-green first
+  // (docs/perspectives.md, "Rebuild").
+  PerspectiveVersionPolicy perspective_version_policy = PerspectiveVersionPolicy::Refuse;
+  // Batch size and lease of the rebuilds this host runs (requested ones, version rebuilds).
+  RebuildOptions perspective_rebuild;
 };
 
 struct HostCycle {
@@ -144,6 +153,10 @@ class ServiceHost {
 
   // The perspective runner; null when the registry declares no perspectives.
   PerspectiveRunner* perspectives() { return perspective_runner_.get(); }
+  // Rebuilds this service's perspectives from the event store; null without perspectives. The
+  // host's rebuild worker serves the requests `whizbang perspective rebuild` records.
+  PerspectiveRebuilder* rebuilder() { return rebuilder_.get(); }
+  PerspectiveRebuildWorker* rebuild_worker() { return rebuild_worker_.get(); }
 
   // One outbox cycle, one inbox cycle, one perspective cycle, then one cycle of detached work left
   // by a process that died (deterministic tests, demos).
@@ -170,6 +183,8 @@ class ServiceHost {
   absl::Status build_dispatcher(const ServiceRegistry& services);
   void build_invokers();
   absl::Status build_perspectives(const ServiceRegistry& services);
+  // service_host_rebuilds.cpp: the rebuilder, its worker, and the version check.
+  absl::Status build_rebuilds(const ServiceRegistry& services);
   void bind_transport();
   void build_workers();
 
@@ -186,6 +201,8 @@ class ServiceHost {
   std::unique_ptr<InboxWorker> inbox_;
   std::unique_ptr<PerspectiveRunner> perspective_runner_;
   std::unique_ptr<PerspectiveWorker> perspective_worker_;
+  std::unique_ptr<PerspectiveRebuilder> rebuilder_;
+  std::unique_ptr<PerspectiveRebuildWorker> rebuild_worker_;
   std::unique_ptr<RetentionWorker> retention_;
   std::unique_ptr<DetachedWorker> detached_;
   std::unique_ptr<TransportSubscription> subscription_;

@@ -111,6 +111,9 @@ inline constexpr LogEvent kPerspectiveEventQuarantined{122, "PerspectiveEventQua
 // An event reached a perspective behind an event of its stream it applied already (it occurred
 // earlier; appended late): the stream's model was re-applied in order (docs/perspectives.md).
 inline constexpr LogEvent kPerspectiveRewound{126, "PerspectiveRewound"};
+// A rebuild finished, or failed with the error kept on its row (docs/guide/07-perspectives.md).
+inline constexpr LogEvent kPerspectiveRebuilt{127, "PerspectiveRebuilt"};
+inline constexpr LogEvent kPerspectiveRebuildFailed{128, "PerspectiveRebuildFailed"};
 // Explicit security (as_system / run_as).
 inline constexpr LogEvent kEmptyGuidActualPrincipal{130, "EmptyGuidActualPrincipal"};
 // Failures and recovery (docs/guide/11-failures.md).

@@ -55,6 +55,8 @@ inline constexpr std::string_view kInboxDeliveryStoreFailed =
 // One per rewind: an event reached a perspective behind one of its stream already applied (it
 // occurred earlier), and the stream's model was re-applied in order. Tagged `perspective`.
 inline constexpr std::string_view kPerspectiveRewinds = "whizbang.perspective.rewinds";
+// Events a rebuild applied (counter, tag `perspective`).
+inline constexpr std::string_view kPerspectiveRebuildEvents = "whizbang.perspective.rebuild.events";
 inline constexpr std::string_view kPerspectiveTag = "perspective";
 inline constexpr std::string_view kMessageTypeTag = "message_type";
 inline constexpr std::string_view kReasonTag = "reason";

@@ -32,6 +32,7 @@ struct WorkStoreRoles {
   StageWorkStore* stage_work = nullptr;
   WorkCoordination* coordination = nullptr;
   StoreOperations* operations = nullptr;
+  PerspectiveRebuildStore* rebuilds = nullptr;
 };
 
 class ComposedWorkStore : public WorkStore {
@@ -89,6 +90,35 @@ class ComposedWorkStore : public WorkStore {
   absl::Status save_perspective_cursor(const PerspectiveCursor& cursor) final;
   absl::StatusOr<std::vector<EventSyncState>> event_sync_states(
       std::span<const MessageId> event_ids) final;
+  // PerspectiveRebuildStore
+  absl::StatusOr<std::vector<Uuid>> perspective_streams(std::span<const std::string> event_types,
+                                                        const std::optional<Uuid>& after,
+                                                        std::size_t limit) final;
+  absl::StatusOr<std::int64_t> count_perspective_events(std::span<const std::string> event_types,
+                                                        std::span<const Uuid> streams) final;
+  absl::StatusOr<std::vector<StoredEvent>> read_perspective_events(
+      std::span<const Uuid> streams, std::span<const std::string> event_types) final;
+  absl::Status complete_replayed_events(std::string_view perspective, const Uuid& stream,
+                                        std::int64_t version) final;
+  absl::Status record_shadow_stream(std::string_view shadow, const Uuid& stream,
+                                    std::int64_t version) final;
+  absl::StatusOr<std::vector<Uuid>> shadow_streams_behind(std::string_view shadow,
+                                                          std::span<const std::string> event_types,
+                                                          std::span<const Uuid> streams) final;
+  absl::Status lock_perspective_models(std::string_view perspective) final;
+  absl::Status swap_shadow_models(std::string_view perspective, std::string_view shadow,
+                                  std::span<const Uuid> streams) final;
+  absl::Status drop_perspective_models(std::string_view perspective) final;
+  absl::StatusOr<bool> has_perspective_models(std::string_view perspective) final;
+  absl::StatusOr<bool> request_perspective_rebuild(const PerspectiveRebuildRow& row) final;
+  absl::StatusOr<std::optional<PerspectiveRebuildRow>> claim_perspective_rebuild(
+      std::span<const std::string> perspectives, std::chrono::milliseconds lease) final;
+  absl::StatusOr<bool> save_perspective_rebuild(const PerspectiveRebuildRow& row,
+                                                std::chrono::milliseconds lease) final;
+  absl::StatusOr<std::vector<PerspectiveRebuildRow>> perspective_rebuilds() final;
+  absl::StatusOr<std::vector<PerspectiveVersionRow>> perspective_versions() final;
+  absl::Status set_perspective_version(std::string_view perspective, std::uint32_t version) final;
+  absl::StatusOr<std::vector<PerspectiveLag>> perspective_lag() final;
 
   // StageWorkStore
   absl::StatusOr<std::vector<LifecycleWork>> claim_lifecycle_work(std::size_t max_items) final;

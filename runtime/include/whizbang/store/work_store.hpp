@@ -11,6 +11,7 @@
 //   EventStore         (event_store.hpp)         reading a stream
 //   PerspectiveStore   (perspective_store.hpp)   what perspectives run on
 //   PerspectiveSyncStore (perspective_sync_store.hpp) cursors per stream, events still pending
+//   PerspectiveRebuildStore (perspective_rebuild_store.hpp) rebuilds, versions, lag
 //   StageWorkStore     (stage_work_store.hpp)    lifecycle completions and detached work
 //   WorkCoordination   (work_coordination.hpp)   work cycles, completions, leases, invocations
 //   StoreOperations    (store_operations.hpp)    dead letters and the retention purge
@@ -39,6 +40,7 @@
 #include "whizbang/store/inbox_store.hpp"
 #include "whizbang/store/outbox_message.hpp"
 #include "whizbang/store/outbox_store.hpp"
+#include "whizbang/store/perspective_rebuild_store.hpp"
 #include "whizbang/store/perspective_store.hpp"
 #include "whizbang/store/perspective_sync_store.hpp"
 #include "whizbang/store/sql_session.hpp"
@@ -58,6 +60,7 @@ class WorkStore : public StoreTransactions,
                   public EventStore,
                   public PerspectiveStore,
                   public PerspectiveSyncStore,
+                  public PerspectiveRebuildStore,
                   public StageWorkStore,
                   public WorkCoordination,
                   public StoreOperations {

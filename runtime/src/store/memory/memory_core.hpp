@@ -67,6 +67,11 @@ struct State {
   std::map<Uuid, std::pair<ServiceInstance, TimePoint>> instances;
   std::map<MessageId, LifecycleRow> lifecycle;
   std::map<MessageId, DetachedRow> detached;
+  // Perspective rebuilds (perspective_rebuild_store.hpp): requests and leases, the shadow's
+  // stream versions, the versions that built the models.
+  std::map<std::string, PerspectiveRebuildRow, std::less<>> rebuilds;
+  std::map<std::pair<std::string, Uuid>, std::int64_t> rebuild_streams;
+  std::map<std::string, PerspectiveVersionRow, std::less<>> perspective_versions;
 };
 
 // What a failure does to the lease and retry columns every failing table shares.

@@ -8,6 +8,7 @@
 #include "memory/memory_inbox.hpp"
 #include "memory/memory_operations.hpp"
 #include "memory/memory_outbox.hpp"
+#include "memory/memory_perspective_rebuild.hpp"
 #include "memory/memory_perspective_sync.hpp"
 #include "memory/memory_perspectives.hpp"
 #include "memory/memory_stage_work.hpp"
@@ -20,8 +21,8 @@ struct MemoryWorkStore::Impl final : MemoryCore {
   using MemoryCore::MemoryCore;
 
   WorkStoreRoles roles() {
-    return {&transactions,     &outbox,     &inbox,        &events,    &perspectives,
-            &perspective_sync, &stage_work, &coordination, &operations};
+    return {&transactions,     &outbox,     &inbox,        &events,     &perspectives,
+            &perspective_sync, &stage_work, &coordination, &operations, &rebuilds};
   }
 
   MemoryTransactions transactions{*this};
@@ -33,6 +34,7 @@ struct MemoryWorkStore::Impl final : MemoryCore {
   MemoryStageWork stage_work{*this};
   MemoryCoordination coordination{*this};
   MemoryOperations operations{*this};
+  MemoryPerspectiveRebuild rebuilds{*this};
 };
 
 }  // namespace whizbang

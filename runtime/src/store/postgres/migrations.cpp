@@ -3,6 +3,7 @@
 #include <array>
 
 #include "fmt/format.h"
+#include "postgres/sql/rebuild_sql.hpp"
 
 namespace whizbang::postgres {
 namespace {
@@ -222,11 +223,12 @@ constexpr std::string_view kV7 = R"sql(
 ALTER TABLE wh_perspective_models ALTER COLUMN model_data TYPE jsonb USING model_data::jsonb;
 )sql";
 
-constexpr std::array<Migration, 6> kMigrations{{
+constexpr std::array<Migration, 7> kMigrations{{
     {1, "outbox, inbox, event store, perspectives, invocations, lifecycle, detached work", kV1},
     {2, "outbox ids kept by their age (a publication writes nothing to them)", kV2},
     {3, "perspective events ordered by their event's version", kV3},
     {4, "keyed dispatches", kV4},
+    {5, "perspective rebuilds and versions", sql::kRebuildSchema},
     {6, "perspective cursors", kV6},
     {7, "perspective models as jsonb", kV7},
 }};

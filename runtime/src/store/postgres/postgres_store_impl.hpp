@@ -8,6 +8,7 @@
 #include "postgres/postgres_inbox.hpp"
 #include "postgres/postgres_operations.hpp"
 #include "postgres/postgres_outbox.hpp"
+#include "postgres/postgres_perspective_rebuild.hpp"
 #include "postgres/postgres_perspective_sync.hpp"
 #include "postgres/postgres_perspectives.hpp"
 #include "postgres/postgres_stage_work.hpp"
@@ -20,8 +21,8 @@ struct PostgresWorkStore::Impl final : PostgresCore {
   using PostgresCore::PostgresCore;
 
   WorkStoreRoles roles() {
-    return {&transactions,     &outbox,     &inbox,        &events,    &perspectives,
-            &perspective_sync, &stage_work, &coordination, &operations};
+    return {&transactions,     &outbox,     &inbox,        &events,     &perspectives,
+            &perspective_sync, &stage_work, &coordination, &operations, &rebuilds};
   }
 
   PostgresTransactions transactions{*this};
@@ -33,6 +34,7 @@ struct PostgresWorkStore::Impl final : PostgresCore {
   PostgresStageWork stage_work{*this};
   PostgresCoordination coordination{*this};
   PostgresOperations operations{*this};
+  SqlPerspectiveRebuild rebuilds{transactions, options, postgres_rebuild_dialect()};
 };
 
 }  // namespace whizbang

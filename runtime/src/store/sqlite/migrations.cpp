@@ -3,6 +3,7 @@
 #include <array>
 
 #include "fmt/format.h"
+#include "sqlite/sql/rebuild_sql.hpp"
 
 namespace whizbang::sqlite {
 namespace {
@@ -215,7 +216,7 @@ CREATE INDEX wh_dispatch_keys_first_seen_at ON wh_dispatch_keys (first_seen_at);
 )sql";
 
 // Rewind detection: per (perspective, stream), the furthest event applied in perspective order
-// (occurred-at, then stream version). Number 10: 9 belongs to another change of issue #42.
+// (occurred-at, then stream version).
 constexpr std::string_view kV10 = R"sql(
 CREATE TABLE wh_perspective_cursors (
   perspective_name TEXT NOT NULL,
@@ -229,7 +230,7 @@ CREATE TABLE wh_perspective_cursors (
 ) WITHOUT ROWID;
 )sql";
 
-constexpr std::array<Migration, 9> kMigrations{{
+constexpr std::array<Migration, 10> kMigrations{{
     {1, "core tables", kV1},
     {2, "inbox source_service_id", kV2},
     {3, "outbox tombstones, receptor invocations", kV3},
@@ -238,6 +239,7 @@ constexpr std::array<Migration, 9> kMigrations{{
     {6, "outbox tombstones kept by the age of their id", kV6},
     {7, "perspective events ordered by their event's version", kV7},
     {8, "keyed dispatches", kV8},
+    {9, "perspective rebuilds and versions", sql::kRebuildSchema},
     {10, "perspective cursors", kV10},
 }};
 

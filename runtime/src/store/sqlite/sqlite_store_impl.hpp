@@ -8,6 +8,7 @@
 #include "sqlite/sqlite_inbox.hpp"
 #include "sqlite/sqlite_operations.hpp"
 #include "sqlite/sqlite_outbox.hpp"
+#include "sqlite/sqlite_perspective_rebuild.hpp"
 #include "sqlite/sqlite_perspective_sync.hpp"
 #include "sqlite/sqlite_perspectives.hpp"
 #include "sqlite/sqlite_stage_work.hpp"
@@ -20,8 +21,8 @@ struct SqliteWorkStore::Impl final : SqliteCore {
   using SqliteCore::SqliteCore;
 
   WorkStoreRoles roles() {
-    return {&transactions,     &outbox,     &inbox,        &events,    &perspectives,
-            &perspective_sync, &stage_work, &coordination, &operations};
+    return {&transactions,     &outbox,     &inbox,        &events,     &perspectives,
+            &perspective_sync, &stage_work, &coordination, &operations, &rebuilds};
   }
 
   SqliteTransactions transactions{*this};
@@ -33,6 +34,7 @@ struct SqliteWorkStore::Impl final : SqliteCore {
   SqliteStageWork stage_work{*this};
   SqliteCoordination coordination{*this};
   SqliteOperations operations{*this};
+  SqlPerspectiveRebuild rebuilds{transactions, options, sqlite_rebuild_dialect()};
 };
 
 }  // namespace whizbang
