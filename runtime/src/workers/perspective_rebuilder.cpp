@@ -158,7 +158,7 @@ absl::StatusOr<RebuildResult> PerspectiveRebuilder::run(PerspectiveRebuildRow ro
 
   // Marks the row failed (outside the batch's rolled-back transaction) and passes the error on.
   auto fail = [&](const absl::Status& status) -> absl::Status {
-    log(logger_, spdlog::level::warn, kPerspectiveRebuildFailed,
+    log(logger_, spdlog::level::warn, log_events::kPerspectiveRebuildFailed,
         "rebuild of perspective {} failed: {}", live, status.ToString());
     row.status = "failed";
     row.error = status.ToString();
@@ -287,7 +287,7 @@ absl::StatusOr<RebuildResult> PerspectiveRebuilder::run(PerspectiveRebuildRow ro
         fmt::format("rebuild of perspective {}: another instance took the rebuild over", live));
   }
   if (absl::Status status = tx.commit(); !status.ok()) return fail(status);
-  log(logger_, spdlog::level::info, kPerspectiveRebuilt,
+  log(logger_, spdlog::level::info, log_events::kPerspectiveRebuilt,
       "perspective {} rebuilt ({}): {} events over {} streams", live, row.mode,
       result.events_applied, result.streams_rebuilt);
   if (options.progress) options.progress(progress_of(row));
