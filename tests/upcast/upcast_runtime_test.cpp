@@ -34,6 +34,12 @@ whizbang::Envelope v3_envelope(const whizbang::Uuid& stream) {
 
 // `json` with the payload version of its (first) hop set to `version`.
 std::string claiming_version(std::string json, const std::string& version) {
+  const std::string key = "\"whizbang.v\":\"";
+  if (const std::size_t known = json.find(key); known != std::string::npos) {
+    const std::size_t value = known + key.size();
+    json.replace(value, json.find('"', value) - value, version);
+    return json;
+  }
   const std::size_t at = json.find("\"md\":{");
   EXPECT_NE(at, std::string::npos) << json;
   json.insert(at + 6, "\"whizbang.v\":\"" + version + "\",");
@@ -130,10 +136,18 @@ TEST(UpcastRuntimeTests, DeliveredEnvelopeClaimingVersion9_InboxDeadLettersItWit
   EXPECT_TRUE(service.seen.placed().empty());
   auto dead = service.store->dead_letters(10);
   ASSERT_TRUE(dead.ok()) << dead.status();
-  ASSERT_EQ(dead->size(), 1u);
-  EXPECT_EQ(dead->front().source, whizbang::DeadLetterSource::Inbox);
-  EXPECT_NE(dead->front().error.find("fixture.OrderPlaced payload of version 9"), std::string::npos)
-      << dead->front().error;
+  // The inbox row, and the perspective work of the event the inbox stored on receipt: each
+  // dead-lettered with the reason.
+  ASSERT_EQ(dead->size(), 2u);
+  bool inbox = false;
+  for (const whizbang::DeadLetter& letter : *dead) {
+    inbox = inbox || letter.source == whizbang::DeadLetterSource::Inbox;
+    EXPECT_NE(letter.error.find("fixture.OrderPlaced payload of version 9: this build of "
+                                "fixture::OrderPlaced reads versions 1, 2, 3 (current 3)"),
+              std::string::npos)
+        << letter.error;
+  }
+  EXPECT_TRUE(inbox);
 }
 
 // A stored event claiming version 9 (appended by newer code sharing the store): the perspective
