@@ -43,10 +43,10 @@ class WhizbangAttrInfo : public ParsedAttrInfo {
     std::vector<clang::Expr*> args;
     for (unsigned i = 0; i < attr.getNumArgs(); ++i) {
       if (attr.isArgIdent(i)) {
-        Diagnostics::instance().report(
-            sm, attr.getArgAsIdent(i)->Loc, Code::BadAttributeArgument,
-            std::string("arguments of [[") + kScoped +
-                "]] must be qualified enumerators or string literals, not bare identifiers");
+        Diagnostics::instance().report(sm, attr.getArgAsIdent(i)->Loc, Code::BadAttributeArgument,
+                                       std::string("arguments of [[") + kScoped +
+                                           "]] must be qualified enumerators, string or integer "
+                                           "literals, not bare identifiers");
         return AttributeNotApplied;
       }
       args.push_back(attr.getArgAsExpr(i));
@@ -71,6 +71,10 @@ constexpr char kDotNetType[] = "whizbang::dotnet_type";
 constexpr char kDotNetTypeBare[] = "dotnet_type";
 constexpr char kDotNetName[] = "whizbang::dotnet_name";
 constexpr char kDotNetNameBare[] = "dotnet_name";
+constexpr char kVersion[] = "whizbang::version";
+constexpr char kVersionBare[] = "version";
+constexpr char kUpcaster[] = "whizbang::upcaster";
+constexpr char kUpcasterBare[] = "upcaster";
 
 clang::ParsedAttrInfoRegistry::Add<WhizbangAttrInfo<kFireAt, kFireAtBare>> fire_at_registration(
     "whizbang_fire_at", "");
@@ -86,6 +90,10 @@ clang::ParsedAttrInfoRegistry::Add<WhizbangAttrInfo<kDotNetType, kDotNetTypeBare
     dotnet_type_registration("whizbang_dotnet_type", "");
 clang::ParsedAttrInfoRegistry::Add<WhizbangAttrInfo<kDotNetName, kDotNetNameBare>>
     dotnet_name_registration("whizbang_dotnet_name", "");
+clang::ParsedAttrInfoRegistry::Add<WhizbangAttrInfo<kVersion, kVersionBare>> version_registration(
+    "whizbang_version", "");
+clang::ParsedAttrInfoRegistry::Add<WhizbangAttrInfo<kUpcaster, kUpcasterBare>>
+    upcaster_registration("whizbang_upcaster", "");
 
 }  // namespace
 

@@ -16,8 +16,9 @@ namespace whizgen {
 inline constexpr std::string_view kAnnotationPrefix = "whizbang::";
 
 // Attribute names without the scope.
-inline constexpr std::array<std::string_view, 5> kAttributeNames = {
-    "fire_at", "once_across_services", "idempotent", "default_routing", "wire_name"};
+inline constexpr std::array<std::string_view, 9> kAttributeNames = {
+    "fire_at",     "once_across_services", "idempotent", "default_routing", "wire_name",
+    "dotnet_type", "dotnet_name",          "version",    "upcaster"};
 
 // Forces the registrations in attributes.cpp to be linked; call once from main.
 void link_attributes();

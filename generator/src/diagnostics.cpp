@@ -7,7 +7,7 @@
 namespace whizgen {
 namespace {
 
-constexpr std::array<CodeInfo, 15> kCodes = {{
+constexpr std::array<CodeInfo, 17> kCodes = {{
     {Code::ParseError, "WHIZ000", "the headers do not compile (Clang error)"},
     {Code::UnknownAttribute, "WHIZ001", "unknown whizbang:: attribute"},
     {Code::UnknownStage, "WHIZ002", "fire_at argument is not a whizbang::Stage enumerator"},
@@ -24,6 +24,10 @@ constexpr std::array<CodeInfo, 15> kCodes = {{
     {Code::PerspectiveNotEvent, "WHIZ012", "perspective apply overload for a non-event type"},
     {Code::BadPerspective, "WHIZ013", "perspective without a usable apply or with a bad model"},
     {Code::BadDotNetName, "WHIZ014", ".NET type or member name that .NET cannot resolve"},
+    {Code::BadUpcaster, "WHIZ015",
+     "upcaster of the wrong shape, not from version K to K+1, or a second one"},
+    {Code::MissingUpcaster, "WHIZ016",
+     "an older version of a message type with no upcaster path, or an old shape not upcast"},
 }};
 
 }  // namespace

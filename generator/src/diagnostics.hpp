@@ -28,6 +28,8 @@ enum class Code {
   PerspectiveNotEvent = 12,  // WHIZ012 a perspective apply overload whose event is not an Event
   BadPerspective = 13,       // WHIZ013 perspective without a usable apply, or a non-struct model
   BadDotNetName = 14,        // WHIZ014 dotnet_type/dotnet_name a Whizbang .NET service cannot use
+  BadUpcaster = 15,          // WHIZ015 an upcaster of the wrong shape, versions, or a duplicate
+  MissingUpcaster = 16,      // WHIZ016 a version with no upcast path, an old shape not upcast
 };
 
 struct CodeInfo {

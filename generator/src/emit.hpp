@@ -17,7 +17,7 @@
 
 namespace whizgen {
 
-inline constexpr int kRegistryAbiVersion = 3;
+inline constexpr int kRegistryAbiVersion = 4;
 inline constexpr const char* kMessagesHeader = "whizbang_messages.hpp";
 inline constexpr const char* kRegistryHeader = "whizbang_registry.hpp";
 inline constexpr const char* kRegistrySource = "whizbang_registry.cpp";

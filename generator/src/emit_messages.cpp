@@ -1,4 +1,5 @@
 // whizbang_messages.hpp: codecs and type identity for every message type of the target.
+#include <algorithm>
 #include <map>
 
 #include "emit.hpp"
@@ -50,18 +51,72 @@ void emit_codec(const std::string& cpp_name, const Location& location,
   )cc");
 }
 
+// MessageTraits<T>::upcast: per older version, decode its shape and apply the upcasters up to
+// the current version (the steps of `message.upcasts`, one per version, oldest first).
+void emit_upcast(const MessageModel& message, Printer& p) {
+  const std::string style =
+      message.dotnet_type.empty() ? "internal::JsonStyle::Native" : "internal::JsonStyle::DotNet";
+  p.print(R"cc(
+    inline absl::StatusOr<AnyMessage> MessageTraits<::$type$>::upcast(const void* payload,
+                                                                      std::uint32_t version) {
+      switch (version) {
+  )cc",
+          {{"type", message.cpp_name}});
+  std::string known;
+  for (std::size_t i = 0; i < message.upcasts.size(); ++i) {
+    const UpcastStep& first = message.upcasts[i];
+    known += std::to_string(first.version) + ", ";
+    std::string chain = "shape";
+    for (std::size_t j = i; j < message.upcasts.size(); ++j) {
+      chain = "::" + message.upcasts[j].upcaster + "(" + chain + ")";
+    }
+    p.print(R"cc(
+      case $version$:  // $shape$, upcast by $upcaster$ ($source$)
+        return internal::upcast_payload<::$shape$, $style$>(
+            kInfo, version, payload, [](const ::$shape$& shape) { return $chain$; });
+    )cc",
+            {{"version", std::to_string(first.version)},
+             {"shape", first.shape},
+             {"upcaster", first.upcaster},
+             {"source", source_comment(first.location)},
+             {"style", style},
+             {"chain", chain}});
+  }
+  known += std::to_string(message.version);
+  p.print(R"cc(
+    default:
+      return internal::unknown_payload_version(kInfo, version, $known$);
+    }
+    }
+  )cc",
+          {{"known", cpp_string(known)}});
+}
+
 void emit_traits(const MessageModel& message, Printer& p) {
+  const bool versioned = message.version > 1;
+  std::string extra;  // the trailing arguments: .NET type, then version and upcast function
+  if (!message.dotnet_type.empty() || versioned) extra += ", " + cpp_string(message.dotnet_type);
+  if (versioned) extra += ", " + std::to_string(message.version) + ", &upcast";
   p.print(R"cc(
     // $source$
     template <>
     struct MessageTraits<::$type$> {
+  )cc",
+          {{"source", source_comment(message.location)}, {"type", message.cpp_name}});
+  if (versioned) {
+    p.print(R"cc(
+      // A payload of an older version, decoded as its shape and upcast to version $version$.
+      static absl::StatusOr<AnyMessage> upcast(const void* payload, std::uint32_t version);
+    )cc",
+            {{"version", std::to_string(message.version)}});
+  }
+  p.print(R"cc(
       static constexpr MessageTypeInfo kInfo = internal::make_message_type_info<::$type$>(
-          $wire$, $cpp$, MessageKind::$kind$, $routing$, SourceLocation{$file$, $line$}$dotnet$);
+          $wire$, $cpp$, MessageKind::$kind$, $routing$, SourceLocation{$file$, $line$}$extra$);
       static const MessageTypeInfo& info() { return kInfo; }
     };
   )cc",
-          {{"source", source_comment(message.location)},
-           {"type", message.cpp_name},
+          {{"type", message.cpp_name},
            {"wire", cpp_string(message.wire_name)},
            {"cpp", cpp_string(message.cpp_name)},
            {"kind", message.kind == MessageKind::Event ? "Event" : "Command"},
@@ -69,8 +124,8 @@ void emit_traits(const MessageModel& message, Printer& p) {
                                                : std::string("std::nullopt")},
            {"file", cpp_string(message.location.file)},
            {"line", std::to_string(message.location.line)},
-           {"dotnet",
-            message.dotnet_type.empty() ? std::string() : ", " + cpp_string(message.dotnet_type)}});
+           {"extra", extra}});
+  if (versioned) emit_upcast(message, p);
 }
 
 }  // namespace
@@ -88,6 +143,9 @@ std::string emit_messages_header(const Model& model) {
 #include <whizbang/registry/registry.hpp>
   )cc",
           {{"target", model.target}});
+  const bool versioned = std::any_of(model.messages.begin(), model.messages.end(),
+                                     [](const MessageModel& m) { return m.version > 1; });
+  if (versioned) p.print("#include <whizbang/message/json_upcast.hpp>\n");
   for (const std::string& include : model.header_includes) {
     p.print("#include \"$include$\"\n", {{"include", include}});
   }

@@ -47,6 +47,7 @@ void emit_row(const PerspectiveModel& perspective, std::size_t i, Printer& p) {
         .model_to_json = &::whizbang::internal::message_to_json<::$model$>,
         .model_from_json = &::whizbang::internal::value_from_json<::$model$>,
         .apply = &apply_perspective_$i$,
+        .version = $version$,
     },
   )cc",
           {{"source", source_comment(perspective.location)},
@@ -55,7 +56,8 @@ void emit_row(const PerspectiveModel& perspective, std::size_t i, Printer& p) {
            {"model", perspective.model},
            {"i", std::to_string(i)},
            {"file", cpp_string(perspective.location.file)},
-           {"line", std::to_string(perspective.location.line)}});
+           {"line", std::to_string(perspective.location.line)},
+           {"version", std::to_string(perspective.version)}});
 }
 
 }  // namespace

@@ -42,7 +42,7 @@ class TranslatingConsumer : public clang::DiagnosticConsumer {
             sm, info.getLocation(), Code::UnknownAttribute,
             "unknown attribute 'whizbang::" + name +
                 "' (known: fire_at, once_across_services, idempotent, default_routing, wire_name, "
-                "dotnet_type, dotnet_name)");
+                "dotnet_type, dotnet_name, version, upcaster)");
       }
       return;
     }

@@ -56,7 +56,7 @@ std::string include_spelling(const std::string& header, const std::vector<std::s
 
 int run(const Options& options) {
   if (options.list_diagnostics) {
-    for (int code = 0; code <= static_cast<int>(Code::NotAMessage); ++code) {
+    for (int code = 0; code <= static_cast<int>(Code::MissingUpcaster); ++code) {
       const CodeInfo& info = code_info(static_cast<Code>(code));
       std::cout << info.id << "  " << info.summary << "\n";
     }

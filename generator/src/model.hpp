@@ -5,6 +5,7 @@
 // already relative to --root, so the model is all an emitter needs and is trivially testable.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +35,17 @@ struct StructModel {
 
 enum class MessageKind { Event, Command };
 
+// One step of a message type's upcast chain: the old shape of `version` (a plain struct with
+// [[whizbang::version(version)]]) and the [[whizbang::upcaster]] function from it to the next
+// version (`result`: the next old shape, or the message type itself).
+struct UpcastStep {
+  std::uint32_t version = 1;
+  std::string shape;     // qualified struct name
+  std::string upcaster;  // qualified function name
+  std::string result;    // qualified type name of the upcaster's result
+  Location location;     // the upcaster's
+};
+
 struct MessageModel {
   std::string cpp_name;
   std::string wire_name;
@@ -50,6 +62,10 @@ struct MessageModel {
   std::size_t receptor_count = 0;
   // default_routing of the first of those receptors that carries one.
   std::optional<std::string> receptor_default_routing;
+  // [[whizbang::version(N)]]: the version of the payload's current shape (1 when absent).
+  std::uint32_t version = 1;
+  // The steps from each older version, by version (1 .. version-1); empty when version is 1.
+  std::vector<UpcastStep> upcasts;
 };
 
 // How a receptor constructor parameter is obtained from the ServiceRegistry.
@@ -102,6 +118,8 @@ struct PerspectiveModel {
   std::vector<std::string> events;  // qualified event names, in messages (wire-name) order
   std::vector<Dependency> dependencies;
   Location location;
+  // [[whizbang::version(N)]] on the perspective class (1 when absent).
+  std::uint32_t version = 1;
 };
 
 struct Model {

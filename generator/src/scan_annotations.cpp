@@ -58,6 +58,19 @@ std::optional<std::string> Scanner::string_argument(const Annotation& a) {
   return literal->getString().str();
 }
 
+std::optional<std::uint32_t> Scanner::version_argument(const Annotation& a) {
+  if (!expect_args(a, 1, 1)) return std::nullopt;
+  const auto* literal = llvm::dyn_cast<clang::IntegerLiteral>(a.args[0]->IgnoreParenImpCasts());
+  if (literal == nullptr || literal->getValue().getActiveBits() > 31 ||
+      literal->getValue().getZExtValue() < 1) {
+    report(a.args[0]->getExprLoc(), Code::BadAttributeArgument,
+           "[[whizbang::version]] takes one integer literal >= 1 (the version of the current "
+           "shape)");
+    return std::nullopt;
+  }
+  return static_cast<std::uint32_t>(literal->getValue().getZExtValue());
+}
+
 std::optional<std::string> Scanner::routing_attribute(const Annotation& a) {
   if (!expect_args(a, 1, 1)) return std::nullopt;
   return enum_argument(a, 0, "whizbang::DispatchModes", Code::BadAttributeArgument);

@@ -34,6 +34,8 @@ void Scanner::scan_message(const clang::CXXRecordDecl* record, MessageKind kind,
       message.dotnet_type = normalized_dotnet_type(*type);
     } else if (a.name == "default_routing") {
       message.default_routing = routing_attribute(a);
+    } else if (a.name == "version") {
+      message.version = version_argument(a).value_or(1);
     } else {
       report(a.loc, Code::MisplacedAttribute,
              "[[whizbang::" + a.name + "]] applies to receptors, not to message type '" +
@@ -191,6 +193,8 @@ void Scanner::build_codec_order() {
     model_.codec_order.push_back(name);
   };
   for (const MessageModel& message : model_.messages) {
+    // Old shapes first: the message's upcast function decodes them.
+    for (const clang::CXXRecordDecl* shape : old_shape_records(message.cpp_name)) visit(shape);
     visit(message_records_[message.cpp_name]);
   }
   for (const clang::CXXRecordDecl* model : perspective_models_) visit(model);

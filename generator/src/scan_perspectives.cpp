@@ -33,6 +33,7 @@ void Scanner::scan_perspective(const PendingPerspective& pending) {
   PerspectiveModel perspective;
   perspective.id = type_name(context_.getRecordType(record), context_);
   perspective.location = location_of(record->getLocation());
+  perspective.version = pending.version;
   const clang::CXXRecordDecl* model = perspective_model_of(pending, perspective.id);
   if (model == nullptr) return;
   perspective.model = type_name(context_.getRecordType(model), context_);

@@ -11,14 +11,21 @@ bool Scanner::VisitDecl(clang::Decl* decl) {
     return true;  // checked as a record in VisitCXXRecordDecl
   }
   const auto* field = llvm::dyn_cast<clang::FieldDecl>(decl);
+  const auto* function = llvm::dyn_cast<clang::FunctionDecl>(decl);
   for (const Annotation& a : annotations_of(decl)) {
     if (a.name == "dotnet_name" && field != nullptr) {
       dotnet_named_fields_.push_back(field);  // read when its type's codec is built
       continue;
     }
+    if (a.name == "upcaster" && function != nullptr) {
+      queue_upcaster(function, a);
+      continue;
+    }
     report(a.loc, Code::MisplacedAttribute,
            a.name == "dotnet_name"
                ? std::string("[[whizbang::dotnet_name]] applies to data members only")
+           : a.name == "upcaster"
+               ? std::string("[[whizbang::upcaster]] applies to free functions only")
                : "[[whizbang::" + a.name + "]] applies to message types and receptor classes only");
   }
   return true;
@@ -43,12 +50,18 @@ bool Scanner::VisitCXXRecordDecl(clang::CXXRecordDecl* record) {
   } else if (receptor_base != nullptr && !record->isAbstract()) {
     receptors_.push_back({record, receptor_base, annotations});
   } else if (perspective_base != nullptr && !record->isAbstract()) {
+    std::uint32_t version = 1;
     for (const Annotation& a : annotations) {
+      if (a.name == "version") {
+        version = version_argument(a).value_or(1);
+        continue;
+      }
       report(a.loc, Code::MisplacedAttribute,
              "[[whizbang::" + a.name + "]] on perspective '" + record->getQualifiedNameAsString() +
-                 "': perspectives take no attributes");
+                 "': perspectives take only [[whizbang::version(N)]]");
     }
-    perspectives_.push_back({record, perspective_base});
+    perspectives_.push_back({record, perspective_base, version});
+  } else if (scan_old_shape(record, annotations)) {
   } else {
     for (const Annotation& a : annotations) {
       report(a.loc, Code::MisplacedAttribute,
@@ -63,6 +76,7 @@ bool Scanner::VisitCXXRecordDecl(clang::CXXRecordDecl* record) {
 void Scanner::finish() {
   for (const PendingReceptor& pending : receptors_) scan_receptor(pending);
   order_messages();
+  build_upcast_chains();
   check_commands();
   for (const PendingPerspective& pending : perspectives_) scan_perspective(pending);
   order_perspectives();

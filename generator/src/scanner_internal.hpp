@@ -71,6 +71,17 @@ class Scanner : public clang::RecursiveASTVisitor<Scanner> {
   struct PendingPerspective {
     const clang::CXXRecordDecl* record;
     const clang::ClassTemplateSpecializationDecl* base;
+    std::uint32_t version = 1;
+  };
+  // A plain struct with [[whizbang::version(K)]]: an older shape of some message type.
+  struct OldShape {
+    const clang::CXXRecordDecl* record;
+    std::uint32_t version;
+  };
+  // A function with [[whizbang::upcaster]], not yet checked.
+  struct PendingUpcaster {
+    const clang::FunctionDecl* function;
+    clang::SourceLocation loc;
   };
 
   // scanner.cpp
@@ -84,6 +95,8 @@ class Scanner : public clang::RecursiveASTVisitor<Scanner> {
   std::optional<std::string> routing_attribute(const Annotation& a);
   // The one non-empty string literal argument of `a`; reported (WHIZ009) when it is not.
   std::optional<std::string> string_argument(const Annotation& a);
+  // The one integer literal >= 1 of [[whizbang::version(N)]]; reported (WHIZ009) when it is not.
+  std::optional<std::uint32_t> version_argument(const Annotation& a);
 
   // scan_messages.cpp
   void scan_message(const clang::CXXRecordDecl* record, MessageKind kind,
@@ -118,6 +131,16 @@ class Scanner : public clang::RecursiveASTVisitor<Scanner> {
   // Perspectives by name; each one's events in messages (wire-name) order.
   void order_perspectives();
 
+  // scan_upcasters.cpp
+  // A plain struct with annotations: an old shape when one of them is [[whizbang::version]].
+  bool scan_old_shape(const clang::CXXRecordDecl* record,
+                      const std::vector<Annotation>& annotations);
+  void queue_upcaster(const clang::FunctionDecl* function, const Annotation& a);
+  // Checks the upcasters and builds each message's chain (after order_messages).
+  void build_upcast_chains();
+  // The message type's old-shape records, oldest first (codecs precede the message's).
+  std::vector<const clang::CXXRecordDecl*> old_shape_records(const std::string& message) const;
+
   // scan_dependencies.cpp: receptors and perspectives alike.
   bool scan_dependencies(const clang::CXXRecordDecl* record, const std::string& owner,
                          std::vector<Dependency>& dependencies);
@@ -137,6 +160,10 @@ class Scanner : public clang::RecursiveASTVisitor<Scanner> {
   // are scanned once per derived type: each is named, and reported, once).
   std::vector<const clang::FieldDecl*> dotnet_named_fields_;
   std::map<const clang::FieldDecl*, std::string> dotnet_names_;
+  std::map<const clang::CXXRecordDecl*, OldShape> old_shapes_;
+  std::vector<PendingUpcaster> upcasters_;
+  // Per message (qualified name): its old-shape records by version.
+  std::map<std::string, std::vector<const clang::CXXRecordDecl*>> message_shapes_;
 };
 
 }  // namespace whizgen::scanning

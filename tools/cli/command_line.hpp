@@ -20,6 +20,10 @@
 #include "CLI/CLI.hpp"
 #include "cli/cli.hpp"
 
+namespace whizbang {
+class Registry;
+}  // namespace whizbang
+
 namespace whizbang::cli {
 
 // What a chosen command does, with the values CLI11 parsed into its options.
@@ -51,7 +55,9 @@ CLI::Validator whole_number(std::int64_t min,
 
 // Each command file's part of the tree.
 void add_id_commands(CommandTree& tree);
-void add_store_commands(CommandTree& tree);
+// `registry`: the generated registry of the program running the CLI (run_cli's overload), which
+// `store stream --upcast` decodes payloads with; nullptr in the generic `whizbang` binary.
+void add_store_commands(CommandTree& tree, const Registry* registry = nullptr);
 void add_gen_commands(CommandTree& tree);
 void add_demo_command(CommandTree& tree);
 void add_perspective_commands(CommandTree& tree);

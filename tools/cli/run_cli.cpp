@@ -4,16 +4,28 @@
 
 namespace whizbang::cli {
 
-int run_cli(const std::vector<std::string>& args, const Io& io) {
+namespace {
+
+int run_with(const std::vector<std::string>& args, const Io& io, const Registry* registry) {
   CommandTree tree(
       "whizbang: ids, stores and generated tables of Whizbang for C++.",
       "Every command accepts --help. Bad input prints one line on stderr and exits 2.");
   add_id_commands(tree);
-  add_store_commands(tree);
+  add_store_commands(tree, registry);
   add_perspective_commands(tree);
   add_gen_commands(tree);
   add_demo_command(tree);
   return tree.run(args, io);
+}
+
+}  // namespace
+
+int run_cli(const std::vector<std::string>& args, const Io& io) {
+  return run_with(args, io, nullptr);
+}
+
+int run_cli(const std::vector<std::string>& args, const Io& io, const Registry& registry) {
+  return run_with(args, io, &registry);
 }
 
 }  // namespace whizbang::cli

@@ -2,6 +2,7 @@
 
 #include "cli/store_support.hpp"
 #include "fmt/format.h"
+#include "whizbang/message/payload_version.hpp"
 
 namespace whizbang::cli {
 namespace {
@@ -61,6 +62,15 @@ constexpr Column<StoredEvent> kStreamEvents[] = {
     {"EVENT ID", "event_id", [](const StoredEvent& e) { return Cell::id(e.event_id.uuid()); }},
     {"TYPE", "event_type", [](const StoredEvent& e) { return Cell::string(e.event_type); }},
     {"CREATED AT", "created_at", [](const StoredEvent& e) { return Cell::time(e.created_at); }},
+    // The version of the payload's shape as stored ([[whizbang::version]], hop metadata).
+    {"SHAPE", "payload_version",
+     [](const StoredEvent& e) {
+       const absl::StatusOr<std::uint32_t> version = stored_payload_version(e.metadata);
+       if (!version.ok()) return Cell{"?", nullptr};
+       std::string text = "v";
+       text += std::to_string(*version);
+       return Cell{std::move(text), std::int64_t{*version}};
+     }},
     {"PAYLOAD", "payload", [](const StoredEvent& e) { return Cell::payload(e.event_data); }},
     {"", "metadata", [](const StoredEvent& e) { return Cell::payload(e.metadata); }},
 };

@@ -8,7 +8,9 @@
 #include "cli/store_columns.hpp"
 #include "cli/store_support.hpp"
 #include "fmt/format.h"
+#include "whizbang/registry/registry.hpp"
 #include "whizbang/store/store_inspector.hpp"
+#include "whizbang/workers/perspective_worker.hpp"
 
 namespace whizbang::cli {
 namespace {
@@ -17,17 +19,42 @@ struct StreamOptions {
   StoreArgument store;
   std::string stream_id;
   bool json = false;
+  bool upcast = false;
+  const Registry* registry = nullptr;
 };
+
+// Each payload as the registry's read paths see it: decoded (upcast to the current shape of its
+// type) and written again. A row that does not decode shows why in place of its payload.
+void upcast_payloads(std::vector<StoredEvent>& events, const Registry& registry) {
+  for (StoredEvent& event : events) {
+    absl::StatusOr<Envelope> envelope = envelope_from_stored_event(
+        event.event_id, event.event_type, event.event_data, event.metadata, registry);
+    if (!envelope.ok()) {
+      event.event_data = "cannot upcast: ";
+      event.event_data += envelope.status().ToString();
+    } else if (envelope->payload) {
+      event.event_data = envelope->payload.info()->to_json(envelope->payload.data());
+    }
+  }
+}
 
 int store_stream(const StreamOptions& options, const Io& io) {
   const absl::StatusOr<Uuid> stream_id = Uuid::parse(options.stream_id);
   if (!stream_id.ok()) {
     return usage_error(io, fmt::format("STREAM_ID: {}", std::string(stream_id.status().message())));
   }
+  if (options.upcast && options.registry == nullptr) {
+    return usage_error(io,
+                       "--upcast needs the message types: this whizbang binary has none. Run it "
+                       "from a program linked with the service's registry "
+                       "(whizbang::cli::run_cli(args, io, registry)); without --upcast the "
+                       "payloads print as stored, with their version (SHAPE)");
+  }
   absl::StatusOr<std::unique_ptr<StoreInspector>> store = open_for_reading(options.store, io);
   if (!store.ok()) return status_error(io, store.status());
   absl::StatusOr<std::vector<StoredEvent>> events = (*store)->read_stream(*stream_id);
   if (!events.ok()) return status_error(io, events.status());
+  if (options.upcast) upcast_payloads(*events, *options.registry);
 
   if (options.json) {
     JsonOutput json;
@@ -49,7 +76,7 @@ int store_stream(const StreamOptions& options, const Io& io) {
 
 }  // namespace
 
-void add_store_commands(CommandTree& tree) {
+void add_store_commands(CommandTree& tree, const Registry* registry) {
   CLI::App* store = tree.add_group(
       tree.root(), "store",
       "a store's rows, streams and dead letters (SQLite or PostgreSQL); requeue dead letters");
@@ -63,6 +90,7 @@ void add_store_commands(CommandTree& tree) {
   add_store_inspect_command(tree, *store);
 
   auto stream = std::make_shared<StreamOptions>();
+  stream->registry = registry;
   CLI::App* stream_command =
       tree.add_command(*store, "stream", "one stream's events in version order",
                        [stream](const Io& io) { return store_stream(*stream, io); });
@@ -71,8 +99,13 @@ void add_store_commands(CommandTree& tree) {
       ->type_name("")
       ->required();
   stream_command->add_flag("--json", stream->json, "print the events as a JSON document");
+  stream_command->add_flag("--upcast", stream->upcast,
+                           "print each payload upcast to its type's current shape (only in a "
+                           "program linked with the service's registry)");
   stream_command->footer(fmt::format(
-      "Columns: version, event id, type, created at, payload JSON.\n{}", kReadOnlyNote));
+      "Columns: version, event id, type, created at, payload shape version (SHAPE, from the\n"
+      "hops' \"whizbang.v\", v1 when absent), payload JSON as stored.\n{}",
+      kReadOnlyNote));
 
   add_dead_letter_commands(tree, *store);
 }

@@ -30,6 +30,22 @@
 //                                .NET encodes it (docs/guide/15-dotnet-services.md)
 //   dotnet_name("...")           data member of a shared message (or a struct it holds): its C#
 //                                property name, when PascalCase of the member is not it
+//   version(N)                   message type: the version (integer literal >= 1, default 1) of
+//                                its payload's current shape; payloads written by older code are
+//                                upcast to it on every read. Perspective class: the version of
+//                                its projection code (rebuilds). A plain struct (no Event/Command
+//                                base): an OLD SHAPE, version N of some message type's payload
+//   upcaster                     free function `Next f(const OldShape&)`: turns version K into
+//                                version K+1 (the next old shape, or the message type itself).
+//                                Every version below a message's own needs a chain of them
+//                                (WHIZ016); docs/guide/07-perspectives.md
+//
+//   struct [[whizbang::version(1)]] OrderPlacedV1 { std::string order_id; std::int64_t price; };
+//   struct [[whizbang::version(2)]] OrderPlaced : whizbang::Event {
+//     std::string order_id;
+//     Money total;
+//   };
+//   [[whizbang::upcaster]] OrderPlaced upcast(const OrderPlacedV1& old);
 //
 // Threads: one receptor instance serves every worker thread of its service (the inbox worker,
 // the executors of detached stages, perspective workers), so a receptor's members need their own

@@ -11,6 +11,7 @@
 #include "fmt/format.h"
 #include "whizbang/internal/bounded_json.hpp"
 #include "whizbang/message/envelope_parse_memo.hpp"
+#include "whizbang/message/payload_version.hpp"
 
 namespace whizbang {
 namespace {
@@ -33,6 +34,22 @@ absl::StatusOr<const rapidjson::Document*> parse_document(std::string_view json,
   return document;
 }
 
+// The hops as written: with the payload's version on the last one when the hops do not already
+// say it (the payload is always written in its type's current shape; payload_version.hpp).
+void write_hops(Writer& writer, const Envelope& envelope) {
+  const std::uint32_t version = envelope.payload ? envelope.payload.info()->version : 1;
+  const absl::StatusOr<std::uint32_t> declared = payload_version(envelope.hops);
+  const bool stamp = declared.ok() ? *declared != version : true;
+  if (!stamp) {
+    for (const MessageHop& hop : envelope.hops) write_hop(writer, hop);
+    return;
+  }
+  for (std::size_t i = 0; i + 1 < envelope.hops.size(); ++i) write_hop(writer, envelope.hops[i]);
+  MessageHop last = envelope.hops.empty() ? MessageHop{} : envelope.hops.back();
+  last.metadata[std::string(kPayloadVersionKey)] = std::to_string(version);
+  write_hop(writer, last);
+}
+
 }  // namespace
 
 void serialize_envelope(const Envelope& envelope, std::string& out) {
@@ -52,7 +69,7 @@ void serialize_envelope(const Envelope& envelope, std::string& out) {
   }
   key(writer, "h");
   writer.StartArray();
-  for (const MessageHop& hop : envelope.hops) write_hop(writer, hop);
+  write_hops(writer, envelope);
   writer.EndArray();
   key(writer, "dc");
   writer.StartObject();
@@ -110,6 +127,7 @@ absl::StatusOr<Envelope> deserialize_envelope(std::string_view json,
 
   const Value* type = member(document, "t");
   const Value* payload = member(document, "p");
+  const MessageTypeInfo* payload_info = nullptr;  // decoded once the hops say its version
   if (type != nullptr && !type->IsString()) return shape_error("$.t", "a string");
   std::string_view wire_name =
       type != nullptr ? std::string_view(type->GetString(), type->GetStringLength()) : message_type;
@@ -131,13 +149,7 @@ absl::StatusOr<Envelope> deserialize_envelope(std::string_view json,
                       message_id->to_string(), wire_name, message_type));
     }
     if (payload == nullptr) return shape_error("$.p", "present");
-    absl::StatusOr<AnyMessage> message = info->from_json_value(payload);
-    if (!message.ok()) {
-      return absl::InvalidArgumentError(fmt::format("envelope {}: payload {}: {}",
-                                                    message_id->to_string(), wire_name,
-                                                    std::string(message.status().message())));
-    }
-    envelope.payload = *std::move(message);
+    payload_info = info;
   }
 
   if (const Value* hops = member(document, "h"); hops != nullptr && !hops->IsNull()) {
@@ -151,6 +163,20 @@ absl::StatusOr<Envelope> deserialize_envelope(std::string_view json,
     for (rapidjson::SizeType i = 0; i < hops->Size(); ++i) {
       WB_RETURN_IF_ERROR(read_hop((*hops)[i], envelope.hops[i], fmt::format("$.h[{}]", i)));
     }
+  }
+
+  if (payload_info != nullptr) {
+    absl::StatusOr<AnyMessage> message = [&]() -> absl::StatusOr<AnyMessage> {
+      absl::StatusOr<std::uint32_t> shape = payload_version(envelope.hops);
+      if (!shape.ok()) return shape.status();
+      return decode_payload(*payload_info, payload, *shape);
+    }();
+    if (!message.ok()) {
+      return absl::InvalidArgumentError(fmt::format("envelope {}: payload {}: {}",
+                                                    message_id->to_string(), wire_name,
+                                                    std::string(message.status().message())));
+    }
+    envelope.payload = *std::move(message);
   }
 
   if (const Value* dc = member(document, "dc"); dc != nullptr && !dc->IsNull()) {

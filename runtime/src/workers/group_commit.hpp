@@ -10,7 +10,7 @@
 
 #include <chrono>
 #include <cstddef>
-#include <optional>
+#include <memory>
 
 #include "absl/status/status.h"
 #include "whizbang/store/work_store.hpp"
@@ -30,7 +30,7 @@ class GroupCommit {
   // Opens the group's transaction when none is open: what the caller writes next joins it.
   absl::Status join() {
     if (transaction_) return absl::OkStatus();
-    transaction_.emplace(store_);
+    transaction_ = std::make_unique<Transaction>(store_);
     if (!transaction_->status().ok()) {
       absl::Status status = transaction_->status();
       transaction_.reset();
@@ -40,7 +40,7 @@ class GroupCommit {
     return absl::OkStatus();
   }
 
-  bool is_open() const { return transaction_.has_value(); }
+  bool is_open() const { return transaction_ != nullptr; }
 
   // One row was gone through (`handled`: its handling is in the group); commits when the group is
   // full or old enough.
@@ -84,7 +84,9 @@ class GroupCommit {
   WorkStore& store_;
   std::size_t max_handlings_;
   std::chrono::milliseconds max_duration_;
-  std::optional<Transaction> transaction_;
+  // On the heap, not in a std::optional: g++ 12 at -O2/-O3 warned falsely
+  // (-Wmaybe-uninitialized) that ~GroupCommit read a disengaged optional's Transaction.
+  std::unique_ptr<Transaction> transaction_;
   std::chrono::steady_clock::time_point began_;
   std::size_t rows_ = 0;
   std::size_t handled_ = 0;  // handlings in the open group

@@ -45,7 +45,9 @@ struct PriceList {
   std::int64_t cents_per_item = 100;
 };
 
-class OrderSummaryPerspective : public whizbang::Perspective<OrderSummary> {
+// Version 2 of its projection code: PerspectiveInfo::version.
+class [[whizbang::version(2)]] OrderSummaryPerspective
+    : public whizbang::Perspective<OrderSummary> {
  public:
   explicit OrderSummaryPerspective(const PriceList& prices);
   absl::Status apply(OrderSummary& model, const OrderCreated& event);

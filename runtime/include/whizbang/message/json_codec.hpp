@@ -24,6 +24,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <exception>
 #include <limits>
 #include <map>
 #include <memory>
@@ -394,11 +395,11 @@ absl::Status value_from_json(std::string_view json, void* out) {
 
 // MessageTypeInfo with the codec entry points of one style.
 template <class T, JsonStyle Style>
-constexpr MessageTypeInfo message_type_info_in_style(std::string_view wire_name,
-                                                     std::string_view cpp_name, MessageKind kind,
-                                                     std::optional<DispatchModes> default_routing,
-                                                     SourceLocation source,
-                                                     std::string_view dotnet_type) {
+constexpr MessageTypeInfo message_type_info_in_style(
+    std::string_view wire_name, std::string_view cpp_name, MessageKind kind,
+    std::optional<DispatchModes> default_routing, SourceLocation source,
+    std::string_view dotnet_type, std::uint32_t version,
+    absl::StatusOr<AnyMessage> (*upcast)(const void*, std::uint32_t)) {
   return MessageTypeInfo{wire_name,
                          cpp_name,
                          kind,
@@ -408,21 +409,26 @@ constexpr MessageTypeInfo message_type_info_in_style(std::string_view wire_name,
                          &message_from_json<T, Style>,
                          &message_from_json_value<T, Style>,
                          &message_write_json<T, Style>,
-                         dotnet_type};
+                         dotnet_type,
+                         version,
+                         upcast};
 }
 
 // A type with a .NET identity (`dotnet_type` not empty, "Ns.Type, Assembly") is encoded in the
-// .NET style; any other in the native one.
+// .NET style; any other in the native one. A type with [[whizbang::version(N)]], N > 1, passes
+// its version and its generated upcast function.
 template <class T>
-constexpr MessageTypeInfo make_message_type_info(std::string_view wire_name,
-                                                 std::string_view cpp_name, MessageKind kind,
-                                                 std::optional<DispatchModes> default_routing,
-                                                 SourceLocation source,
-                                                 std::string_view dotnet_type = {}) {
-  return dotnet_type.empty() ? message_type_info_in_style<T, JsonStyle::Native>(
-                                   wire_name, cpp_name, kind, default_routing, source, dotnet_type)
-                             : message_type_info_in_style<T, JsonStyle::DotNet>(
-                                   wire_name, cpp_name, kind, default_routing, source, dotnet_type);
+constexpr MessageTypeInfo make_message_type_info(
+    std::string_view wire_name, std::string_view cpp_name, MessageKind kind,
+    std::optional<DispatchModes> default_routing, SourceLocation source,
+    std::string_view dotnet_type = {}, std::uint32_t version = 1,
+    absl::StatusOr<AnyMessage> (*upcast)(const void*, std::uint32_t) = nullptr) {
+  return dotnet_type.empty()
+             ? message_type_info_in_style<T, JsonStyle::Native>(
+                   wire_name, cpp_name, kind, default_routing, source, dotnet_type, version, upcast)
+             : message_type_info_in_style<T, JsonStyle::DotNet>(wire_name, cpp_name, kind,
+                                                                default_routing, source,
+                                                                dotnet_type, version, upcast);
 }
 
 }  // namespace internal

@@ -70,6 +70,13 @@ struct MessageTypeInfo {
   // [[whizbang::version(N)]] on the type (1 when absent): the version of its payload's shape.
   // Older stored or delivered shapes are upcast to it (docs/guide/07-perspectives.md).
   std::uint32_t version = 1;
+  // Decodes a payload of an older `version` with that version's shape and applies the
+  // [[whizbang::upcaster]] chain up to `version` above; InvalidArgument naming the type, the
+  // version and the known ones when no chain starts there. nullptr for a type at version 1.
+  // Callers use decode_payload (whizbang/message/payload_version.hpp), which picks this or
+  // from_json_value.
+  absl::StatusOr<AnyMessage> (*upcast)(const void* rapidjson_value,
+                                       std::uint32_t version) = nullptr;
 };
 
 // Specialized by generated code (whizbang_messages.hpp) for every message type:

@@ -54,7 +54,7 @@
 #include "whizbang/registry/receptor_set.hpp"
 #include "whizbang/registry/service_registry.hpp"
 
-#define WHIZBANG_REGISTRY_ABI_VERSION 3
+#define WHIZBANG_REGISTRY_ABI_VERSION 4
 
 namespace whizbang {
 

@@ -88,9 +88,13 @@ constexpr const char* kUnsynced = "SET LOCAL synchronous_commit = off";
 }  // namespace
 
 void Connection::begin_with_next_statement(bool synced) {
-  deferred_.clear();
-  deferred_.push_back(kBegin);
-  if (!synced) deferred_.push_back(kUnsynced);
+  // assign(), not clear() + push_back(): g++ 12 at -O3 warned falsely (-Warray-bounds) on the
+  // push_back of a literal into the cleared vector.
+  if (synced) {
+    deferred_.assign({kBegin});
+  } else {
+    deferred_.assign({kBegin, kUnsynced});
+  }
 }
 
 bool Connection::begin_deferred() const {

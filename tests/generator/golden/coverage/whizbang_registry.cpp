@@ -14,8 +14,8 @@
 
 #include "whizbang_messages.hpp"
 
-static_assert(WHIZBANG_REGISTRY_ABI_VERSION == 3,
-              "whizbang-gen emits registry ABI 3 but whizbang/registry/registry.hpp has another: "
+static_assert(WHIZBANG_REGISTRY_ABI_VERSION == 4,
+              "whizbang-gen emits registry ABI 4 but whizbang/registry/registry.hpp has another: "
               "build the generator and the runtime from one Whizbang release");
 
 namespace whizbang::generated::coverage {
@@ -858,6 +858,7 @@ constexpr std::array<::whizbang::PerspectiveInfo, 1> kPerspectives = {{
         .model_to_json = &::whizbang::internal::message_to_json<::cov::PingStats>,
         .model_from_json = &::whizbang::internal::value_from_json<::cov::PingStats>,
         .apply = &apply_perspective_0,
+        .version = 1,
     },
 }};
 

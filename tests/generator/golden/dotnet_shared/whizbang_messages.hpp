@@ -8,8 +8,8 @@
 #include <whizbang/registry/registry.hpp>
 #include "dotnet_shared.hpp"
 
-static_assert(WHIZBANG_REGISTRY_ABI_VERSION == 3,
-              "whizbang-gen emits registry ABI 3 but whizbang/registry/registry.hpp has another: "
+static_assert(WHIZBANG_REGISTRY_ABI_VERSION == 4,
+              "whizbang-gen emits registry ABI 4 but whizbang/registry/registry.hpp has another: "
               "build the generator and the runtime from one Whizbang release");
 
 namespace whizbang {

@@ -14,8 +14,8 @@
 
 #include "whizbang_messages.hpp"
 
-static_assert(WHIZBANG_REGISTRY_ABI_VERSION == 3,
-              "whizbang-gen emits registry ABI 3 but whizbang/registry/registry.hpp has another: "
+static_assert(WHIZBANG_REGISTRY_ABI_VERSION == 4,
+              "whizbang-gen emits registry ABI 4 but whizbang/registry/registry.hpp has another: "
               "build the generator and the runtime from one Whizbang release");
 
 namespace whizbang::generated::perspectives {
@@ -42,7 +42,7 @@ using HandleResult = decltype(std::declval<Receptor&>().handle(std::declval<cons
 constexpr std::array<::whizbang::Stage, 2> kDefaultStages = {
     ::whizbang::Stage::LocalImmediateDetached, ::whizbang::Stage::PostInboxDetached};
 
-// ---- shop::ShipOrderReceptor (source: perspectives.hpp:63)
+// ---- shop::ShipOrderReceptor (source: perspectives.hpp:65)
 
 // Cascade of shop::OrderShipped returned by shop::ShipOrderReceptor.
 void cascade_0([[maybe_unused]] const auto& value, [[maybe_unused]] ::whizbang::CascadeSink& sink) {
@@ -73,7 +73,7 @@ const void* find_response_0(const void* response, ::whizbang::internal::TypeKey 
 }
 
 constexpr std::array<::whizbang::ReceptorInfo, 1> kReceptors = {{
-    // source: perspectives.hpp:63
+    // source: perspectives.hpp:65
     ::whizbang::ReceptorInfo{
         .id = "shop::ShipOrderReceptor",
         .message = &::whizbang::MessageTraits<::shop::ShipOrder>::kInfo,
@@ -86,7 +86,7 @@ constexpr std::array<::whizbang::ReceptorInfo, 1> kReceptors = {{
         .response_type = "shop::OrderShipped",
         .response_key = ::whizbang::internal::type_key<
             HandleResult<::shop::ShipOrderReceptor, ::shop::ShipOrder>>(),
-        .source = ::whizbang::SourceLocation{"perspectives.hpp", 63},
+        .source = ::whizbang::SourceLocation{"perspectives.hpp", 65},
         .index = 0,
         .create = &create_0,
         .invoke = &invoke_0,
@@ -116,7 +116,7 @@ absl::Status dispatch(std::uint32_t message_index, const ::whizbang::AnyMessage&
   }
 }
 
-// ---- perspective shop::OrderCountPerspective (source: perspectives.hpp:58)
+// ---- perspective shop::OrderCountPerspective (source: perspectives.hpp:60)
 
 constexpr std::array<const ::whizbang::MessageTypeInfo*, 1> kPerspectiveEvents0 = {
     &::whizbang::MessageTraits<::shop::OrderCreated>::kInfo};
@@ -138,7 +138,7 @@ absl::Status apply_perspective_0(void* perspective, void* model,
       (event.info() ? std::string(event.info()->wire_name) : std::string("an empty message")));
 }
 
-// ---- perspective shop::OrderSummaryPerspective (source: perspectives.hpp:48)
+// ---- perspective shop::OrderSummaryPerspective (source: perspectives.hpp:49)
 
 constexpr std::array<const ::whizbang::MessageTypeInfo*, 2> kPerspectiveEvents1 = {
     &::whizbang::MessageTraits<::shop::OrderCreated>::kInfo,
@@ -168,31 +168,33 @@ absl::Status apply_perspective_1(void* perspective, void* model,
 }
 
 constexpr std::array<::whizbang::PerspectiveInfo, 2> kPerspectives = {{
-    // source: perspectives.hpp:58
+    // source: perspectives.hpp:60
     ::whizbang::PerspectiveInfo{
         .name = "shop::OrderCountPerspective",
         .model_type = "shop::OrderCount",
         .events = kPerspectiveEvents0,
-        .source = ::whizbang::SourceLocation{"perspectives.hpp", 58},
+        .source = ::whizbang::SourceLocation{"perspectives.hpp", 60},
         .index = 0,
         .create = &create_perspective_0,
         .new_model = &::whizbang::internal::new_value<::shop::OrderCount>,
         .model_to_json = &::whizbang::internal::message_to_json<::shop::OrderCount>,
         .model_from_json = &::whizbang::internal::value_from_json<::shop::OrderCount>,
         .apply = &apply_perspective_0,
+        .version = 1,
     },
-    // source: perspectives.hpp:48
+    // source: perspectives.hpp:49
     ::whizbang::PerspectiveInfo{
         .name = "shop::OrderSummaryPerspective",
         .model_type = "shop::OrderSummary",
         .events = kPerspectiveEvents1,
-        .source = ::whizbang::SourceLocation{"perspectives.hpp", 48},
+        .source = ::whizbang::SourceLocation{"perspectives.hpp", 49},
         .index = 1,
         .create = &create_perspective_1,
         .new_model = &::whizbang::internal::new_value<::shop::OrderSummary>,
         .model_to_json = &::whizbang::internal::message_to_json<::shop::OrderSummary>,
         .model_from_json = &::whizbang::internal::value_from_json<::shop::OrderSummary>,
         .apply = &apply_perspective_1,
+        .version = 2,
     },
 }};
 
