@@ -166,7 +166,7 @@ function(whizbang_extract_guide_blocks)
                      whizbang/observability/logging.hpp whizbang/lifecycle/executor.hpp whizbang/message/envelope_json.hpp
                      whizbang/security/security_context.hpp whizbang/exactly_once/database_receptor_dedup_store.hpp
                      whizbang/store/memory_work_store.hpp whizbang/store/open_work_store.hpp
-                     whizbang/store/perspective_models.hpp
+                     whizbang/store/perspective_models.hpp whizbang/workers/perspective_sync.hpp
                      whizbang/store/postgres/postgres_work_store.hpp
                      whizbang/store/sqlite/sqlite_work_store.hpp
                      whizbang/transport/in_process_transport.hpp
