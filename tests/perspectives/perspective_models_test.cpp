@@ -120,9 +120,10 @@ TEST_P(QueryingModelsTests, PageLimitOutsideOneToMax_IsInvalidArgument) {
 
 INSTANTIATE_TEST_SUITE_P(Stores, QueryingModelsTests, all_backends(), backend_name);
 
-// On PostgreSQL a model is jsonb: users query it, and index what they query, with plain SQL
+// On PostgreSQL a model is also jsonb (`model`): users query it, and index what they query, with
+// plain SQL
 // (docs/guide/07-perspectives.md shows how).
-TEST(QueryingModelsPostgresTests, ModelsAreJsonb_QueriedAndIndexedWithSql) {
+TEST(QueryingModelsPostgresTests, ModelsAreJsonb_QueriedAndIndexedWithSql_TextKeptAsWritten) {
   PerspectiveFixture f(Backend::Postgres);
   ASSERT_FALSE(f.postgres_conninfo.empty());
   for (int i = 0; i < 5; ++i) {
@@ -132,23 +133,29 @@ TEST(QueryingModelsPostgresTests, ModelsAreJsonb_QueriedAndIndexedWithSql) {
   }
   EXPECT_EQ(whizbang_test::postgres_scalar(
                 f.postgres_conninfo,
-                "SELECT count(*) FROM wh_perspective_models WHERE pg_typeof(model_data) = "
+                "SELECT count(*) FROM wh_perspective_models WHERE pg_typeof(model) = "
                 "'jsonb'::regtype"),
             10);
   ASSERT_TRUE(whizbang_test::postgres_admin(
       f.postgres_conninfo,
-      "CREATE INDEX order_summary_items ON wh_perspective_models (((model_data->>'items')::int)) "
+      "CREATE INDEX order_summary_items ON wh_perspective_models (((model->>'items')::int)) "
       "WHERE perspective_name = 'persp::SummaryPerspective'"));
   EXPECT_EQ(whizbang_test::postgres_scalar(
                 f.postgres_conninfo,
                 "SELECT count(*) FROM wh_perspective_models WHERE perspective_name = "
-                "'persp::SummaryPerspective' AND (model_data->>'items')::int >= 3"),
+                "'persp::SummaryPerspective' AND (model->>'items')::int >= 3"),
             2);
-  EXPECT_EQ(whizbang_test::postgres_scalar(
-                f.postgres_conninfo,
-                "SELECT count(*) FROM wh_perspective_models WHERE model_data @> "
-                "'{\"order_id\": \"o-4\"}'"),
-            1);
+  EXPECT_EQ(
+      whizbang_test::postgres_scalar(f.postgres_conninfo,
+                                     "SELECT count(*) FROM wh_perspective_models WHERE model @> "
+                                     "'{\"order_id\": \"o-4\"}'"),
+      1);
+  // The runtime reads back the text the codec wrote, not jsonb's respaced, reordered form.
+  auto rows = f.store->list_perspective_models(kSummary, std::nullopt, 1);
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  ASSERT_EQ(rows->size(), 1u);
+  EXPECT_EQ(rows->front().row.model_json.find(": "), std::string::npos)
+      << rows->front().row.model_json;
 }
 
 }  // namespace

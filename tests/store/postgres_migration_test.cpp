@@ -98,9 +98,9 @@ TEST(PostgresMigrationTests, Version2Store_PendingPerspectiveEventsKeepTheirStre
   EXPECT_EQ((*work)[1].event_id.to_string(), second);
 }
 
-// Models a version 4 runtime stored as text come through migration 7 as jsonb: still loaded as
-// they were, and queryable with SQL.
-TEST(PostgresMigrationTests, Version4Store_TextModelsBecomeJsonbAndStillLoad) {
+// Models a version 4 runtime stored come through migration 7 with a jsonb twin: loaded as they
+// were written, and queryable with SQL.
+TEST(PostgresMigrationTests, Version4Store_ModelsGainTheirJsonbAndStillLoadAsWritten) {
   const std::string conninfo = whizbang_test::fresh_postgres_schema();
   ASSERT_FALSE(conninfo.empty());
   auto opened = postgres::Connection::open(conninfo);
@@ -127,8 +127,9 @@ TEST(PostgresMigrationTests, Version4Store_TextModelsBecomeJsonbAndStillLoad) {
   ASSERT_TRUE(model.ok()) << model.status();
   ASSERT_TRUE(model->has_value());
   EXPECT_EQ((*model)->last_event_id.to_string(), event);
+  EXPECT_EQ((*model)->model_json, R"({"order_id":"o-1","items":3})");
   EXPECT_EQ(whizbang_test::postgres_scalar(
-                conninfo, "SELECT (model_data->>'items')::int FROM wh_perspective_models"),
+                conninfo, "SELECT (model->>'items')::int FROM wh_perspective_models"),
             3);
 }
 

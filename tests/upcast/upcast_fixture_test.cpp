@@ -1,7 +1,8 @@
 // UpcastFixtureTests: a store and envelopes written by VERSION 1 code
 // (tests/data/upcast/, written by upcast_v1_fixture_writer from v1/orders_v1.hpp) read by VERSION 3
 // code (v3/orders_v3.hpp, upcasters v1 -> v2 -> v3) on every read path: envelope_from_stored_event,
-// the perspective worker, the inbox and `whizbang store stream --upcast`. Derived ids stay v1's.
+// the perspective worker, a rebuild, the inbox and `whizbang store stream --upcast`. Derived ids
+// stay v1's.
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 
@@ -81,6 +82,27 @@ TEST_F(UpcastFixtureTests, StoredV1Events_PerspectiveWorkerAppliesThemAsV3) {
   auto dead = service.store->dead_letters(10);
   ASSERT_TRUE(dead.ok());
   EXPECT_TRUE(dead->empty());
+}
+
+TEST_F(UpcastFixtureTests, StoredV1Events_RebuildReplaysThemAsV3) {
+  V3Service service(db_);
+  whizbang::RebuildOptions in_place;
+  in_place.mode = whizbang::RebuildMode::InPlace;
+  auto rebuilt = service.host->rebuilder()->rebuild("fixture::OrderTotalsPerspective", in_place);
+  ASSERT_TRUE(rebuilt.ok()) << rebuilt.status();
+  EXPECT_EQ(rebuilt->events_applied, 2);
+  auto row = service.store->load_perspective_model("fixture::OrderTotalsPerspective", v1_stream());
+  ASSERT_TRUE(row.ok()) << row.status();
+  ASSERT_TRUE(row->has_value());
+  OrderTotals totals;
+  ASSERT_TRUE(v3_registry()
+                  .find_perspective("fixture::OrderTotalsPerspective")
+                  ->model_from_json((*row)->model_json, &totals)
+                  .ok());
+  EXPECT_EQ(totals.orders, 2);
+  EXPECT_EQ(totals.cents, 1250 + 399);
+  EXPECT_EQ(totals.currency, "EUR");
+  EXPECT_EQ(totals.channels, (std::vector<std::string>{"legacy", "legacy"}));
 }
 
 TEST_F(UpcastFixtureTests, V1EnvelopesFromAnOlderService_InboxDecodesV3_DerivedIdsEqualV1s) {

@@ -216,11 +216,13 @@ CREATE TABLE wh_perspective_cursors (
 );
 )sql";
 
-// Perspective models are jsonb, so users query and index them with SQL
-// (docs/guide/07-perspectives.md). Stored models were written by the models' own codecs: valid
-// JSON.
+// Perspective models as jsonb (`model`), so users query and index them with SQL
+// (docs/guide/07-perspectives.md). A generated column: the runtime keeps reading and writing the
+// model's own text (jsonb would reorder its keys and respace it), and PostgreSQL derives the jsonb
+// on every write. Stored models were written by the models' own codecs: valid JSON.
 constexpr std::string_view kV7 = R"sql(
-ALTER TABLE wh_perspective_models ALTER COLUMN model_data TYPE jsonb USING model_data::jsonb;
+ALTER TABLE wh_perspective_models
+  ADD COLUMN model jsonb GENERATED ALWAYS AS (model_data::jsonb) STORED;
 )sql";
 
 constexpr std::array<Migration, 7> kMigrations{{
@@ -230,7 +232,7 @@ constexpr std::array<Migration, 7> kMigrations{{
     {4, "keyed dispatches", kV4},
     {5, "perspective rebuilds and versions", sql::kRebuildSchema},
     {6, "perspective cursors", kV6},
-    {7, "perspective models as jsonb", kV7},
+    {7, "perspective models as jsonb (model)", kV7},
 }};
 
 // One advisory lock key for every migration of every store in the database.

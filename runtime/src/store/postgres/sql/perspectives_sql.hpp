@@ -73,13 +73,13 @@ inline const std::string kFailPerspectiveWork = shapes::fail_perspective_work<Di
 inline const std::string kLockPerspectiveModel =
     "SELECT pg_advisory_xact_lock(hashtextextended($1::text || '/' || $2::text, 0))";
 inline const std::string kLoadPerspectiveModel =
-    "SELECT model_data::text, last_event_id, updated_at FROM wh_perspective_models "
+    "SELECT model_data, last_event_id, updated_at FROM wh_perspective_models "
     "WHERE perspective_name = $1::text AND stream_id = $2::uuid";
-// ?1 perspective ?2 stream ?3 model ?4 last event ?5 now. Models are jsonb (migration 7), so
-// users can query and index them with SQL.
+// ?1 perspective ?2 stream ?3 model ?4 last event ?5 now. PostgreSQL derives the jsonb column
+// `model` from model_data (migration 7), for users' SQL.
 inline const std::string kSavePerspectiveModel =
     "INSERT INTO wh_perspective_models (perspective_name, stream_id, model_data, last_event_id, "
-    "updated_at) VALUES ($1::text, $2::uuid, $3::jsonb, $4::uuid, $5::bigint) "
+    "updated_at) VALUES ($1::text, $2::uuid, $3::text, $4::uuid, $5::bigint) "
     "ON CONFLICT (perspective_name, stream_id) DO UPDATE SET model_data = excluded.model_data, "
     "last_event_id = excluded.last_event_id, updated_at = excluded.updated_at";
 
