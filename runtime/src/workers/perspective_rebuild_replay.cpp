@@ -6,6 +6,7 @@
 
 #include "fmt/format.h"
 #include "perspective_replay.hpp"
+#include "whizbang/internal/absl_view.hpp"
 
 namespace whizbang::rebuild_internal {
 
@@ -21,8 +22,9 @@ absl::StatusOr<ReplayedStream> replay_stream(const Registry& registry,
     // The live path's decoder: what it upcasts, a rebuild sees upcast too.
     absl::StatusOr<ReplayEvent> decoded = decode_for_replay(event, registry, perspective, stream);
     if (!decoded.ok()) {
-      return absl::Status(decoded.status().code(),
-                          fmt::format("rebuild: {}", decoded.status().message()));
+      return absl::Status(
+          decoded.status().code(),
+          fmt::format("rebuild: {}", internal::std_view(decoded.status().message())));
     }
     replay.push_back(*std::move(decoded));
     replayed.through_version = std::max(replayed.through_version, event.version);
@@ -33,7 +35,7 @@ absl::StatusOr<ReplayedStream> replay_stream(const Registry& registry,
       replay_into_fresh_model(perspective, instance, replay);
   if (!model.ok()) {
     return absl::Status(model.status().code(),
-                        fmt::format("rebuild: {}", model.status().message()));
+                        fmt::format("rebuild: {}", internal::std_view(model.status().message())));
   }
   replayed.events = static_cast<std::int64_t>(replay.size());
   if (absl::Status status =
