@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "fmt/format.h"
+#include "perspective_associations.hpp"
 #include "perspective_replay.hpp"
 #include "whizbang/observability/logging.hpp"
 #include "whizbang/retry/failure.hpp"
@@ -18,14 +19,8 @@ absl::StatusOr<std::unique_ptr<PerspectiveRunner>> PerspectiveRunner::create(
   absl::StatusOr<ReceptorSet> instances = registry.create_perspectives(services);
   if (!instances.ok()) return instances.status();
   if (options.register_associations) {
-    for (const PerspectiveInfo& perspective : registry.perspectives()) {
-      for (const MessageTypeInfo* event : perspective.events) {
-        if (absl::Status status =
-                store.add_perspective_association(event->wire_name, perspective.name);
-            !status.ok()) {
-          return status;
-        }
-      }
+    if (absl::Status status = register_perspective_associations(store, registry); !status.ok()) {
+      return status;
     }
   }
   return std::unique_ptr<PerspectiveRunner>(

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "fmt/format.h"
+#include "perspective_associations.hpp"
 #include "whizbang/observability/logging.hpp"
 
 namespace whizbang {
@@ -48,11 +49,7 @@ PerspectiveSync::PerspectiveSync(WorkStore& store, const Registry& registry, Bac
     : store_(store), registry_(registry), poll_(poll) {
   // Registered associations make the store write perspective events for the events it appends;
   // without them an appended event would look applied. The runner registers the same ones.
-  for (const PerspectiveInfo& perspective : registry_.perspectives()) {
-    for (const MessageTypeInfo* event : perspective.events) {
-      (void)store_.add_perspective_association(event->wire_name, perspective.name);
-    }
-  }
+  (void)register_perspective_associations(store_, registry_);
   listener_ = store_.add_commit_listener([this](const CommitInfo& info) {
     if (!info.perspectives_written) return;
     std::lock_guard lock(mutex_);
