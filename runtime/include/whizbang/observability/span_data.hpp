@@ -1,6 +1,6 @@
 // Spans: what the runtime records about one piece of work (a dispatch, an outbox publish, a
 // delivery, a handling, a receptor stage, a perspective apply) and hands to a SpanSink, which
-// exports it (OTLP, docs/guide/19-tracing.md) or keeps it (tests).
+// exports it (OTLP, docs/guide/18-tracing.md) or keeps it (tests).
 //
 // The model follows OpenTelemetry's (trace id, span id, parent, kind, attributes, events, links,
 // status) so an exporter maps it one to one. Ids are W3C trace-context ids: a trace id of 16
