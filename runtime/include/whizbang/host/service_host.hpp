@@ -43,6 +43,7 @@
 #include "whizbang/lifecycle/executor.hpp"
 #include "whizbang/lifecycle/lifecycle.hpp"
 #include "whizbang/lifecycle/receptor_invoker.hpp"
+#include "whizbang/observability/span_data.hpp"
 #include "whizbang/store/work_store.hpp"
 #include "whizbang/transport/transport.hpp"
 #include "whizbang/workers/detached_worker.hpp"
@@ -114,6 +115,11 @@ struct HostOptions {
   PerspectiveVersionPolicy perspective_version_policy = PerspectiveVersionPolicy::Refuse;
   // Batch size and lease of the rebuilds this host runs (requested ones, version rebuilds).
   RebuildOptions perspective_rebuild;
+  // Where this host's spans go (docs/guide/18-tracing.md): an OTLP exporter, or a recording sink
+  // in tests. Null (the default): nothing is traced; hops' `tp` is still carried through.
+  std::shared_ptr<SpanSink> span_sink;
+  // The share of new traces recorded (0..1); a trace continued from a hop keeps its sampled flag.
+  double trace_sampling_ratio = 1.0;
 };
 
 struct HostCycle {
