@@ -7,6 +7,7 @@ namespace whizbang {
 
 // StoreTransactions
 absl::Status ComposedWorkStore::begin() { return roles_.transactions->begin(); }
+absl::Status ComposedWorkStore::begin_snapshot() { return roles_.transactions->begin_snapshot(); }
 absl::Status ComposedWorkStore::commit() { return roles_.transactions->commit(); }
 absl::Status ComposedWorkStore::rollback() { return roles_.transactions->rollback(); }
 bool ComposedWorkStore::in_transaction() const { return roles_.transactions->in_transaction(); }

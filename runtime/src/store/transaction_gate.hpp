@@ -47,6 +47,9 @@ class TransactionBackend {
   // A transaction for a call that only reads: it must not keep other writers (other processes
   // on the same database) waiting. Defaults to a writing one.
   virtual absl::Status backend_begin_read() { return backend_begin(false); }
+  // An explicit transaction that only reads and sees one snapshot of the store throughout,
+  // without keeping writers waiting (ReadTransaction). Defaults to a writing one.
+  virtual absl::Status backend_begin_snapshot() { return backend_begin(true); }
   // A transaction whose commit need not be on disk when it returns: a power loss may undo it,
   // and the backend's next synced commit puts it on disk first (its log is written in order).
   // Only for writes whose loss returns the store to an earlier consistent state: claims and
@@ -69,6 +72,7 @@ class TransactionGate {
       : backend_(backend), metrics_(std::move(metrics)) {}
 
   absl::Status begin() { return enter(/*explicit_transaction=*/true); }
+  absl::Status begin_snapshot() { return enter(/*explicit_transaction=*/true, Kind::Snapshot); }
 
   // The store's SQL session (sql_session.hpp); null for a store without SQL.
   void set_sql_session(SqlSession* session) { sql_session_ = session; }
@@ -184,7 +188,7 @@ class TransactionGate {
 
  private:
   // What an outermost implicit transaction is (an explicit one is always Synced).
-  enum class Kind { Synced, Read, Unsynced };
+  enum class Kind { Synced, Read, Unsynced, Snapshot };
 
   template <class Op>
   auto run_as(Kind kind, Op&& op) -> std::invoke_result_t<Op> {
@@ -209,6 +213,7 @@ class TransactionGate {
     if (depth_ == 0) {
       absl::Status status = kind == Kind::Read       ? backend_.backend_begin_read()
                             : kind == Kind::Unsynced ? backend_.backend_begin_unsynced()
+                            : kind == Kind::Snapshot ? backend_.backend_begin_snapshot()
                                                      : backend_.backend_begin(explicit_transaction);
       if (!status.ok()) {
         mutex_.unlock();

@@ -13,10 +13,11 @@
 namespace rebuild {
 namespace {
 
-// The stamps of every model of `streams`, read in one transaction (one snapshot).
+// The stamps of every model of `streams`, read in one snapshot. A ReadTransaction, not a
+// Transaction: a reader looping on SQLite's write lock starves the rebuild's writes.
 std::set<int> stamps(whizbang::WorkStore& store, const std::vector<whizbang::Uuid>& streams) {
   std::set<int> out;
-  whizbang::Transaction tx(store);
+  whizbang::ReadTransaction tx(store);
   EXPECT_TRUE(tx.status().ok()) << tx.status();
   for (const whizbang::Uuid& stream : streams) {
     auto row = store.load_perspective_model(kCart, stream);
@@ -26,7 +27,7 @@ std::set<int> stamps(whizbang::WorkStore& store, const std::vector<whizbang::Uui
     const auto at = json.find("\"stamp\":");
     if (at != std::string::npos) out.insert(json[at + 8] - '0');
   }
-  EXPECT_TRUE(tx.commit().ok());
+  EXPECT_TRUE(tx.end().ok());
   return out;
 }
 
@@ -42,9 +43,16 @@ std::vector<std::set<int>> rebuild_while_reading(RebuildFixture& f, whizbang::Re
   std::vector<std::set<int>> seen;
   std::thread reader([&] {
     while (!done) {
+      // Counted only when the read began after the batch committed: a snapshot taken before
+      // it would show the old stamps.
+      bool began_after_batch = false;
+      {
+        std::lock_guard lock(mutex);
+        began_after_batch = batch_committed;
+      }
       std::set<int> read = stamps(*reader_store, f.streams);
       std::lock_guard lock(mutex);
-      if (batch_committed) {
+      if (began_after_batch) {
         seen.push_back(std::move(read));
         ++reads_after_batch;
         changed.notify_all();

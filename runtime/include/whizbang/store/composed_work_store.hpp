@@ -39,6 +39,7 @@ class ComposedWorkStore : public WorkStore {
  public:
   // StoreTransactions
   absl::Status begin() final;
+  absl::Status begin_snapshot() final;
   absl::Status commit() final;
   absl::Status rollback() final;
   bool in_transaction() const final;

@@ -46,6 +46,11 @@ class StoreTransactions {
 
   // ---- transactions -------------------------------------------------------------------------
   virtual absl::Status begin() = 0;
+  // A transaction that only reads, and reads one snapshot: every call in it sees the store as
+  // of its first read, and it keeps no writer waiting (SQLite: a deferred, query-only transaction
+  // in WAL mode; PostgreSQL: REPEATABLE READ, READ ONLY: a write inside fails). Ended by commit().
+  // Inside an open transaction it joins that one. Prefer `ReadTransaction` below.
+  virtual absl::Status begin_snapshot() { return begin(); }
   virtual absl::Status commit() = 0;
   virtual absl::Status rollback() = 0;
   // True when the calling thread has a transaction open on this store.
@@ -78,6 +83,42 @@ class StoreTransactions {
   // committing thread, with no store lock held. Returns an id for remove_commit_listener.
   virtual int add_commit_listener(CommitListener listener) = 0;
   virtual void remove_commit_listener(int id) = 0;
+};
+
+// RAII read-only snapshot: several reads that must agree with each other (a page of models and
+// their totals, say), without holding SQLite's write lock the way `Transaction` does.
+//   whizbang::ReadTransaction snapshot(store);
+//   auto cart = carts.find(cart_id);       // both reads see the same moment
+//   auto lines = lines_of(cart_id);
+class ReadTransaction {
+ public:
+  explicit ReadTransaction(StoreTransactions& store)
+      : store_(store), status_(store.begin_snapshot()) {}
+  ReadTransaction(const ReadTransaction&) = delete;
+  ReadTransaction& operator=(const ReadTransaction&) = delete;
+  // Ends with commit(), not rollback(): a ReadTransaction that joined an enclosing
+  // Transaction must not doom it, and a snapshot that wrote nothing commits nothing.
+  ~ReadTransaction() { (void)end(); }
+
+  // The status of begin_snapshot(); when not ok, no transaction is open.
+  const absl::Status& status() const { return status_; }
+  // Your SQL, reading in the snapshot (sql_session.hpp); a write fails on SQLite and PostgreSQL.
+  absl::StatusOr<SqlSession*> sql() {
+    if (!status_.ok()) return status_;
+    if (done_) return absl::FailedPreconditionError("the ReadTransaction has ended");
+    return store_.sql();
+  }
+  // Ends the snapshot early (the destructor ends it otherwise).
+  absl::Status end() {
+    if (!status_.ok() || done_) return status_;
+    done_ = true;
+    return store_.commit();
+  }
+
+ private:
+  StoreTransactions& store_;
+  absl::Status status_;
+  bool done_ = false;
 };
 
 // RAII transaction: begins on construction, rolls back on destruction unless committed.

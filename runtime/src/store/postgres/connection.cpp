@@ -84,6 +84,7 @@ namespace {
 
 constexpr const char* kBegin = "BEGIN";
 constexpr const char* kUnsynced = "SET LOCAL synchronous_commit = off";
+constexpr const char* kSnapshot = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY";
 
 }  // namespace
 
@@ -96,6 +97,8 @@ void Connection::begin_with_next_statement(bool synced) {
     deferred_.assign({kBegin, kUnsynced});
   }
 }
+
+void Connection::begin_snapshot_with_next_statement() { deferred_.assign({kBegin, kSnapshot}); }
 
 bool Connection::begin_deferred() const {
   return !deferred_.empty() && deferred_.front() == kBegin;

@@ -94,6 +94,8 @@ class Connection {
   // `synced` false: its commit returns before the WAL is flushed (synchronous_commit off for
   // this transaction only).
   void begin_with_next_statement(bool synced = true);
+  // The same for a transaction that reads one snapshot: REPEATABLE READ, READ ONLY.
+  void begin_snapshot_with_next_statement();
   // Sends `sql` (a statement with no result to read: SAVEPOINT, RELEASE, ROLLBACK TO) with the
   // next statement rather than on its own. A failure shows as the next statement's.
   void defer(std::string sql) { deferred_.push_back(std::move(sql)); }

@@ -39,6 +39,12 @@ struct PostgresCore : store_internal::TransactionBackend {
     connection->begin_with_next_statement();
     return absl::OkStatus();
   }
+  // One snapshot for every statement (REPEATABLE READ), and READ ONLY: a write inside fails.
+  absl::Status backend_begin_snapshot() override {
+    if (absl::Status status = connection->reset_if_broken(); !status.ok()) return status;
+    connection->begin_snapshot_with_next_statement();
+    return absl::OkStatus();
+  }
   // Claims and renewals commit without waiting for the WAL flush (synchronous_commit off for
   // that transaction alone). Undone only by a crash of the server within the WAL writer's delay;
   // the WAL is flushed in order, so any later synced commit puts them on disk first

@@ -18,6 +18,7 @@ namespace whizbang {
 using postgres::Query;
 
 absl::Status PostgresTransactions::begin() { return core_.gate.begin(); }
+absl::Status PostgresTransactions::begin_snapshot() { return core_.gate.begin_snapshot(); }
 
 absl::StatusOr<SqlSession*> PostgresTransactions::sql() {
   if (absl::Status open = core_.gate.require_explicit_transaction("WorkStore::sql"); !open.ok()) {

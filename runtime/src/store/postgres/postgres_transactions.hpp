@@ -12,6 +12,7 @@ class PostgresTransactions final : public StoreTransactions {
   explicit PostgresTransactions(PostgresCore& core) : core_(core) {}
 
   absl::Status begin() override;
+  absl::Status begin_snapshot() override;
   absl::Status commit() override;
   absl::Status rollback() override;
   bool in_transaction() const override;

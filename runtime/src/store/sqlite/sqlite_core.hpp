@@ -38,6 +38,16 @@ struct SqliteCore : store_internal::TransactionBackend {
   // Deferred: a read takes no write lock, so an idle poll never queues behind (or blocks) the
   // writers of other processes.
   absl::Status backend_begin_read() override { return connection->run("BEGIN"); }
+  // Deferred too: in WAL mode the first read fixes the snapshot until the transaction ends.
+  // query_only until it ends: a write inside fails, as on PostgreSQL (READ ONLY).
+  absl::Status backend_begin_snapshot() override {
+    if (absl::Status status = restore_sync(); !status.ok()) return status;
+    if (absl::Status status = connection->run("PRAGMA query_only=1"); !status.ok()) return status;
+    read_only = true;
+    absl::Status status = connection->run("BEGIN");
+    if (!status.ok()) (void)restore_sync();
+    return status;
+  }
   // At FULL durability, claims and renewals commit without the WAL's fsync. synchronous is a
   // connection setting, changeable only outside a transaction: it is lowered before BEGIN and
   // put back after the transaction ends, and a synced transaction never begins while it is
@@ -63,6 +73,12 @@ struct SqliteCore : store_internal::TransactionBackend {
     (void)restore_sync();
   }
   absl::Status restore_sync() {
+    if (read_only) {
+      if (absl::Status status = connection->run("PRAGMA query_only=0"); !status.ok()) {
+        return status;
+      }
+      read_only = false;
+    }
     if (!unsynced) return absl::OkStatus();
     absl::Status status = connection->run("PRAGMA synchronous=FULL");
     if (status.ok()) unsynced = false;
@@ -153,6 +169,8 @@ struct SqliteCore : store_internal::TransactionBackend {
   std::optional<std::int64_t> last_heartbeat;
   // synchronous is lowered for an unsynced transaction (backend_begin_unsynced).
   bool unsynced = false;
+  // query_only is set for a ReadTransaction (backend_begin_snapshot).
+  bool read_only = false;
 };
 
 namespace sqlite {

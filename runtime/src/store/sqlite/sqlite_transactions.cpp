@@ -16,6 +16,7 @@ namespace whizbang {
 using sqlite::Use;
 
 absl::Status SqliteTransactions::begin() { return core_.gate.begin(); }
+absl::Status SqliteTransactions::begin_snapshot() { return core_.gate.begin_snapshot(); }
 
 absl::StatusOr<SqlSession*> SqliteTransactions::sql() {
   if (absl::Status open = core_.gate.require_explicit_transaction("WorkStore::sql"); !open.ok()) {

@@ -12,6 +12,7 @@ class SqliteTransactions final : public StoreTransactions {
   explicit SqliteTransactions(SqliteCore& core) : core_(core) {}
 
   absl::Status begin() override;
+  absl::Status begin_snapshot() override;
   absl::Status commit() override;
   absl::Status rollback() override;
   bool in_transaction() const override;
