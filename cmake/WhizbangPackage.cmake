@@ -1,6 +1,7 @@
 # Install rules for find_package(Whizbang CONFIG): targets Whizbang::runtime (everything),
 # Whizbang::core (every layer, no backend) with Whizbang::sqlite, Whizbang::postgres,
 # Whizbang::rabbitmq and Whizbang::stores (any store by location), Whizbang::service_runner,
+# Whizbang::cli (the `whizbang` commands for a service's admin tool),
 # the layers themselves (Whizbang::ids, ...; docs/architecture.md), Whizbang::attributes,
 # Whizbang::whizbang-gen and the whizbang_generate() function.
 include(CMakePackageConfigHelpers)

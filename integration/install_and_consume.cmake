@@ -16,7 +16,14 @@ run_step(${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${WORK_DIR}/build -G Ninj
          -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release)
 run_step(${CMAKE_COMMAND} --build ${WORK_DIR}/build -j 2)
 run_step(${WORK_DIR}/build/consumer)
-run_step(${WORK_DIR}/build/sqlite_consumer)
+run_step(${WORK_DIR}/build/sqlite_consumer ${WORK_DIR}/admin.db)
+# The admin tool runs the installed commands with its registry: it knows the consumer's types.
+execute_process(COMMAND ${WORK_DIR}/build/admin store stream ${WORK_DIR}/admin.db
+                        00000000-0000-0000-0000-000000000001 --upcast
+                RESULT_VARIABLE admin_result OUTPUT_VARIABLE admin_out ERROR_VARIABLE admin_out)
+if(NOT admin_result EQUAL 0)
+  message(FATAL_ERROR "admin store stream --upcast failed (${admin_result}): ${admin_out}")
+endif()
 
 # What each binary needs at run time: the whole runtime brings libpq and librabbitmq; a program
 # on SQLite alone (Whizbang::core + Whizbang::sqlite) links neither.

@@ -9,8 +9,9 @@
 #include "greetings.hpp"
 #include "whizbang_registry.hpp"
 
-int main() {
-  auto store = whizbang::SqliteWorkStore::open(":memory:");
+// argv[1]: the store file (default: in memory).
+int main(int argc, char** argv) {
+  auto store = whizbang::SqliteWorkStore::open(argc > 1 ? argv[1] : ":memory:");
   if (!store.ok()) {
     std::cerr << "sqlite_consumer: " << store.status() << "\n";
     return 1;

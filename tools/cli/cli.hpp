@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "absl/status/status.h"
+#include "whizbang/cli/admin_cli.hpp"
 #include "whizbang/message/envelope.hpp"
 
 namespace whizbang::cli {
@@ -14,11 +15,6 @@ namespace whizbang::cli {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;
 inline constexpr int kExitUsage = 2;
-
-struct Io {
-  std::ostream& out;
-  std::ostream& err;
-};
 
 // Prints "whizbang: <message>" on one line (the message through printable(): a newline or a
 // control character in it shows as \xNN) and returns kExitUsage.

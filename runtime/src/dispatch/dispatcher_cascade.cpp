@@ -20,6 +20,18 @@ absl::Status Dispatcher::run_receptor(const ReceptorInfo& receptor, const Envelo
   return run_and_cascade(receptor, EmissionSource::of(envelope, handler, sequence), nullptr);
 }
 
+absl::StatusOr<std::size_t> Dispatcher::run_receptor_without_emitting(const ReceptorInfo& receptor,
+                                                                      const Envelope& envelope) {
+  CollectingSink sink(options_.logger);
+  const MessageContext context = context_of(envelope);
+  ScopedMessageContext scope(context);
+  if (absl::Status status = invoke_contained(receptor, envelope.payload, sink, nullptr);
+      !status.ok()) {
+    return status;
+  }
+  return sink.emitted.size();
+}
+
 absl::Status Dispatcher::invoke_contained(const ReceptorInfo& receptor, const AnyMessage& message,
                                           CascadeSink& sink, std::shared_ptr<void>* response) {
   // Receptors fail by throwing: the exception stops here, as a status naming the receptor, so

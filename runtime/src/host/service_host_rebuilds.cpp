@@ -6,8 +6,8 @@ namespace whizbang {
 
 absl::Status ServiceHost::build_rebuilds(const ServiceRegistry& services) {
   if (registry_.perspectives().empty()) return absl::OkStatus();
-  absl::StatusOr<std::unique_ptr<PerspectiveRebuilder>> rebuilder =
-      PerspectiveRebuilder::create(registry_, services, *options_.store, options_.logger);
+  absl::StatusOr<std::unique_ptr<PerspectiveRebuilder>> rebuilder = PerspectiveRebuilder::create(
+      registry_, services, *options_.store, options_.logger, durable_invoker_.get());
   if (!rebuilder.ok()) return rebuilder.status();
   rebuilder_ = *std::move(rebuilder);
   if (absl::Status status = reconcile_perspective_versions(*rebuilder_, *options_.store,

@@ -105,7 +105,7 @@ const ReceptorInvocationRecord& ReceptorInvoker::append_record(
 }
 
 absl::Status ReceptorInvoker::run(const ReceptorInfo& receptor, Stage stage,
-                                  const Envelope& envelope) {
+                                  const Envelope& envelope, bool emit) {
   log(options_.logger, spdlog::level::debug, log_events::kReceptorFiring,
       "receptor {} firing at {} for {}", receptor.id, to_string(stage), envelope.message_id);
   // The receptor's own handling (handler name = receptor id, ordinals from 0) of this envelope.
@@ -114,7 +114,18 @@ absl::Status ReceptorInvoker::run(const ReceptorInfo& receptor, Stage stage,
   // outcome.
   absl::Status status;
   try {
-    status = dispatcher_.run_receptor(receptor, envelope, receptor.id);
+    if (emit) {
+      status = dispatcher_.run_receptor(receptor, envelope, receptor.id);
+    } else {
+      absl::StatusOr<std::size_t> dropped =
+          dispatcher_.run_receptor_without_emitting(receptor, envelope);
+      status = dropped.status();
+      if (dropped.ok() && *dropped > 0) {
+        log(options_.logger, spdlog::level::debug, log_events::kReplaySkip,
+            "receptor {} at {} for {}: {} returned message(s) dropped (replays never emit)",
+            receptor.id, to_string(stage), envelope.message_id, *dropped);
+      }
+    }
   } catch (...) {
     status = status_from_current_exception(fmt::format("receptor {}", receptor.id));
   }
@@ -131,6 +142,8 @@ absl::Status ReceptorInvoker::run(const ReceptorInfo& receptor, Stage stage,
 
 absl::Status ReceptorInvoker::fire(Envelope& envelope, const ReceptorInfo& receptor, Stage stage,
                                    const LifecycleContext& context) {
+  // A replay or rebuild re-runs what already ran live: inline, unrecorded, emitting nothing.
+  if (context.mode != ProcessingMode::Live) return run(receptor, stage, envelope, /*emit=*/false);
   const bool track = options_.guardrails.tracking != ReceptorInvocationTracking::Off;
 
   if (is_detached(stage) && options_.executor != nullptr) {
@@ -246,14 +259,15 @@ absl::StatusOr<InvokeReport> ReceptorInvoker::invoke(Envelope& envelope, Stage s
   const std::span<const ReceptorInfo* const> receptors =
       dispatcher_.receptors_at(*envelope.payload.info(), stage);
   if (skipped_by_filters(envelope, stage, !receptors.empty(), report)) return report;
-  if (options_.tracker != nullptr &&
+  const bool live = context.mode == ProcessingMode::Live;
+  // A replay re-runs stages the live path claimed: it takes no claim.
+  if (live && options_.tracker != nullptr &&
       !options_.tracker->try_claim(envelope.message_id, stage, context.perspective)) {
     log(options_.logger, spdlog::level::debug, log_events::kStageAlreadyClaimed,
         "{} at {} already claimed", envelope.message_id, to_string(stage));
     report.filtered_event_id = log_events::kStageAlreadyClaimed.id;
     return report;
   }
-  const bool live = context.mode == ProcessingMode::Live;
   if (!live) {
     if (std::none_of(receptors.begin(), receptors.end(),
                      [](const ReceptorInfo* r) { return r->always_fire; })) {

@@ -2,6 +2,7 @@
 #include "perspective_rebuild_replay.hpp"
 
 #include <algorithm>
+#include <array>
 #include <vector>
 
 #include "fmt/format.h"
@@ -9,12 +10,40 @@
 #include "whizbang/internal/absl_view.hpp"
 
 namespace whizbang::rebuild_internal {
+namespace {
+
+constexpr std::array kPreStages{Stage::PrePerspectiveDetached, Stage::PrePerspectiveInline};
+constexpr std::array kPostStages{Stage::PostPerspectiveDetached, Stage::PostPerspectiveInline};
+
+// The receptors at `stage_list` that opted in to rebuilds, per event in order. Only such
+// receptors fire in ProcessingMode::Rebuild (the invoker's filter, EventId 14 otherwise).
+absl::Status fire_stages(ReceptorInvoker* stages, const PerspectiveInfo& perspective,
+                         std::vector<ReplayEvent>& replay, std::span<const Stage> stage_list) {
+  if (stages == nullptr) return absl::OkStatus();
+  const LifecycleContext context{.mode = ProcessingMode::Rebuild,
+                                 .perspective = std::string(perspective.name)};
+  for (ReplayEvent& event : replay) {
+    for (const Stage stage : stage_list) {
+      absl::StatusOr<InvokeReport> report = stages->invoke(event.envelope, stage, context);
+      if (!report.ok()) {
+        return absl::Status(
+            report.status().code(),
+            fmt::format("rebuild: {} at {} for event {}: {}", perspective.name, to_string(stage),
+                        event.envelope.message_id, internal::std_view(report.status().message())));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
 
 absl::StatusOr<ReplayedStream> replay_stream(const Registry& registry,
                                              const PerspectiveInfo& perspective, void* instance,
                                              WorkStore& store, std::string_view target,
                                              const Uuid& stream,
-                                             std::span<const StoredEvent> events) {
+                                             std::span<const StoredEvent> events,
+                                             ReceptorInvoker* stages) {
   std::vector<ReplayEvent> replay;
   replay.reserve(events.size());
   ReplayedStream replayed;
@@ -30,6 +59,10 @@ absl::StatusOr<ReplayedStream> replay_stream(const Registry& registry,
     replayed.through_version = std::max(replayed.through_version, event.version);
   }
   if (replay.empty()) return replayed;
+  sort_into_perspective_order(replay);
+  if (absl::Status status = fire_stages(stages, perspective, replay, kPreStages); !status.ok()) {
+    return status;
+  }
   // Sorted into perspective order: the last event applied is the model's last event.
   absl::StatusOr<std::shared_ptr<void>> model =
       replay_into_fresh_model(perspective, instance, replay);
@@ -42,6 +75,9 @@ absl::StatusOr<ReplayedStream> replay_stream(const Registry& registry,
           store.save_perspective_model(target, stream, perspective.model_to_json(model->get()),
                                        replay.back().envelope.message_id);
       !status.ok()) {
+    return status;
+  }
+  if (absl::Status status = fire_stages(stages, perspective, replay, kPostStages); !status.ok()) {
     return status;
   }
   return replayed;

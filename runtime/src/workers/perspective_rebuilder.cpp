@@ -75,19 +75,21 @@ std::string PerspectiveRebuilder::shadow_name(std::string_view perspective) {
 
 absl::StatusOr<std::unique_ptr<PerspectiveRebuilder>> PerspectiveRebuilder::create(
     const Registry& registry, const ServiceRegistry& services, WorkStore& store,
-    std::shared_ptr<spdlog::logger> logger) {
+    std::shared_ptr<spdlog::logger> logger, ReceptorInvoker* stages) {
   absl::StatusOr<ReceptorSet> instances = registry.create_perspectives(services);
   if (!instances.ok()) return instances.status();
   return std::unique_ptr<PerspectiveRebuilder>(
-      new PerspectiveRebuilder(registry, *std::move(instances), store, std::move(logger)));
+      new PerspectiveRebuilder(registry, *std::move(instances), store, std::move(logger), stages));
 }
 
 PerspectiveRebuilder::PerspectiveRebuilder(const Registry& registry, ReceptorSet instances,
-                                           WorkStore& store, std::shared_ptr<spdlog::logger> logger)
+                                           WorkStore& store, std::shared_ptr<spdlog::logger> logger,
+                                           ReceptorInvoker* stages)
     : registry_(registry),
       instances_(std::move(instances)),
       store_(store),
-      logger_(std::move(logger)) {}
+      logger_(std::move(logger)),
+      stages_(stages) {}
 
 absl::StatusOr<RebuildResult> PerspectiveRebuilder::rebuild(std::string_view perspective,
                                                             RebuildOptions options) {
@@ -201,7 +203,7 @@ absl::StatusOr<RebuildResult> PerspectiveRebuilder::run(PerspectiveRebuildRow ro
                                [&](const StoredEvent& event) { return event.stream_id != stream; });
       absl::StatusOr<rebuild_internal::ReplayedStream> replayed =
           rebuild_internal::replay_stream(registry_, *info, instance, store_, into, stream,
-                                          std::span<const StoredEvent>(first, last));
+                                          std::span<const StoredEvent>(first, last), stages_);
       first = last;
       if (!replayed.ok()) return replayed.status();
       applied += replayed->events;

@@ -41,13 +41,17 @@ absl::StatusOr<std::vector<ReplayEvent>> load_stream_for_perspective(
   return replay;
 }
 
-absl::StatusOr<std::shared_ptr<void>> replay_into_fresh_model(const PerspectiveInfo& perspective,
-                                                              void* instance,
-                                                              std::vector<ReplayEvent>& events) {
+void sort_into_perspective_order(std::vector<ReplayEvent>& events) {
   std::stable_sort(events.begin(), events.end(), [](const ReplayEvent& a, const ReplayEvent& b) {
     return perspective_order_key(a.envelope, a.stream_version) <
            perspective_order_key(b.envelope, b.stream_version);
   });
+}
+
+absl::StatusOr<std::shared_ptr<void>> replay_into_fresh_model(const PerspectiveInfo& perspective,
+                                                              void* instance,
+                                                              std::vector<ReplayEvent>& events) {
+  sort_into_perspective_order(events);
   std::shared_ptr<void> model = perspective.new_model();
   for (const ReplayEvent& event : events) {
     // Perspectives fail by throwing, like receptors.

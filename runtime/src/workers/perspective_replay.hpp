@@ -39,6 +39,9 @@ absl::StatusOr<std::vector<ReplayEvent>> load_stream_for_perspective(
     EventStore& events, const Registry& registry, const PerspectiveInfo& perspective,
     const Uuid& stream_id, std::int64_t up_to_version = 0);
 
+// Sorts `events` into perspective order (stable: a sorted list stays as it is).
+void sort_into_perspective_order(std::vector<ReplayEvent>& events);
+
 // Sorts `events` into perspective order and applies each, with `perspective`'s apply thunk on
 // `instance`, to a fresh model; returns the model. The first failing apply (an error or a throw)
 // is the answer, naming the event.

@@ -88,6 +88,35 @@ TEST_P(PerspectiveRebuildTests, RebuiltModelsEqualTheLiveOnes_BlueGreenThenInPla
   EXPECT_EQ(versions->front().version, 1u);
 }
 
+TEST_P(PerspectiveRebuildTests, ReceptorOptedInToRebuilds_FiresPerEvent_AndEmitsNothing) {
+  RebuildFixture f(GetParam());
+  f.append_streams(20, 5);  // one ItemRemoved per stream: what CartAuditor handles
+  f.apply_live();
+  ASSERT_EQ(f.settings.audits.load(), 20);  // live: once per event
+  const std::int64_t watcher_fires = f.settings.receptor_fires.load();
+  const auto live = f.models();
+  const long outbox = rows(*f.store, "wh_outbox");
+  const long invocations = rows(*f.store, "wh_receptor_invocations");
+  if (GetParam() != Backend::Memory) {
+    ASSERT_GE(outbox, 20) << "live, what CartAuditor returns cascades";
+  }
+
+  auto rebuilder = f.rebuilder(*f.store, /*with_stages=*/true);
+  for (RebuildMode mode : {RebuildMode::BlueGreen, RebuildMode::InPlace}) {
+    const std::int64_t audits = f.settings.audits.load();
+    RebuildOptions options;
+    options.mode = mode;
+    options.batch_streams = 7;
+    auto result = rebuilder->rebuild(kCart, options);
+    ASSERT_TRUE(result.ok()) << result.status();
+    EXPECT_EQ(f.settings.audits.load() - audits, 20) << "once per replayed ItemRemoved";
+    EXPECT_EQ(f.settings.receptor_fires.load(), watcher_fires) << "CartWatcher did not opt in";
+    EXPECT_EQ(rows(*f.store, "wh_outbox"), outbox) << "a rebuild emits nothing";
+    EXPECT_EQ(rows(*f.store, "wh_receptor_invocations"), invocations) << "nor records";
+    EXPECT_EQ(f.models(), live);
+  }
+}
+
 TEST_P(PerspectiveRebuildTests, PendingLiveEventsTheRebuildCovered_AreNotAppliedAgain) {
   RebuildFixture f(GetParam());
   f.append_streams(20, 5);

@@ -79,8 +79,10 @@ std::vector<std::set<int>> rebuild_while_reading(RebuildFixture& f, whizbang::Re
   return seen;
 }
 
-TEST(PerspectiveRebuildBlueGreenTests, ConcurrentReader_SeesOnlyOldThenOnlyNewModels_NeverAMix) {
-  RebuildFixture f(Backend::Sqlite);
+class PerspectiveRebuildBlueGreenTests : public ::testing::TestWithParam<Backend> {};
+
+TEST_P(PerspectiveRebuildBlueGreenTests, ConcurrentReader_SeesOnlyOldThenOnlyNewModels_NeverAMix) {
+  RebuildFixture f(GetParam());
   f.append_streams(100, 4);
   f.apply_live();
   const auto seen = rebuild_while_reading(f, whizbang::RebuildMode::BlueGreen);
@@ -89,14 +91,19 @@ TEST(PerspectiveRebuildBlueGreenTests, ConcurrentReader_SeesOnlyOldThenOnlyNewMo
   for (const std::set<int>& read : seen) EXPECT_EQ(read.size(), 1u) << "a mix of stamps";
 }
 
-TEST(PerspectiveRebuildBlueGreenTests, InPlace_TheSameReaderSeesAMix) {
-  RebuildFixture f(Backend::Sqlite);
+TEST_P(PerspectiveRebuildBlueGreenTests, InPlace_TheSameReaderSeesAMix) {
+  RebuildFixture f(GetParam());
   f.append_streams(100, 4);
   f.apply_live();
   const auto seen = rebuild_while_reading(f, whizbang::RebuildMode::InPlace);
   ASSERT_FALSE(seen.empty());
   EXPECT_EQ(seen.front(), (std::set<int>{1, 2}));
 }
+
+// The SQL backends, each reader in a ReadTransaction (one snapshot) on a connection of its own.
+INSTANTIATE_TEST_SUITE_P(Backends, PerspectiveRebuildBlueGreenTests,
+                         ::testing::Values(Backend::Sqlite, Backend::Postgres),
+                         whizbang_test::backend_name);
 
 }  // namespace
 }  // namespace rebuild

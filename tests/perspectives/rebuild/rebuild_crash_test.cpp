@@ -48,10 +48,12 @@ void rebuild_and_kill(RebuildFixture& f, const whizbang::Uuid& instance, int bat
   ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << status;
 }
 
-TEST(PerspectiveRebuildCrashTests, KilledAtRandomPoints_ResumesFromItsCheckpointAndEndsEqual) {
+class PerspectiveRebuildCrashTests : public ::testing::TestWithParam<Backend> {};
+
+TEST_P(PerspectiveRebuildCrashTests, KilledAtRandomPoints_ResumesFromItsCheckpointAndEndsEqual) {
   for (whizbang::RebuildMode mode :
        {whizbang::RebuildMode::BlueGreen, whizbang::RebuildMode::InPlace}) {
-    RebuildFixture f(Backend::Sqlite);
+    RebuildFixture f(GetParam());
     f.append_streams(300, 6);
     f.apply_live();
     const auto live = f.models();
@@ -86,6 +88,11 @@ TEST(PerspectiveRebuildCrashTests, KilledAtRandomPoints_ResumesFromItsCheckpoint
     EXPECT_EQ(f.models(), live);
   }
 }
+
+// The SQL backends: a killed process's transaction is rolled back by the database.
+INSTANTIATE_TEST_SUITE_P(Backends, PerspectiveRebuildCrashTests,
+                         ::testing::Values(Backend::Sqlite, Backend::Postgres),
+                         whizbang_test::backend_name);
 
 }  // namespace
 }  // namespace rebuild

@@ -128,8 +128,11 @@ class RebuildFixture {
     return out;
   }
 
-  std::unique_ptr<whizbang::PerspectiveRebuilder> rebuilder(whizbang::WorkStore& on) {
-    auto made = whizbang::PerspectiveRebuilder::create(test_registry(), services, on);
+  // `with_stages`: receptors opted in to rebuilds fire through the live path's invoker.
+  std::unique_ptr<whizbang::PerspectiveRebuilder> rebuilder(whizbang::WorkStore& on,
+                                                            bool with_stages = false) {
+    auto made = whizbang::PerspectiveRebuilder::create(test_registry(), services, on, nullptr,
+                                                       with_stages ? invoker_.get() : nullptr);
     EXPECT_TRUE(made.ok()) << made.status();
     return made.ok() ? *std::move(made) : nullptr;
   }
@@ -163,7 +166,9 @@ class RebuildFixture {
     if (rows.empty()) return;
     whizbang::WorkBatchRequest request;
     request.new_outbox = std::move(rows);
-    request.max_items = request.new_outbox.size();  // claimed now: appended to the event store
+    // Claimed now, so appended to the event store; with what receptors cascaded meanwhile
+    // (CartAuditor), which stays claimed (and so out of the next flush's claim).
+    request.max_items = 1'000'000;
     request.claim_inbox = false;
     rows.clear();
     auto stored = store->process_work_batch(request);

@@ -28,4 +28,9 @@ void CartPerspective::apply(Cart& model, const ItemRemoved& event) {
 
 void CartWatcher::handle(const ItemAdded&) { ++settings_.receptor_fires; }
 
+CartAudited CartAuditor::handle(const ItemRemoved& event) {
+  ++settings_.audits;
+  return CartAudited{{}, event.sku};
+}
+
 }  // namespace rebuild

@@ -26,6 +26,12 @@ struct Settings {
   std::atomic<std::int32_t> stamp{1};
   std::atomic<std::int64_t> applies{0};
   std::atomic<std::int64_t> receptor_fires{0};
+  std::atomic<std::int64_t> audits{0};  // CartAuditor's fires
+};
+
+// What CartAuditor returns: cascaded live (an outbox row), dropped during a rebuild.
+struct CartAudited : whizbang::Event {
+  std::string sku;
 };
 
 struct Cart {
@@ -54,6 +60,19 @@ class [[whizbang::fire_at(
  public:
   explicit CartWatcher(Settings& settings) : settings_(settings) {}
   void handle(const ItemAdded& event);
+
+ private:
+  Settings& settings_;
+};
+
+// Opted in to rebuilds (idempotent(OnReplay::AlwaysFire)): fires at the perspective's Post stage
+// live and during a rebuild, where what it returns is dropped.
+class [[whizbang::idempotent(whizbang::OnReplay::AlwaysFire)]] [[whizbang::fire_at(
+    whizbang::Stage::PostPerspectiveInline)]] CartAuditor
+    : public whizbang::Receptor<ItemRemoved, CartAudited> {
+ public:
+  explicit CartAuditor(Settings& settings) : settings_(settings) {}
+  CartAudited handle(const ItemRemoved& event);
 
  private:
   Settings& settings_;

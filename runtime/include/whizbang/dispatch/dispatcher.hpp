@@ -190,6 +190,11 @@ class Dispatcher {
   // envelope: the lifecycle invoker's entry point.
   absl::Status run_receptor(const ReceptorInfo& receptor, const Envelope& envelope,
                             std::string_view handler);
+  // Runs one receptor for `envelope` and drops what its result would cascade: a replay or a
+  // rebuild re-runs opted-in receptors, and replays never emit (docs/perspectives.md, "Rebuild").
+  // Returns how many messages were dropped.
+  absl::StatusOr<std::size_t> run_receptor_without_emitting(const ReceptorInfo& receptor,
+                                                            const Envelope& envelope);
 
   // The receptors of `type` registered at `stage`, in declaration order. The span lives as long
   // as the dispatcher.

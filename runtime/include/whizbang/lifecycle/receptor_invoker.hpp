@@ -7,7 +7,9 @@
 //   3. PreOutbox* with owned domains: skip owned commands and foreign events (EventId 11) and
 //      envelopes dispatched with LocalDispatch (EventId 12)
 //   4. stage tracker claim per (message, stage[, perspective]) (EventId 13)
-//   5. replay/rebuild: only idempotent(OnReplay::AlwaysFire) receptors (EventId 14)
+//   5. replay/rebuild: only idempotent(OnReplay::AlwaysFire) receptors (EventId 14); they run
+//      inline (Detached stages too), with no stage claim and no record, and what they return
+//      is dropped: a replay never emits messages
 //   6. per receptor: the guardrail asks the dedup store for a prior invocation (skipped for
 //      idempotent receptors and perspective-scoped stages); a duplicate is skipped with a
 //      Warning (EventId 18) or throws DuplicateReceptorFireException; otherwise EventId 16,
@@ -99,8 +101,10 @@ class ReceptorInvoker {
                             const LifecycleContext& context) const;
   absl::Status fire(Envelope& envelope, const ReceptorInfo& receptor, Stage stage,
                     const LifecycleContext& context);
-  // Runs the receptor's own handling of `envelope`, logging EventIds 16 and 17.
-  absl::Status run(const ReceptorInfo& receptor, Stage stage, const Envelope& envelope);
+  // Runs the receptor's own handling of `envelope`, logging EventIds 16 and 17. Not `emit`: what
+  // it returns is dropped (replay/rebuild).
+  absl::Status run(const ReceptorInfo& receptor, Stage stage, const Envelope& envelope,
+                   bool emit = true);
   // Runs kept detached work in a transaction that first deletes it (so only one run owns it) and
   // commits with what the receptor emitted; a failure keeps it for a retry.
   absl::Status run_detached(const MessageId& work_id, const ReceptorInfo& receptor, Stage stage,

@@ -28,6 +28,7 @@
 
 #include "absl/status/statusor.h"
 #include "spdlog/logger.h"
+#include "whizbang/lifecycle/receptor_invoker.hpp"
 #include "whizbang/registry/receptor_set.hpp"
 #include "whizbang/registry/registry.hpp"
 #include "whizbang/registry/service_registry.hpp"
@@ -73,10 +74,13 @@ struct RebuildResult {
 
 class PerspectiveRebuilder {
  public:
-  // Builds an instance of every perspective of `registry` from `services`.
+  // Builds an instance of every perspective of `registry` from `services`. `stages`: the invoker
+  // that fires, during the replay, the perspective-scoped stages' receptors that opted in to
+  // rebuilds (idempotent(OnReplay::AlwaysFire)), in ProcessingMode::Rebuild: inline, unrecorded,
+  // what they return dropped. Null: no stage fires (docs/perspectives.md, "Rebuild").
   static absl::StatusOr<std::unique_ptr<PerspectiveRebuilder>> create(
       const Registry& registry, const ServiceRegistry& services, WorkStore& store,
-      std::shared_ptr<spdlog::logger> logger = nullptr);
+      std::shared_ptr<spdlog::logger> logger = nullptr, ReceptorInvoker* stages = nullptr);
 
   // Requests a rebuild of `perspective` and runs it here: resumes a crashed one of the same
   // perspective (its mode and streams win). Unavailable while another instance holds the lease;
@@ -94,7 +98,7 @@ class PerspectiveRebuilder {
 
  private:
   PerspectiveRebuilder(const Registry& registry, ReceptorSet instances, WorkStore& store,
-                       std::shared_ptr<spdlog::logger> logger);
+                       std::shared_ptr<spdlog::logger> logger, ReceptorInvoker* stages);
 
   absl::StatusOr<RebuildResult> run(PerspectiveRebuildRow row, const RebuildOptions& options);
 
@@ -102,6 +106,7 @@ class PerspectiveRebuilder {
   ReceptorSet instances_;  // by PerspectiveInfo::index
   WorkStore& store_;
   std::shared_ptr<spdlog::logger> logger_;
+  ReceptorInvoker* stages_;  // null: no stage fires during a rebuild
 };
 
 }  // namespace whizbang
