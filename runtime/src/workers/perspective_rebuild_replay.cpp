@@ -8,6 +8,7 @@
 #include "fmt/format.h"
 #include "perspective_replay.hpp"
 #include "whizbang/internal/absl_view.hpp"
+#include "whizbang/observability/logging.hpp"  // formats MessageId
 
 namespace whizbang::rebuild_internal {
 namespace {
