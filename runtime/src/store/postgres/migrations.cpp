@@ -225,7 +225,14 @@ ALTER TABLE wh_perspective_models
   ADD COLUMN model jsonb GENERATED ALWAYS AS (model_data::jsonb) STORED;
 )sql";
 
-constexpr std::array<Migration, 7> kMigrations{{
+// The retention purge of refused deliveries (docs/guide/11-failures.md) reads only them, not the
+// whole inbox. The literal is kRefusedDeliveryHandler (store_rows.hpp).
+constexpr std::string_view kV8 = R"sql(
+CREATE INDEX wh_inbox_refused_dead_lettered_at ON wh_inbox (dead_lettered_at)
+  WHERE handler_name = 'refused delivery';
+)sql";
+
+constexpr std::array<Migration, 8> kMigrations{{
     {1, "outbox, inbox, event store, perspectives, invocations, lifecycle, detached work", kV1},
     {2, "outbox ids kept by their age (a publication writes nothing to them)", kV2},
     {3, "perspective events ordered by their event's version", kV3},
@@ -233,6 +240,7 @@ constexpr std::array<Migration, 7> kMigrations{{
     {5, "perspective rebuilds and versions", sql::kRebuildSchema},
     {6, "perspective cursors", kV6},
     {7, "perspective models as jsonb (model)", kV7},
+    {8, "refused deliveries indexed for their purge", kV8},
 }};
 
 // One advisory lock key for every migration of every store in the database.

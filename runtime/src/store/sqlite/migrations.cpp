@@ -230,7 +230,16 @@ CREATE TABLE wh_perspective_cursors (
 ) WITHOUT ROWID;
 )sql";
 
-constexpr std::array<Migration, 10> kMigrations{{
+// The retention purge of refused deliveries (docs/guide/11-failures.md) reads only them: without
+// it, each purge scanned the whole inbox, every pending row included, holding the write lock.
+// The literal is kRefusedDeliveryHandler (store_rows.hpp): a partial index serves a query whose
+// WHERE names the same value.
+constexpr std::string_view kV11 = R"sql(
+CREATE INDEX wh_inbox_refused_dead_lettered_at ON wh_inbox (dead_lettered_at)
+  WHERE handler_name = 'refused delivery';
+)sql";
+
+constexpr std::array<Migration, 11> kMigrations{{
     {1, "core tables", kV1},
     {2, "inbox source_service_id", kV2},
     {3, "outbox tombstones, receptor invocations", kV3},
@@ -241,6 +250,7 @@ constexpr std::array<Migration, 10> kMigrations{{
     {8, "keyed dispatches", kV8},
     {9, "perspective rebuilds and versions", sql::kRebuildSchema},
     {10, "perspective cursors", kV10},
+    {11, "refused deliveries indexed for their purge", kV11},
 }};
 
 // The name is bound, not spliced into the SQL: it is prose.

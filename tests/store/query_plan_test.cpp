@@ -1,0 +1,225 @@
+// QueryPlanTests: the store's hot statements (claims, the dedup and stream checks, the retention
+// purge) use the indexes meant for them, so their cost follows the batch, not the backlog. A
+// change that turns one into a scan of a work table, or a sort of all of it, fails here rather
+// than in production (SQLite: EXPLAIN QUERY PLAN; PostgreSQL: EXPLAIN on tables of 20k rows,
+// analyzed, where the planner's choice is the one it makes at scale).
+#include <gtest/gtest.h>
+#include <libpq-fe.h>
+#include <sqlite3.h>
+
+#include <string>
+#include <vector>
+
+#include "postgres/sql/coordination_sql.hpp"
+#include "postgres/sql/operations_sql.hpp"
+#include "sqlite/sql/coordination_sql.hpp"
+#include "sqlite/sql/operations_sql.hpp"
+#include "sqlite/sql/perspectives_sql.hpp"
+#include "sqlite/sql/storage_sql.hpp"
+#include "store_test_support.hpp"
+#include "support/postgres_schema.hpp"
+#include "whizbang/store/postgres/postgres_work_store.hpp"
+#include "whizbang/store/sqlite/sqlite_work_store.hpp"
+
+namespace store_test {
+namespace {
+
+using whizbang::WorkSource;
+namespace lite = whizbang::sqlite::sql;
+namespace pg = whizbang::postgres::sql;
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const std::string& line : lines) out.append("\n  ").append(line);
+  return out;
+}
+bool any_line_has(const std::vector<std::string>& lines, const std::string& text) {
+  for (const std::string& line : lines) {
+    if (line.find(text) != std::string::npos) return true;
+  }
+  return false;
+}
+
+// ---- SQLite --------------------------------------------------------------------------------
+
+class SqliteQueryPlanTests : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto store = whizbang::SqliteWorkStore::open(dir_.file("store.db"), {});  // migrated
+    ASSERT_TRUE(store.ok()) << store.status();
+    store->reset();
+    ASSERT_EQ(sqlite3_open(dir_.file("store.db").c_str(), &db_), SQLITE_OK);
+  }
+  void TearDown() override { sqlite3_close(db_); }
+
+  // The plan's lines (EXPLAIN QUERY PLAN's detail column).
+  std::vector<std::string> plan(const std::string& sql) {
+    std::vector<std::string> lines;
+    sqlite3_stmt* statement = nullptr;
+    const std::string explain = "EXPLAIN QUERY PLAN " + sql;
+    EXPECT_EQ(sqlite3_prepare_v2(db_, explain.c_str(), -1, &statement, nullptr), SQLITE_OK)
+        << sqlite3_errmsg(db_) << "\n"
+        << sql;
+    while (statement != nullptr && sqlite3_step(statement) == SQLITE_ROW) {
+      lines.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(statement, 3)));
+    }
+    sqlite3_finalize(statement);
+    return lines;
+  }
+  // Every table is reached through an index or its key, except `scanned` (walked in key order,
+  // stopping at the LIMIT), and nothing is sorted whole.
+  void expect_indexed(const std::string& sql, const std::vector<std::string>& uses,
+                      const std::string& scanned = "") {
+    const std::vector<std::string> lines = plan(sql);
+    ASSERT_FALSE(lines.empty()) << sql;
+    for (const std::string& line : lines) {
+      const bool bare_scan = line.rfind("SCAN ", 0) == 0 &&
+                             line.find(" USING ") == std::string::npos &&
+                             line != "SCAN CONSTANT ROW";
+      if (bare_scan) {
+        EXPECT_EQ(line, "SCAN " + scanned) << "a table scan:" << joined(lines);
+      }
+      EXPECT_NE(line, "USE TEMP B-TREE FOR ORDER BY") << "a sort of every row:" << joined(lines);
+    }
+    for (const std::string& use : uses) {
+      EXPECT_TRUE(any_line_has(lines, use)) << "expected " << use << " in" << joined(lines);
+    }
+  }
+
+  TempDir dir_;
+  sqlite3* db_ = nullptr;
+};
+
+TEST_F(SqliteQueryPlanTests, OutboxAndInboxClaims_WalkTheKeyInOrder_StreamCheckByIndex) {
+  // wh_outbox and wh_inbox are WITHOUT ROWID: their scan is the key's order, cut by the LIMIT.
+  expect_indexed(lite::claimable(WorkSource::Outbox), {"USING INDEX wh_outbox_stream"}, "r");
+  expect_indexed(lite::claimable(WorkSource::Inbox), {"USING INDEX wh_inbox_stream"}, "r");
+}
+
+TEST_F(SqliteQueryPlanTests, PerspectiveClaim_UsesTheLaneIndex) {
+  expect_indexed(lite::kClaimablePerspectiveWork,
+                 {"SCAN pe USING INDEX", "USING INDEX wh_perspective_events_lane",
+                  "SEARCH es USING PRIMARY KEY"});
+}
+
+TEST_F(SqliteQueryPlanTests, DedupAndStreamChecks_AreKeyLookups) {
+  expect_indexed(lite::kInsertOutbox, {"wh_outbox_tombstones USING PRIMARY KEY"});
+  expect_indexed(lite::kInboxStreamWaits, {"USING INDEX wh_inbox_stream"});
+  expect_indexed(lite::kStreamMaxVersion, {"wh_event_store USING COVERING INDEX"});
+}
+
+TEST_F(SqliteQueryPlanTests, RetentionPurges_ReadOnlyTheExpiredRows) {
+  expect_indexed(lite::kPurgeDeduplication, {"wh_message_deduplication_first_seen_at"});
+  expect_indexed(lite::kPurgeTombstones, {"wh_outbox_tombstones_stored_at"});
+  expect_indexed(lite::kPurgeInvocations, {"wh_receptor_invocations_completed_at"});
+  expect_indexed(lite::kPurgeDispatchKeys, {"wh_dispatch_keys_first_seen_at"});
+  expect_indexed(lite::kPurgeRefusedDeliveries, {"wh_inbox_refused_dead_lettered_at"});
+}
+
+// ---- PostgreSQL ----------------------------------------------------------------------------
+
+class PostgresQueryPlanTests : public ::testing::Test {
+ protected:
+  static constexpr int kRows = 20'000;
+
+  void SetUp() override {
+    const std::string conninfo = whizbang_test::fresh_postgres_schema();
+    ASSERT_FALSE(conninfo.empty());
+    auto store = whizbang::PostgresWorkStore::open(conninfo, {});  // migrated
+    ASSERT_TRUE(store.ok()) << store.status();
+    store->reset();
+    conn_ = PQconnectdb(conninfo.c_str());
+    ASSERT_EQ(PQstatus(conn_), CONNECTION_OK) << PQerrorMessage(conn_);
+    // Rows like a backlog's: ten per stream, pending, unleased.
+    const std::string n = std::to_string(kRows);
+    for (const std::string& table : {std::string("wh_outbox"), std::string("wh_inbox")}) {
+      const bool outbox = table == "wh_outbox";
+      run("INSERT INTO " + table + " (message_id, " + (outbox ? "destination" : "handler_name") +
+          ", message_type, event_data, stream_id, is_event, " +
+          (outbox ? "created_at" : "received_at") +
+          ") SELECT md5('m' || i)::uuid, 'orders', 't', '{}', md5('s' || (i / 10))::uuid, true, i "
+          "FROM generate_series(1, " +
+          n + ") AS i");
+    }
+    run("INSERT INTO wh_event_store (event_id, stream_id, aggregate_id, aggregate_type, "
+        "event_type, event_data, metadata, version, created_at) SELECT md5('e' || i)::uuid, "
+        "md5('s' || (i / 10))::uuid, md5('s' || (i / 10))::uuid, 't', 't', '{}', '{}', i % 10 + 1, "
+        "i FROM generate_series(1, " +
+        n + ") AS i");
+    run("INSERT INTO wh_perspective_events (event_work_id, stream_id, perspective_name, event_id, "
+        "stream_version, created_at) SELECT md5('w' || i)::uuid, md5('s' || (i / 10))::uuid, 'p', "
+        "md5('e' || i)::uuid, i % 10 + 1, i FROM generate_series(1, " +
+        n + ") AS i");
+    run("INSERT INTO wh_message_deduplication (message_id, first_seen_at) SELECT "
+        "md5('d' || i)::uuid, i FROM generate_series(1, " +
+        n + ") AS i");
+    run("ANALYZE");
+  }
+  void TearDown() override {
+    if (conn_ != nullptr) PQfinish(conn_);
+  }
+
+  void run(const std::string& sql) {
+    PGresult* result = PQexec(conn_, sql.c_str());
+    const ExecStatusType status = PQresultStatus(result);
+    EXPECT_TRUE(status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK)
+        << PQerrorMessage(conn_) << "\n"
+        << sql;
+    PQclear(result);
+  }
+  // The plan of `sql` executed with `arguments` (a custom plan: the values are known).
+  // `types`: the parameters' types, in order (a statement may leave one unused).
+  std::vector<std::string> plan(const std::string& sql, const std::string& types,
+                                const std::string& arguments, const std::string& setting = "") {
+    run("BEGIN");
+    if (!setting.empty()) run(setting);
+    run("PREPARE planned (" + types + ") AS " + sql);
+    std::vector<std::string> lines;
+    PGresult* result = PQexec(conn_, ("EXPLAIN EXECUTE planned(" + arguments + ")").c_str());
+    EXPECT_EQ(PQresultStatus(result), PGRES_TUPLES_OK) << PQerrorMessage(conn_) << "\n" << sql;
+    for (int row = 0; row < PQntuples(result); ++row)
+      lines.emplace_back(PQgetvalue(result, row, 0));
+    PQclear(result);
+    run("ROLLBACK");
+    run("DEALLOCATE planned");  // a prepared statement outlives the transaction
+    return lines;
+  }
+  // No table of the store is read whole; each of `uses` appears in the plan.
+  void expect_indexed(const std::vector<std::string>& lines, const std::vector<std::string>& uses) {
+    ASSERT_FALSE(lines.empty());
+    EXPECT_FALSE(any_line_has(lines, "Seq Scan on wh_")) << "a table scan:" << joined(lines);
+    for (const std::string& use : uses) {
+      EXPECT_TRUE(any_line_has(lines, use)) << "expected " << use << " in" << joined(lines);
+    }
+  }
+
+  PGconn* conn_ = nullptr;
+};
+
+// now, instance, limit, event-store rows only, lease expiry (coordination_sql.hpp).
+constexpr const char* kClaimTypes = "bigint, uuid, bigint, boolean, bigint";
+constexpr const char* kClaimArguments =
+    "1000000, '00000000-0000-0000-0000-000000000001', 100, false, 2000000";
+
+TEST_F(PostgresQueryPlanTests, OutboxAndInboxClaims_UseTheKeyAndTheStreamIndex) {
+  expect_indexed(
+      plan(pg::claim(WorkSource::Outbox), kClaimTypes, kClaimArguments, pg::kPlainIndexScansOnly),
+      {"wh_outbox_pkey", "wh_outbox_stream"});
+  expect_indexed(
+      plan(pg::claim(WorkSource::Inbox), kClaimTypes, kClaimArguments, pg::kPlainIndexScansOnly),
+      {"wh_inbox_pkey", "wh_inbox_stream"});
+}
+
+// Not pinned yet: the perspective claim. Its stream-order check (NOT EXISTS over the lane) is
+// planned as one filtered sequential scan of wh_perspective_events per claim when the planner
+// expects few rows waiting elsewhere: its cost follows the backlog (docs/guide/12-postgresql.md).
+
+TEST_F(PostgresQueryPlanTests, RetentionPurges_ReadOnlyTheExpiredRows) {
+  expect_indexed(plan(pg::kPurgeDeduplication, "bigint", "100"),
+                 {"wh_message_deduplication_first_seen_at"});
+  expect_indexed(plan(pg::kPurgeRefusedDeliveries, "bigint", "100"),
+                 {"wh_inbox_refused_dead_lettered_at"});
+}
+
+}  // namespace
+}  // namespace store_test
