@@ -1,4 +1,5 @@
 // A hop and a receptor invocation record in the envelope JSON, written and read.
+#include <algorithm>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -78,6 +79,11 @@ void write_hop(Writer& writer, const MessageHop& hop) {
     text.clear();
     dotnet_time::append_timespan(text, *hop.duration);
     string(writer, text);
+  }
+  // Written only when there is one, as .NET does (`tp` is omitted when null).
+  if (!hop.trace_parent.empty()) {
+    key(writer, "tp");
+    string(writer, hop.trace_parent);
   }
   writer.EndObject();
 }
@@ -172,6 +178,13 @@ absl::Status read_hop(const Value& json, MessageHop& hop, const std::string& pat
   }
   if (const Value* du = member(json, "du", "Duration"); du != nullptr && !du->IsNull()) {
     WB_RETURN_IF_ERROR(read_duration(*du, hop.duration, path + ".du"));
+  }
+  // A traceparent is advice, never a reason to refuse a message: a non-string `tp` is dropped
+  // here, a malformed string is kept (and passed on) but ignored by the tracer, which counts it.
+  if (const Value* tp = member(json, "tp", "TraceParent"); tp != nullptr && tp->IsString()) {
+    constexpr std::size_t kMaxTraceParent = 256;  // a W3C traceparent is 55 characters
+    hop.trace_parent.assign(tp->GetString(),
+                            std::min<std::size_t>(tp->GetStringLength(), kMaxTraceParent));
   }
   return absl::OkStatus();
 }
