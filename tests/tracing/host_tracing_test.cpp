@@ -173,11 +173,35 @@ TEST_F(HostTracingTests, OneOrderAcrossTwoServices_OneTraceWithParentChildLinks)
   const whizbang::SpanData shipping_receptor =
       only(*shipping.sink, named(names::kReceptorPrefix, "tracing_test::ShipOrderReceptor"));
   EXPECT_EQ(shipping_receptor.parent_span_id, process.context.span_id);
+  const whizbang::SpanData receive =
+      only(*shipping.sink, named(names::kReceivePrefix, wire<OrderPlaced>()));
+  EXPECT_EQ(receive.kind, whizbang::SpanKind::Consumer);
+  EXPECT_EQ(receive.parent_span_id, dispatch_placed.context.span_id);
+  EXPECT_EQ(string_attribute(receive, keys::kMessagingOperationType), values::kOperationReceive);
+  EXPECT_FALSE(bool_attribute(receive, keys::kDeduplicated));
+  const whizbang::SpanData apply = only(
+      *shipping.sink, named(names::kPerspectivePrefix, "tracing_test::PlacedOrdersPerspective"));
+  EXPECT_EQ(apply.parent_span_id, dispatch_placed.context.span_id);
+  EXPECT_EQ(string_attribute(apply, keys::kPerspective), "tracing_test::PlacedOrdersPerspective");
   for (const auto* sink : {orders.sink.get(), shipping.sink.get()}) {
     for (const whizbang::SpanData& span : sink->spans()) {
       EXPECT_EQ(span.context.trace_id, root.context.trace_id) << span.name << ": one trace";
     }
   }
+}
+
+TEST_F(HostTracingTests, DuplicateDelivery_ItsReceiveSpanSaysDeduplicated) {
+  Service shipping({"shipping", &transport_, &clock_});
+  const whizbang::Envelope envelope = envelope_of(placed("o-1"));
+  deliver(transport_, envelope);
+  deliver(transport_, envelope);
+  settle({&shipping});
+  EXPECT_EQ(shipping.log.shipped, 1);
+  const std::vector<whizbang::SpanData> receives =
+      shipping.sink->named(named(names::kReceivePrefix, wire<OrderPlaced>()));
+  ASSERT_EQ(receives.size(), 2u);
+  EXPECT_FALSE(bool_attribute(receives[0], keys::kDeduplicated));
+  EXPECT_TRUE(bool_attribute(receives[1], keys::kDeduplicated));
 }
 
 TEST_F(HostTracingTests, GuardrailSkip_AlreadyFiredHere_IsTheDecisionOnTheReceptorSpan) {

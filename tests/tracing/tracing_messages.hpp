@@ -110,3 +110,17 @@ class [[whizbang::once_across_services]] AuditOnce : public whizbang::Receptor<A
 };
 
 }  // namespace tracing_test
+
+namespace tracing_test {
+
+// A read model of placed orders (a perspective, so its applies are traced).
+struct PlacedOrders {
+  int count = 0;
+};
+
+class PlacedOrdersPerspective : public whizbang::Perspective<PlacedOrders> {
+ public:
+  void apply(PlacedOrders& model, const OrderPlaced&) { ++model.count; }
+};
+
+}  // namespace tracing_test

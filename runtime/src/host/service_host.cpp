@@ -122,6 +122,7 @@ absl::Status ServiceHost::build_perspectives(const ServiceRegistry& services) {
     PerspectiveRunnerOptions runner_options;
     runner_options.logger = options_.logger;
     runner_options.metrics = options_.metrics;
+    runner_options.tracer = dispatcher_->options().tracer;
     absl::StatusOr<std::unique_ptr<PerspectiveRunner>> runner = PerspectiveRunner::create(
         registry_, services, *options_.store, *durable_invoker_, runner_options);
     if (!runner.ok()) return runner.status();

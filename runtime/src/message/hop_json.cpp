@@ -1,5 +1,4 @@
 // A hop and a receptor invocation record in the envelope JSON, written and read.
-#include <algorithm>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -179,12 +178,14 @@ absl::Status read_hop(const Value& json, MessageHop& hop, const std::string& pat
   if (const Value* du = member(json, "du", "Duration"); du != nullptr && !du->IsNull()) {
     WB_RETURN_IF_ERROR(read_duration(*du, hop.duration, path + ".du"));
   }
-  // A traceparent is advice, never a reason to refuse a message: a non-string `tp` is dropped
-  // here, a malformed string is kept (and passed on) but ignored by the tracer, which counts it.
+  // A traceparent is advice, never a reason to refuse a message: a non-string `tp`, or one far
+  // longer than any traceparent (55 characters), is dropped here; a malformed string is kept on
+  // the hop, and the tracer ignores it (and counts it).
   if (const Value* tp = member(json, "tp", "TraceParent"); tp != nullptr && tp->IsString()) {
-    constexpr std::size_t kMaxTraceParent = 256;  // a W3C traceparent is 55 characters
-    hop.trace_parent.assign(tp->GetString(),
-                            std::min<std::size_t>(tp->GetStringLength(), kMaxTraceParent));
+    constexpr rapidjson::SizeType kMaxTraceParent = 256;
+    if (tp->GetStringLength() <= kMaxTraceParent) {
+      hop.trace_parent.assign(tp->GetString(), tp->GetStringLength());
+    }
   }
   return absl::OkStatus();
 }
