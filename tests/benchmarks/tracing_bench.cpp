@@ -121,7 +121,7 @@ void BM_DurableEndToEnd_Sqlite_Tracing(benchmark::State& state) {
   {
     whizbang::InProcessTransport transport;
     Node producer((dir / "producer.db").string(), "producer", transport, bench::producer_registry(),
-                  tracing);
+                  tracing, durability);
     Node consumer((dir / "consumer.db").string(), "consumer", transport,
                   whizbang::generated::tracing_bench::registry(), tracing, durability);
     const double cpu_start = process_cpu_us();

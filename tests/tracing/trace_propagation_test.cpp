@@ -8,6 +8,7 @@
 #include <whizbang/observability/metrics.hpp>
 #include <whizbang/observability/trace_names.hpp>
 #include <whizbang/observability/tracer.hpp>
+#include <whizbang/security/envelope_signing.hpp>
 
 #include <regex>
 
@@ -74,6 +75,22 @@ TEST(TraceParentHopTests, DotNetHopShape_TpIsRead_NonStringTpIsDropped) {
   auto dropped = whizbang::deserialize_envelope(odd, find);
   ASSERT_TRUE(dropped.ok()) << "a non-string tp never refuses a message: " << dropped.status();
   EXPECT_TRUE(dropped->hops.front().trace_parent.empty());
+}
+
+// The signature covers the exact bytes, hops and their `tp` included (docs/guide/16-security.md):
+// a signed envelope with a traceparent verifies, and one whose traceparent was changed does not.
+TEST(TraceParentHopTests, SignedEnvelope_TpIsCoveredBySignature) {
+  whizbang::Envelope envelope = order_placed_envelope();
+  envelope.hops.front().trace_parent = kDotNetTraceParent;
+  whizbang::EnvelopeSigning signing;
+  signing.mode = whizbang::EnvelopeSigningMode::Require;
+  signing.keys = *whizbang::SigningKeyRing::create({{"k1", std::string(32, 'k')}});
+  std::string json = whizbang::serialize_envelope(envelope);
+  ASSERT_TRUE(whizbang::sign_envelope_json(json, signing.keys).ok());
+  EXPECT_TRUE(whizbang::admit_envelope(json, signing).ok());
+  std::string forged = json;
+  forged.replace(forged.find("a8e13f9311145b78"), 16, "0000000000000001");
+  EXPECT_FALSE(whizbang::admit_envelope(forged, signing).ok());
 }
 
 TEST(IncomingTraceTests, LastValidHopWins_InvalidLaterHopIsSkippedAndCounted) {

@@ -255,7 +255,10 @@ absl::Status ReceptorInvoker::run_detached_work(const DetachedWork& work) {
     return absl::FailedPreconditionError(fmt::format("detached work {}: {}", work.work_id, why));
   }
   // What the receptor sees of the caller's security comes from the envelope's scope: an explicit
-  // as_system()/run_as() around the original dispatch did not survive the process.
+  // as_system()/run_as() around the original dispatch did not survive the process. Its trace
+  // is the envelope's.
+  const IncomingTrace trace = read_incoming_trace(*envelope, nullptr);
+  const TraceScope trace_scope(trace.context ? &*trace.context : nullptr);
   return run_detached(work.work_id, *receptor, work.stage, *envelope);
 }
 

@@ -38,22 +38,14 @@ void put_u64(std::uint8_t* out, std::uint64_t value) {
 
 }  // namespace
 
-TraceScope::TraceScope(const TraceContext& context) noexcept
-    : context_(context), previous_(t_current), installed_(true) {
-  t_current = &context_;
-}
-
-TraceScope::TraceScope(const TraceContext* context) noexcept {
-  if (context == nullptr) return;
-  context_ = *context;
+void TraceScope::install(const TraceContext& context) noexcept {
+  context_ = context;
   previous_ = t_current;
   installed_ = true;
   t_current = &context_;
 }
 
-TraceScope::~TraceScope() {
-  if (installed_) t_current = previous_;
-}
+void TraceScope::restore() noexcept { t_current = previous_; }
 
 const TraceContext* TraceScope::current() noexcept { return t_current; }
 
@@ -177,9 +169,7 @@ Span& Span::set_error(std::string_view type, std::string_view message) {
   return *this;
 }
 
-void Span::end() {
-  active_ = false;
-  if (!data_) return;
+void Span::finish() {
   data_->end = std::chrono::system_clock::now();
   std::unique_ptr<SpanData> data = std::move(data_);
   tracer_->export_span(std::move(*data));

@@ -135,6 +135,9 @@ outbox_drain::StageFiring OutboxDrainWorker::fire_stage(const MessageId& id, Env
     return {false, false,
             status_of_call(to_string(stage), [&] { return options_.lifecycle(envelope, stage); })};
   }
+  // Its receptors' spans (and what they emit) continue the message's trace, not a new one.
+  const IncomingTrace created = read_incoming_trace(envelope, nullptr);
+  const TraceScope trace(created.context ? &*created.context : nullptr);
   return outbox_drain::fire_while_leased(store_, id, envelope, stage, options_.lifecycle);
 }
 

@@ -25,7 +25,6 @@ namespace span_attributes {
 // OpenTelemetry messaging semantic conventions.
 inline constexpr std::string_view kMessagingSystem = "messaging.system";
 inline constexpr std::string_view kMessagingOperationType = "messaging.operation.type";
-inline constexpr std::string_view kMessagingOperationName = "messaging.operation.name";
 inline constexpr std::string_view kMessagingDestinationName = "messaging.destination.name";
 inline constexpr std::string_view kMessagingMessageId = "messaging.message.id";
 inline constexpr std::string_view kMessagingConversationId = "messaging.message.conversation_id";
@@ -64,7 +63,6 @@ inline constexpr std::string_view kSystemRabbitMq = "rabbitmq";
 inline constexpr std::string_view kOperationPublish = "publish";
 inline constexpr std::string_view kOperationReceive = "receive";
 inline constexpr std::string_view kOperationProcess = "process";
-inline constexpr std::string_view kOperationSettle = "settle";
 // kExactlyOnceDecision.
 inline constexpr std::string_view kDecisionFired = "fired";
 inline constexpr std::string_view kDecisionSkippedHere = "skipped: already fired here";

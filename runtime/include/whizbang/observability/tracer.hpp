@@ -29,17 +29,25 @@ namespace whizbang {
 // is current again). Scopes nest; destroy them in reverse order, on the thread that made them.
 class TraceScope {
  public:
-  explicit TraceScope(const TraceContext& context) noexcept;
-  // Null: changes nothing (a span that is not traced has no context to install).
-  explicit TraceScope(const TraceContext* context) noexcept;
+  explicit TraceScope(const TraceContext& context) noexcept { install(context); }
+  // Null: changes nothing (a span that is not traced has no context to install). Inline, so a
+  // dispatch with tracing off pays a test, not a call.
+  explicit TraceScope(const TraceContext* context) noexcept {
+    if (context != nullptr) install(*context);
+  }
   TraceScope(const TraceScope&) = delete;
   TraceScope& operator=(const TraceScope&) = delete;
-  ~TraceScope();
+  ~TraceScope() {
+    if (installed_) restore();
+  }
 
   // The thread's current context: the innermost scope's, or null.
   static const TraceContext* current() noexcept;
 
  private:
+  void install(const TraceContext& context) noexcept;
+  void restore() noexcept;
+
   TraceContext context_;
   const TraceContext* previous_ = nullptr;
   bool installed_ = false;
@@ -102,9 +110,15 @@ class Span {
   Span& add_link(const TraceContext& context);
   // Status Error, with an "exception" event carrying exception.type and exception.message.
   Span& set_error(std::string_view type, std::string_view message);
-  void end();
+  // Ends it (exported when recording); later calls do nothing.
+  void end() {
+    active_ = false;
+    if (data_) finish();
+  }
 
  private:
+  void finish();
+
   const Tracer* tracer_ = nullptr;
   TraceContext context_;
   bool active_ = false;
