@@ -114,6 +114,7 @@ TEST(EnvelopeJsonTests, DotNetHop_EveryFieldDecodes) {
   EXPECT_EQ(hop.scope->user_id, "user-1");
   EXPECT_EQ(hop.metadata.count("AggregateId"), 0u) << "the stream id, not metadata";
   EXPECT_EQ(hop.metadata.at("auto:ProcessId"), "4242");
+  EXPECT_EQ(hop.trace_parent, "00-8fe2f60995fa4b5b2a2792f08b1ad39f-a8e13f9311145b78-01");
   EXPECT_EQ(hop.duration,
             std::chrono::microseconds(((26LL * 3600 + 3 * 60 + 4) * 1'000'000) + 500'000));
 }

@@ -2,6 +2,7 @@
 // store and the outbox.
 #include "dispatcher_internal.hpp"
 
+#include "whizbang/dispatch/message_tracing.hpp"
 #include "whizbang/internal/fast_clock.hpp"
 #include "whizbang/retry/failure.hpp"
 
@@ -74,9 +75,22 @@ absl::StatusOr<CascadeRecord> Dispatcher::cascade(const AnyMessage& message,
       is_owned(type, options_.owned_domains)) {
     mode = DispatchModes::Local;  // this service owns the command: handle it here
   }
+  std::int64_t ordinal = -1;
   const MessageId id =
-      source == nullptr && root_id != nullptr ? *root_id : emission_id(type, source);
+      source == nullptr && root_id != nullptr ? *root_id : emission_id(type, source, &ordinal);
   Envelope envelope = child_envelope(message, id, source);
+  // The receptors it runs here are children of its dispatch span; its hop carries the span.
+  Span span = trace_dispatch(envelope, mode, source, ordinal);
+  TraceScope trace(span.context());
+  absl::StatusOr<CascadeRecord> record = dispatch_envelope(envelope, mode, span);
+  if (!record.ok()) mark_failed(span, record.status());
+  return record;
+}
+
+absl::StatusOr<CascadeRecord> Dispatcher::dispatch_envelope(Envelope& envelope, DispatchModes mode,
+                                                            Span& span) {
+  const MessageTypeInfo& type = *envelope.payload.info();
+  const MessageId& id = envelope.message_id;
   const bool stored =
       has_flag(mode, DispatchModes::Outbox) ||
       (type.kind == MessageKind::Event && has_flag(mode, DispatchModes::EventStore));
@@ -97,14 +111,18 @@ absl::StatusOr<CascadeRecord> Dispatcher::cascade(const AnyMessage& message,
   const bool is_event = type.kind == MessageKind::Event;
   if (is_event && has_flag(mode, DispatchModes::EventStore) &&
       !has_flag(mode, DispatchModes::Outbox)) {
-    if (absl::Status status = write_outbox(envelope, std::nullopt); !status.ok()) return status;
-  }
-  if (has_flag(mode, DispatchModes::Outbox)) {
-    if (absl::Status status = write_outbox(envelope, destination_for(type)); !status.ok()) {
+    if (absl::Status status = write_outbox(envelope, std::nullopt, std::nullopt, &span);
+        !status.ok()) {
       return status;
     }
   }
-  return CascadeRecord{message, id, mode};
+  if (has_flag(mode, DispatchModes::Outbox)) {
+    if (absl::Status status = write_outbox(envelope, destination_for(type), std::nullopt, &span);
+        !status.ok()) {
+      return status;
+    }
+  }
+  return CascadeRecord{envelope.payload, id, mode};
 }
 
 absl::StatusOr<CascadeRecord> Dispatcher::cascade_message(const AnyMessage& message,
@@ -130,7 +148,12 @@ absl::Status Dispatcher::publish_local(const Envelope& envelope,
     const TimePoint started = records != nullptr ? internal::FastClock::now() : TimePoint();
     // Each receptor is its own handling: its own handler name and emission sequence, so one
     // receptor's emissions never shift another's ordinals.
+    Span span =
+        start_receptor_span(tracer(), *receptor, envelope.message_id, Stage::LocalImmediateInline);
+    TraceScope trace(span.context());
+    span.set_string(span_attributes::kExactlyOnceDecision, span_values::kDecisionFired);
     if (absl::Status status = run_receptor(*receptor, envelope, receptor->id); !status.ok()) {
+      mark_failed(span, status);
       return status;
     }
     if (records != nullptr) {

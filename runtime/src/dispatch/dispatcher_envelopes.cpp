@@ -88,9 +88,11 @@ Envelope Dispatcher::child_envelope(const AnyMessage& message, const MessageId& 
   return envelope;
 }
 
-MessageId Dispatcher::emission_id(const MessageTypeInfo& type, const EmissionSource* source) {
+MessageId Dispatcher::emission_id(const MessageTypeInfo& type, const EmissionSource* source,
+                                  std::int64_t* ordinal_out) {
   if (source == nullptr || source->derive_from.is_nil()) return MessageId::mint();
   const std::int64_t ordinal = source->sequence->next();
+  if (ordinal_out != nullptr) *ordinal_out = ordinal;
   absl::StatusOr<MessageId> id =
       EmissionIdentity::derive(source->derive_from.uuid(), options_.self.service_name,
                                source->handler, type.wire_name, ordinal);

@@ -1,12 +1,14 @@
 // Dispatcher: the outbox row of an envelope, written to the store or the deferred channel.
 #include "dispatcher_internal.hpp"
+
 #include "whizbang/dispatch/sync_token.hpp"
+#include "whizbang/observability/trace_names.hpp"
 
 namespace whizbang {
 
 absl::Status Dispatcher::write_outbox(const Envelope& envelope,
                                       std::optional<std::string> destination,
-                                      std::optional<TimePoint> scheduled_for) {
+                                      std::optional<TimePoint> scheduled_for, Span* span) {
   OutboxMessage row;
   row.scheduled_for = scheduled_for;
   row.message_id = envelope.message_id;
@@ -30,6 +32,10 @@ absl::Status Dispatcher::write_outbox(const Envelope& envelope,
   if (options_.store != nullptr && !defers_outside_transaction()) {
     absl::StatusOr<std::vector<StoredOutboxRow>> stored_rows =
         options_.store->store_outbox_messages({&row, 1});
+    if (span != nullptr && stored_rows.ok() && !stored_rows->empty() &&
+        !stored_rows->front().was_newly_created) {
+      span->set_bool(span_attributes::kDeduplicated, true);  // a re-run handling's emission
+    }
     return stored_rows.status();
   }
   if (options_.defer) {

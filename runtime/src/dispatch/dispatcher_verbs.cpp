@@ -1,6 +1,8 @@
 // Dispatcher: the public verbs (local_invoke, send, publish, publish_at) on type-erased messages.
 #include "dispatcher_internal.hpp"
 
+#include "whizbang/dispatch/message_tracing.hpp"
+
 namespace whizbang {
 
 using dispatch_internal::DiscardingSink;
@@ -46,10 +48,13 @@ absl::StatusOr<DeliveryReceipt> Dispatcher::publish_at_any(const AnyMessage& mes
   }
   return unit_of_work<DeliveryReceipt>([&]() -> absl::StatusOr<DeliveryReceipt> {
     const MessageId id = MessageId::mint();
-    const Envelope envelope = child_envelope(message, id, nullptr);
+    Envelope envelope = child_envelope(message, id, nullptr);
+    Span span = trace_dispatch(envelope, mode, nullptr, -1);
     std::optional<std::string> destination;
     if (to_outbox) destination = destination_for(type);
-    if (absl::Status status = write_outbox(envelope, destination, deliver_at); !status.ok()) {
+    if (absl::Status status = write_outbox(envelope, destination, deliver_at, &span);
+        !status.ok()) {
+      mark_failed(span, status);
       return status;
     }
     return DeliveryReceipt::queued(id, destination.value_or(""), envelope.stream_id());
@@ -78,7 +83,12 @@ absl::StatusOr<Dispatcher::InvokeOutcome> Dispatcher::invoke_receptor(const Rece
                                                                       const AnyMessage& message,
                                                                       bool want_response,
                                                                       const MessageId* root_id) {
-  const Envelope envelope = root_envelope(message, root_id);
+  Envelope envelope = root_envelope(message, root_id);
+  Span dispatch_span = trace_dispatch(envelope, DispatchModes::Local, nullptr, -1);
+  TraceScope dispatch_trace(dispatch_span.context());
+  Span span =
+      start_receptor_span(tracer(), receptor, envelope.message_id, Stage::LocalImmediateInline);
+  TraceScope trace(span.context());
   InvokeOutcome outcome;
   outcome.receptor = &receptor;
   outcome.message_id = envelope.message_id;
@@ -90,6 +100,8 @@ absl::StatusOr<Dispatcher::InvokeOutcome> Dispatcher::invoke_receptor(const Rece
           run_and_cascade(receptor, EmissionSource::of(envelope, receptor.id, sequence),
                           want_response ? &outcome.response : nullptr);
       !status.ok()) {
+    mark_failed(span, status);
+    mark_failed(dispatch_span, status);
     return status;
   }
   return outcome;
@@ -120,9 +132,14 @@ absl::StatusOr<DeliveryReceipt> Dispatcher::send_any_now(const AnyMessage& messa
         fmt::format("no receptor for {} in service '{}' and no outbox to send it through",
                     message.info()->wire_name, service_name()));
   }
-  const Envelope envelope = root_envelope(message, root_id);
+  Envelope envelope = root_envelope(message, root_id);
+  Span span = trace_dispatch(envelope, DispatchModes::Outbox, nullptr, -1);
   std::string destination = destination_for(*message.info());
-  if (absl::Status status = write_outbox(envelope, destination); !status.ok()) return status;
+  if (absl::Status status = write_outbox(envelope, destination, std::nullopt, &span);
+      !status.ok()) {
+    mark_failed(span, status);
+    return status;
+  }
   return DeliveryReceipt::accepted(envelope.message_id, std::move(destination),
                                    envelope.correlation_id(), envelope.causation_id(),
                                    envelope.stream_id());
@@ -153,6 +170,9 @@ absl::StatusOr<DeliveryReceipt> Dispatcher::publish_to_void_receptors(const AnyM
   // A root emission starts its own conversation (as child_envelope does without a source).
   const MessageContext context = make_context(id, id, std::nullopt, outgoing_scope(nullptr));
   DiscardingSink sink;
+  if (options_.tracer) [[unlikely]] {
+    return publish_to_void_receptors_traced(message, entry, id, context);
+  }
   for (const ReceptorInfo* receptor : entry.default_stage) {
     ScopedMessageContext scope(context);
     if (absl::Status status = invoke_contained(*receptor, message, sink, nullptr); !status.ok()) {

@@ -87,6 +87,10 @@ absl::Status ServiceHost::build_dispatcher(const ServiceRegistry& services) {
   dispatcher_options.owned_domains = o.owned_domains;
   dispatcher_options.dedup_store = o.dedup_store;
   dispatcher_options.logger = o.logger;
+  // Tracing on when there is a sink (docs/guide/18-tracing.md); shared by every component.
+  if (o.span_sink) {
+    dispatcher_options.tracer = std::make_shared<Tracer>(o.span_sink, o.trace_sampling_ratio);
+  }
   absl::StatusOr<std::unique_ptr<Dispatcher>> dispatcher =
       Dispatcher::create(registry_, services, std::move(dispatcher_options));
   if (!dispatcher.ok()) return dispatcher.status();
@@ -118,6 +122,7 @@ absl::Status ServiceHost::build_perspectives(const ServiceRegistry& services) {
     PerspectiveRunnerOptions runner_options;
     runner_options.logger = options_.logger;
     runner_options.metrics = options_.metrics;
+    runner_options.tracer = dispatcher_->options().tracer;
     absl::StatusOr<std::unique_ptr<PerspectiveRunner>> runner = PerspectiveRunner::create(
         registry_, services, *options_.store, *durable_invoker_, runner_options);
     if (!runner.ok()) return runner.status();
@@ -169,6 +174,7 @@ void ServiceHost::build_workers() {
   };
   outbox_options.signing = o.signing;
   outbox_options.logger = o.logger;
+  outbox_options.tracer = dispatcher_->options().tracer;
   // Without a transport the worker stores this service's events and publishes nothing.
   outbox_ =
       o.transport != nullptr
@@ -191,6 +197,8 @@ void ServiceHost::build_workers() {
   inbox_options.scope_trusted_services = o.scope_trusted_services;
   inbox_options.logger = o.logger;
   inbox_options.metrics = o.metrics;
+  inbox_options.tracer = dispatcher_->options().tracer;
+  if (o.transport != nullptr) inbox_options.messaging_system = o.transport->messaging_system();
   inbox_ = std::make_unique<InboxWorker>(
       *o.store, resolver,
       [lifecycle = lifecycle_.get()](InboxHandling& handling) {

@@ -5,6 +5,7 @@
 #include <span>
 
 #include "absl/strings/match.h"
+#include "whizbang/dispatch/message_tracing.hpp"
 #include "whizbang/internal/absl_view.hpp"
 #include "whizbang/internal/fast_clock.hpp"
 #include "whizbang/message/envelope_json.hpp"
@@ -69,7 +70,8 @@ bool ReceptorInvoker::skipped_by_filters(const Envelope& envelope, Stage stage, 
 }
 
 bool ReceptorInvoker::stopped_by_guardrail(const Envelope& envelope, const ReceptorInfo& receptor,
-                                           Stage stage, const LifecycleContext& context) const {
+                                           Stage stage, const LifecycleContext& context,
+                                           Span& span) const {
   const GuardrailOptions& guardrails = options_.guardrails;
   if (guardrails.tracking == ReceptorInvocationTracking::Off || receptor.idempotent ||
       per_perspective(stage, context)) {
@@ -82,7 +84,21 @@ bool ReceptorInvoker::stopped_by_guardrail(const Envelope& envelope, const Recep
   const std::optional<ReceptorInvocationRecord> prior =
       options_.dedup_store->try_get_prior_invocation(envelope, receptor.id, service);
   if (!prior || guardrails.tracking != ReceptorInvocationTracking::TrackAndEnforce) return false;
+  if (span.recording()) {
+    // Why the receptor did not run: the question an operator asks after an incident.
+    const bool here =
+        own_service_ && absl::EqualsIgnoreCase(internal::absl_view(*own_service_),
+                                               internal::absl_view(prior->service_name));
+    span.set_string(
+            span_attributes::kExactlyOnceDecision,
+            here ? span_values::kDecisionSkippedHere : span_values::kDecisionSkippedElsewhere)
+        .set_string(span_attributes::kExactlyOncePriorService, prior->service_name)
+        .set_string(span_attributes::kExactlyOncePriorStage, to_string(prior->stage));
+  }
   if (guardrails.on_double_fire == OnDoubleFire::Throw) {
+    span.set_error(
+        "DuplicateReceptorFireException",
+        fmt::format("receptor {} already fired for message {}", receptor.id, envelope.message_id));
     throw DuplicateReceptorFireException(std::string(receptor.id), envelope.message_id, stage,
                                          prior->service_name, prior->stage);
   }
@@ -172,17 +188,21 @@ absl::Status ReceptorInvoker::fire(Envelope& envelope, const ReceptorInfo& recep
     }
     std::optional<SecurityContext> security;
     if (const SecurityContext* current = SecurityContext::current()) security = *current;
+    std::optional<TraceContext> trace;
+    if (const TraceContext* current = TraceScope::current()) trace = *current;
     // The detached run outlives this call: it gets its own copy of the envelope.
-    options_.executor->submit([handling = envelope, security, this, &receptor, stage, work_id] {
-      ScopedSecurityContext scope(security);
-      // run() logs a failure (EventId 17 at Error) and never throws: detached work has no
-      // caller to report to, and must not take the executor's thread down.
-      if (work_id) {
-        (void)run_detached(*work_id, receptor, stage, handling);
-      } else {
-        (void)run(receptor, stage, handling);
-      }
-    });
+    options_.executor->submit(
+        [handling = envelope, security, trace, this, &receptor, stage, work_id] {
+          ScopedSecurityContext scope(security);
+          TraceScope trace_scope(trace ? &*trace : nullptr);
+          // run() logs a failure (EventId 17 at Error) and never throws: detached work has no
+          // caller to report to, and must not take the executor's thread down.
+          if (work_id) {
+            (void)run_detached(*work_id, receptor, stage, handling);
+          } else {
+            (void)run(receptor, stage, handling);
+          }
+        });
     return absl::OkStatus();
   }
 
@@ -248,7 +268,10 @@ absl::Status ReceptorInvoker::run_detached_work(const DetachedWork& work) {
     return absl::FailedPreconditionError(fmt::format("detached work {}: {}", work.work_id, why));
   }
   // What the receptor sees of the caller's security comes from the envelope's scope: an explicit
-  // as_system()/run_as() around the original dispatch did not survive the process.
+  // as_system()/run_as() around the original dispatch did not survive the process. Its trace
+  // is the envelope's.
+  const IncomingTrace trace = read_incoming_trace(*envelope, nullptr);
+  const TraceScope trace_scope(trace.context ? &*trace.context : nullptr);
   return run_detached(work.work_id, *receptor, work.stage, *envelope);
 }
 
@@ -280,11 +303,15 @@ absl::StatusOr<InvokeReport> ReceptorInvoker::invoke(Envelope& envelope, Stage s
   }
   for (const ReceptorInfo* receptor : receptors) {
     if (!live && !receptor->always_fire) continue;  // replay/rebuild: AlwaysFire receptors only
-    if (stopped_by_guardrail(envelope, *receptor, stage, context)) {
+    Span span = start_receptor_span(dispatcher_.tracer(), *receptor, envelope.message_id, stage);
+    TraceScope trace(span.context());
+    if (stopped_by_guardrail(envelope, *receptor, stage, context, span)) {
       report.skipped.emplace_back(receptor->id);
       continue;
     }
+    span.set_string(span_attributes::kExactlyOnceDecision, span_values::kDecisionFired);
     if (absl::Status status = fire(envelope, *receptor, stage, context); !status.ok()) {
+      mark_failed(span, status);
       return status;
     }
     report.fired.emplace_back(receptor->id);

@@ -79,6 +79,11 @@ void write_hop(Writer& writer, const MessageHop& hop) {
     dotnet_time::append_timespan(text, *hop.duration);
     string(writer, text);
   }
+  // Written only when there is one, as .NET does (`tp` is omitted when null).
+  if (!hop.trace_parent.empty()) {
+    key(writer, "tp");
+    string(writer, hop.trace_parent);
+  }
   writer.EndObject();
 }
 
@@ -172,6 +177,15 @@ absl::Status read_hop(const Value& json, MessageHop& hop, const std::string& pat
   }
   if (const Value* du = member(json, "du", "Duration"); du != nullptr && !du->IsNull()) {
     WB_RETURN_IF_ERROR(read_duration(*du, hop.duration, path + ".du"));
+  }
+  // A traceparent is advice, never a reason to refuse a message: a non-string `tp`, or one far
+  // longer than any traceparent (55 characters), is dropped here; a malformed string is kept on
+  // the hop, and the tracer ignores it (and counts it).
+  if (const Value* tp = member(json, "tp", "TraceParent"); tp != nullptr && tp->IsString()) {
+    constexpr rapidjson::SizeType kMaxTraceParent = 256;
+    if (tp->GetStringLength() <= kMaxTraceParent) {
+      hop.trace_parent.assign(tp->GetString(), tp->GetStringLength());
+    }
   }
   return absl::OkStatus();
 }

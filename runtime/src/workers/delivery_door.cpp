@@ -48,6 +48,22 @@ void read_routing(const rapidjson::Value& document, DoorVerdict& verdict) {
   }
 }
 
+// The last hop's valid traceparent (hops read from the last one back).
+std::optional<TraceContext> last_trace_parent(const rapidjson::Value& document) {
+  auto hops = document.FindMember("h");
+  if (hops == document.MemberEnd() || !hops->value.IsArray()) return std::nullopt;
+  for (rapidjson::SizeType i = hops->value.Size(); i-- > 0;) {
+    const rapidjson::Value& hop = hops->value[i];
+    if (!hop.IsObject()) continue;
+    auto tp = hop.FindMember("tp");
+    if (tp == hop.MemberEnd() || !tp->value.IsString()) continue;
+    if (std::optional<TraceContext> context = TraceContext::parse(string_of(tp->value))) {
+      return context;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string_view to_string(RefusalKind kind) {
@@ -150,6 +166,7 @@ DoorVerdict DeliveryDoor::check(const TransportMessage& delivered) const {
     return refuse(RefusalKind::Signature, std::string(admitted.message()));
   }
   read_routing(document, verdict);
+  if (read_trace_parent_) verdict.trace_parent = last_trace_parent(document);
   return verdict;
 }
 

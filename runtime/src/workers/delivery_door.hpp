@@ -27,6 +27,7 @@
 #include "whizbang/ids/uuid.hpp"
 #include "whizbang/message/envelope_json.hpp"
 #include "whizbang/message/message_type.hpp"
+#include "whizbang/observability/span_data.hpp"
 #include "whizbang/security/envelope_signing.hpp"
 #include "whizbang/transport/transport.hpp"
 
@@ -60,13 +61,19 @@ struct DoorVerdict {
   const MessageTypeInfo* type = nullptr;
   Uuid source_service;
   std::optional<Uuid> stream_id;
+  // The last hop's valid `tp`, read only when the door was asked to (tracing on): the parent of
+  // the delivery's receive span.
+  std::optional<TraceContext> trace_parent;
 };
 
 class DeliveryDoor {
  public:
   DeliveryDoor(const MessageTypeResolver& resolver, const EnvelopeLimits& limits,
-               const EnvelopeSigning& signing)
-      : resolver_(resolver), limits_(limits), signing_(signing) {}
+               const EnvelopeSigning& signing, bool read_trace_parent = false)
+      : resolver_(resolver),
+        limits_(limits),
+        signing_(signing),
+        read_trace_parent_(read_trace_parent) {}
 
   DoorVerdict check(const TransportMessage& delivered) const;
 
@@ -74,6 +81,7 @@ class DeliveryDoor {
   const MessageTypeResolver& resolver_;
   const EnvelopeLimits& limits_;
   const EnvelopeSigning& signing_;
+  bool read_trace_parent_ = false;
 };
 
 // True when `text` is valid UTF-8 without control characters (C0 and DEL): what a type name,

@@ -3,18 +3,26 @@
 #include <algorithm>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fmt/format.h"
 #include "group_commit.hpp"
 #include "inbox_admission.hpp"
 #include "lease_keeper.hpp"
+#include "whizbang/dispatch/message_tracing.hpp"
 #include "whizbang/observability/logging.hpp"
 #include "whizbang/observability/row_quarantine.hpp"
 #include "whizbang/retry/failure.hpp"
 #include "whizbang/workers/inbox_worker.hpp"
 
 namespace whizbang {
+
+namespace {
+// The span of the handling on this thread (go_through), for record_failure to mark. Handlings
+// on delivery threads and the worker's own each have theirs.
+thread_local Span* t_handling_span = nullptr;
+}  // namespace
 
 absl::StatusOr<InboxWorker::Handling> InboxWorker::go_through(const WorkItem& item,
                                                               InboxCycleResult& result,
@@ -63,8 +71,21 @@ absl::StatusOr<InboxWorker::Handling> InboxWorker::go_through(const WorkItem& it
   envelope->dispatch_context.handler_name = item.handler_name;
   envelope->dispatch_context.source = MessageSource::Inbox;
   drop_untrusted_scope(*envelope, item);
-  return atomic_completion_ ? handle_in_savepoint(item, *envelope, result, held_by_group, unwritten)
-                            : handle_then_complete(item, *envelope, result);
+  // The handling continues the envelope's trace: its span's context (tracing on) or the incoming
+  // one (off) is current while receptors run, so what they emit carries it in `tp`.
+  const IncomingTrace incoming = read_incoming_trace(*envelope, options_.metrics.get());
+  Span span = start_handling_span(options_.tracer.get(), *envelope, incoming, item.handler_name,
+                                  item.attempts, options_.messaging_system);
+  TraceScope trace(span.context() != nullptr ? span.context()
+                   : incoming.context        ? &*incoming.context
+                                             : nullptr);
+  Span* const outer_span = std::exchange(t_handling_span, &span);
+  absl::StatusOr<Handling> handled =
+      atomic_completion_ ? handle_in_savepoint(item, *envelope, result, held_by_group, unwritten)
+                         : handle_then_complete(item, *envelope, result);
+  t_handling_span = outer_span;
+  if (!handled.ok()) mark_failed(span, handled.status());
+  return handled;
 }
 
 void InboxWorker::drop_untrusted_scope(Envelope& envelope, const WorkItem& item) const {
@@ -183,6 +204,7 @@ absl::StatusOr<InboxWorker::Handling> InboxWorker::record_failure(const WorkItem
                                                                   const absl::Status& handled,
                                                                   InboxCycleResult& result,
                                                                   const InboxMessage* unwritten) {
+  if (t_handling_span != nullptr) mark_failed(*t_handling_span, handled);
   if (absl::IsUnavailable(handled) && transient_retry_allowed(item.message_id)) {
     // The database's passing state (SQLite busy past its timeout, a PostgreSQL serialization
     // failure or deadlock, a dropped connection), not the message's fault: released for another

@@ -6,6 +6,7 @@
 #include "fmt/format.h"
 #include "inbox_admission.hpp"
 #include "refused_deliveries.hpp"
+#include "whizbang/dispatch/message_tracing.hpp"
 #include "whizbang/observability/log_rate_limiter.hpp"
 #include "whizbang/observability/logging.hpp"
 #include "whizbang/workers/inbox_worker.hpp"
@@ -26,6 +27,34 @@ void count(const std::shared_ptr<Metrics>& metrics, std::string_view name, std::
 
 }  // namespace
 
+Span start_receive_span(const Tracer& tracer, std::string_view system,
+                        const TransportMessage& message, const InboxMessage& row,
+                        const std::optional<TraceContext>& parent) {
+  namespace sa = span_attributes;
+  Span span(&tracer, span_names::kReceivePrefix, row.message_type, SpanKind::Consumer,
+            parent ? &*parent : nullptr);
+  if (!span.recording()) return span;
+  span.set_string(sa::kMessagingSystem, system)
+      .set_string(sa::kMessagingOperationType, span_values::kOperationReceive)
+      .set_string(sa::kMessagingMessageId, message.message_id.to_string())
+      .set_string(sa::kMessageType, row.message_type)
+      .set_string(sa::kHandler, row.handler_name);
+  return span;
+}
+
+void finish_receive_spans(std::vector<Span>& spans, const std::vector<InboxMessage>& rows,
+                          const std::optional<std::set<MessageId>>& newly_stored,
+                          std::size_t duplicates, const absl::Status& outcome) {
+  for (std::size_t row = 0; row < spans.size() && row < rows.size(); ++row) {
+    Span& span = spans[row];
+    const bool duplicate =
+        newly_stored ? !newly_stored->contains(rows[row].message_id) : duplicates == rows.size();
+    if (outcome.ok() && duplicate) span.set_bool(span_attributes::kDeduplicated, true);
+    mark_failed(span, outcome);
+    span.end();
+  }
+}
+
 absl::StatusOr<std::unique_ptr<TransportSubscription>> InboxWorker::subscribe(
     Transport& transport) {
   refusals_to_transport_ = transport.dead_letters_refused();
@@ -37,7 +66,8 @@ absl::StatusOr<std::unique_ptr<TransportSubscription>> InboxWorker::subscribe(
 }
 
 InboxWorker::Admission InboxWorker::admit(std::span<const TransportMessage> batch) const {
-  const DeliveryDoor door(resolver_, options_.envelope_limits, options_.signing);
+  const DeliveryDoor door(resolver_, options_.envelope_limits, options_.signing,
+                          /*read_trace_parent=*/options_.tracer != nullptr);
   Admission admission;
   admission.rows.reserve(batch.size());
   admission.row_of.reserve(batch.size());
@@ -64,6 +94,10 @@ InboxWorker::Admission InboxWorker::admit(std::span<const TransportMessage> batc
     row.is_event = message.is_event;
     row.stream_id = message.stream_id ? message.stream_id : verdict.stream_id;
     row.source_service_id = verdict.source_service;
+    if (options_.tracer) {
+      admission.spans.push_back(start_receive_span(*options_.tracer, options_.messaging_system,
+                                                   message, row, verdict.trace_parent));
+    }
     admission.rows.push_back(std::move(row));
     admission.row_of.push_back(index);
   }
@@ -81,6 +115,7 @@ absl::Status InboxWorker::store_admitted(Admission& admission, bool handle_here)
       store_.store_inbox_messages(admission.rows, options_.service_id);
   if (!stored.ok()) return stored.status();
   admission.duplicates = admission.rows.size() - stored->size();
+  if (!admission.spans.empty()) admission.newly_stored.emplace(stored->begin(), stored->end());
   return absl::OkStatus();
 }
 

@@ -82,6 +82,8 @@ DeliveryOutcome InboxWorker::receive(std::span<const TransportMessage> batch) {
   }
   DeliveryOutcome outcome = stored.ok() ? settle_refusals(batch, admission) : stored;
   note_delivery(outcome.status, admission);
+  finish_receive_spans(admission.spans, admission.rows, admission.newly_stored,
+                       admission.duplicates, outcome.status);
   return outcome;
 }
 

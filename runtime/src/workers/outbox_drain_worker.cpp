@@ -10,6 +10,7 @@
 #include "outbox_destination.hpp"
 #include "outbox_drain_batch.hpp"
 #include "outbox_stage_firing.hpp"
+#include "whizbang/dispatch/message_tracing.hpp"
 #include "whizbang/message/envelope_parse_memo.hpp"
 #include "whizbang/observability/row_quarantine.hpp"
 #include "whizbang/retry/failure.hpp"
@@ -134,6 +135,9 @@ outbox_drain::StageFiring OutboxDrainWorker::fire_stage(const MessageId& id, Env
     return {false, false,
             status_of_call(to_string(stage), [&] { return options_.lifecycle(envelope, stage); })};
   }
+  // Its receptors' spans (and what they emit) continue the message's trace, not a new one.
+  const IncomingTrace created = read_incoming_trace(envelope, nullptr);
+  const TraceScope trace(created.context ? &*created.context : nullptr);
   return outbox_drain::fire_while_leased(store_, id, envelope, stage, options_.lifecycle);
 }
 
@@ -259,9 +263,12 @@ absl::Status OutboxDrainWorker::publish(Batch& batch, DrainCycleResult& result) 
       }
     }
     if (absl::Status status = leases.renew_if_due(remaining); !status.ok()) return status;
+    std::vector<Span> spans = publish_spans(group);
     const absl::Status status = status_of_call("transport publish", [&] {
       return transport_->publish(group.destination, group.messages);
     });
+    for (Span& span : spans) mark_failed(span, status);
+    spans.clear();  // ended: the publish is what they time
     if (!status.ok() && (!transport_->is_ready() || is_transport_settling(status))) {
       // The connection went down under the publish, or the broker is settling after a restart:
       // the transport's failure, not the rows'. They wait for the next cycle, without an
@@ -300,6 +307,29 @@ absl::Status OutboxDrainWorker::publish(Batch& batch, DrainCycleResult& result) 
     }
   }
   return absl::OkStatus();
+}
+
+std::vector<Span> OutboxDrainWorker::publish_spans(const outbox_drain::Group& group) const {
+  std::vector<Span> spans;
+  if (!options_.tracer) return spans;
+  namespace sa = span_attributes;
+  spans.reserve(group.messages.size());
+  for (std::size_t i = 0; i < group.messages.size(); ++i) {
+    const IncomingTrace created = read_incoming_trace(group.envelopes[i], nullptr);
+    Span& span = spans.emplace_back(options_.tracer.get(), span_names::kPublishPrefix,
+                                    group.destination.address, SpanKind::Producer,
+                                    created.context ? &*created.context : nullptr);
+    if (!span.recording()) continue;
+    span.set_string(sa::kMessagingSystem, transport_->messaging_system())
+        .set_string(sa::kMessagingOperationType, span_values::kOperationPublish)
+        .set_string(sa::kMessagingDestinationName, group.destination.address)
+        .set_string(sa::kMessagingMessageId, group.messages[i].message_id.to_string())
+        .set_string(sa::kMessageType, group.messages[i].message_type);
+    if (!group.destination.routing_key.empty()) {
+      span.set_string(sa::kRabbitMqRoutingKey, group.destination.routing_key);
+    }
+  }
+  return spans;
 }
 
 void OutboxDrainWorker::start() {

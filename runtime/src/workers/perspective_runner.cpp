@@ -6,6 +6,7 @@
 #include "fmt/format.h"
 #include "perspective_associations.hpp"
 #include "perspective_replay.hpp"
+#include "whizbang/dispatch/message_tracing.hpp"
 #include "whizbang/observability/logging.hpp"
 #include "whizbang/retry/failure.hpp"
 #include "whizbang/security/security_context.hpp"
@@ -59,6 +60,34 @@ absl::Status PerspectiveRunner::run_stages(Envelope& envelope, std::initializer_
 }
 
 absl::StatusOr<PerspectiveOutcome> PerspectiveRunner::apply(
+    Envelope& envelope, const PerspectiveInfo& perspective, const LifecycleContext& context,
+    const MessageId* event_work_id, bool* gate_opened, std::int64_t stream_version) {
+  if (!options_.tracer) {
+    return apply_now(envelope, perspective, context, event_work_id, gate_opened, stream_version);
+  }
+  // Under the context of the event's creation (its last hop's `tp`); its stages' receptors
+  // are this span's children.
+  namespace sa = span_attributes;
+  const IncomingTrace created = read_incoming_trace(envelope, nullptr);
+  Span span(options_.tracer.get(), span_names::kPerspectivePrefix, perspective.name,
+            SpanKind::Internal, created.context ? &*created.context : nullptr);
+  TraceScope trace(span.context());
+  if (span.recording()) {
+    span.set_string(sa::kPerspective, perspective.name)
+        .set_string(sa::kMessagingMessageId, envelope.message_id.to_string());
+    if (envelope.payload) span.set_string(sa::kMessageType, envelope.payload.info()->wire_name);
+  }
+  absl::StatusOr<PerspectiveOutcome> outcome =
+      apply_now(envelope, perspective, context, event_work_id, gate_opened, stream_version);
+  if (!outcome.ok()) {
+    mark_failed(span, outcome.status());
+  } else if (*outcome == PerspectiveOutcome::AlreadyApplied) {
+    span.set_bool(sa::kDeduplicated, true);  // this event was in the stored model already
+  }
+  return outcome;
+}
+
+absl::StatusOr<PerspectiveOutcome> PerspectiveRunner::apply_now(
     Envelope& envelope, const PerspectiveInfo& perspective, const LifecycleContext& context,
     const MessageId* event_work_id, bool* gate_opened, std::int64_t stream_version) {
   if (gate_opened != nullptr) *gate_opened = false;

@@ -39,10 +39,13 @@
 #include "whizbang/exactly_once/receptor_dedup_store.hpp"
 #include "whizbang/message/envelope.hpp"
 #include "whizbang/message/route.hpp"
+#include "whizbang/observability/tracer.hpp"
 #include "whizbang/registry/registry.hpp"
 #include "whizbang/store/outbox_store.hpp"
 
 namespace whizbang {
+
+struct MessageContext;
 
 class TenantChoice;
 
@@ -100,6 +103,9 @@ struct DispatcherOptions {
   GuardrailOptions guardrails;
   std::shared_ptr<ReceptorDedupStore> dedup_store;
   std::shared_ptr<spdlog::logger> logger;
+  // Spans of dispatches and receptors (docs/guide/18-tracing.md). Null: tracing off; hops still
+  // carry the thread's current trace context (TraceScope) as `tp`.
+  std::shared_ptr<Tracer> tracer;
 };
 
 // One cascaded message as the dispatcher handled it (for tests and tracing hooks).
@@ -208,6 +214,8 @@ class Dispatcher {
   const Registry& registry() const { return registry_; }
   const DispatcherOptions& options() const { return options_; }
   std::string_view service_name() const { return options_.self.service_name; }
+  // Null when tracing is off.
+  const Tracer* tracer() const { return options_.tracer.get(); }
 
  private:
   struct EmissionSource;
@@ -241,6 +249,11 @@ class Dispatcher {
   absl::StatusOr<DeliveryReceipt> publish_to_void_receptors(const AnyMessage& message,
                                                             const Entry& entry,
                                                             const MessageId* root_id);
+  // The same with spans (tracing on; dispatcher_tracing.cpp).
+  absl::StatusOr<DeliveryReceipt> publish_to_void_receptors_traced(const AnyMessage& message,
+                                                                   const Entry& entry,
+                                                                   const MessageId& id,
+                                                                   const MessageContext& context);
   absl::StatusOr<InvokeOutcome> invoke_receptor(const ReceptorInfo& receptor,
                                                 const AnyMessage& message, bool want_response,
                                                 const MessageId* root_id = nullptr);
@@ -251,6 +264,9 @@ class Dispatcher {
                                std::shared_ptr<void>* response);
   absl::StatusOr<CascadeRecord> cascade(const AnyMessage& message, const EmissionSource* source,
                                         DispatchModes mode, const MessageId* root_id = nullptr);
+  // cascade()'s routing of the built envelope: local receptors, event store, outbox.
+  absl::StatusOr<CascadeRecord> dispatch_envelope(Envelope& envelope, DispatchModes mode,
+                                                  Span& span);
   // Runs the default-stage receptors of the envelope's message. With `records` set, appends a
   // LocalImmediateInline record per receptor that ran.
   absl::Status publish_local(const Envelope& envelope,
@@ -259,9 +275,17 @@ class Dispatcher {
   // True when rows written now go to `defer` although there is a store: a deferring publish
   // outside any transaction.
   bool defers_outside_transaction() const;
+  // `span`: the dispatch's span, told when the store dropped the row as a duplicate.
   absl::Status write_outbox(const Envelope& envelope, std::optional<std::string> destination,
-                            std::optional<TimePoint> scheduled_for = std::nullopt);
-  MessageId emission_id(const MessageTypeInfo& type, const EmissionSource* source);
+                            std::optional<TimePoint> scheduled_for = std::nullopt,
+                            Span* span = nullptr);
+  // `ordinal`: set to the emission ordinal when the id was derived.
+  MessageId emission_id(const MessageTypeInfo& type, const EmissionSource* source,
+                        std::int64_t* ordinal = nullptr);
+  // The dispatch span of `envelope` (dispatcher_tracing.cpp), and its last hop's `tp`: the
+  // span's context, or (tracing off) the thread's current one.
+  Span trace_dispatch(Envelope& envelope, DispatchModes mode, const EmissionSource* source,
+                      std::int64_t ordinal) const;
   Envelope child_envelope(const AnyMessage& message, const MessageId& id,
                           const EmissionSource* source) const;
   Envelope root_envelope(const AnyMessage& message, const MessageId* id = nullptr) const;

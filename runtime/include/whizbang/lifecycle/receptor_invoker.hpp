@@ -97,8 +97,9 @@ class ReceptorInvoker {
  private:
   bool skipped_by_filters(const Envelope& envelope, Stage stage, bool has_receptors,
                           InvokeReport& report) const;
+  // Puts the guardrail's decision on `span` (the receptor's span; inert when tracing is off).
   bool stopped_by_guardrail(const Envelope& envelope, const ReceptorInfo& receptor, Stage stage,
-                            const LifecycleContext& context) const;
+                            const LifecycleContext& context, Span& span) const;
   absl::Status fire(Envelope& envelope, const ReceptorInfo& receptor, Stage stage,
                     const LifecycleContext& context);
   // Runs the receptor's own handling of `envelope`, logging EventIds 16 and 17. Not `emit`: what

@@ -110,6 +110,10 @@ struct MessageHop {
   std::optional<SecurityScope> scope;
   std::map<std::string, std::string> metadata;
   std::optional<std::chrono::microseconds> duration;
+  // The W3C traceparent of the span that wrote this hop (`tp` on the wire, as Whizbang .NET
+  // writes it; docs/guide/18-tracing.md); empty = none. Kept as read, valid or not: the tracer
+  // validates it (observability/trace_propagation.hpp), the message layer only carries it.
+  std::string trace_parent;
 
   friend bool operator==(const MessageHop&, const MessageHop&) = default;
 };

@@ -124,6 +124,8 @@ class Transport {
   // True when deliveries come on threads of the transport's own (a broker connection's), never
   // inside a publish() call: the receiving service may then handle a delivery on that thread.
   virtual bool delivers_on_own_threads() const { return false; }
+  // The OpenTelemetry `messaging.system` of its spans (docs/guide/18-tracing.md).
+  virtual std::string_view messaging_system() const { return "whizbang"; }
 
   // True when the transport keeps what a subscriber refuses (DeliveryOutcome::refused) in dead
   // letters of its own (RabbitMQ with dead_letter_exchanges). False: a refused message would be

@@ -65,6 +65,7 @@
 #include "spdlog/logger.h"
 #include "whizbang/message/envelope_json.hpp"
 #include "whizbang/observability/metrics.hpp"
+#include "whizbang/observability/tracer.hpp"
 #include "whizbang/security/envelope_signing.hpp"
 #include "whizbang/store/work_store.hpp"
 #include "whizbang/transport/transport.hpp"
@@ -126,6 +127,12 @@ struct InboxWorkerOptions {
   // every sender. A scope from any other service is dropped (the message is handled with none).
   std::optional<std::vector<std::string>> scope_trusted_services;
   std::shared_ptr<spdlog::logger> logger;
+  // Spans of deliveries and handlings (docs/guide/18-tracing.md); null: tracing off (a handling
+  // still makes the envelope's trace context current, so what it writes carries it on). An
+  // invalid `tp` is counted on `metrics` either way.
+  std::shared_ptr<Tracer> tracer;
+  // Their `messaging.system` (Transport::messaging_system()).
+  std::string messaging_system = "whizbang";
 };
 
 // How the delivering side of an inbox is doing: a subscription whose batches keep failing to be

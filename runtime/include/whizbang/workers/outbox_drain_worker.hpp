@@ -47,6 +47,7 @@
 #include "whizbang/dispatch/deferred_outbox_channel.hpp"
 #include "whizbang/message/envelope_json.hpp"
 #include "whizbang/observability/logging.hpp"
+#include "whizbang/observability/tracer.hpp"
 #include "whizbang/security/envelope_signing.hpp"
 #include "whizbang/store/work_store.hpp"
 #include "whizbang/transport/transport.hpp"
@@ -86,6 +87,9 @@ struct OutboxDrainWorkerOptions {
   // (docs/guide/16-security.md).
   EnvelopeSigning signing;
   std::shared_ptr<spdlog::logger> logger;
+  // A Producer span per published message, under the trace its last hop's `tp` names
+  // (docs/guide/18-tracing.md). Null: tracing off.
+  std::shared_ptr<Tracer> tracer;
 };
 
 struct DrainCycleResult {
@@ -138,6 +142,8 @@ class OutboxDrainWorker {
   void prepare(const std::vector<WorkItem>& items, Batch& batch, DrainCycleResult& result);
   // Publishes the groups in order and runs PostOutbox for what was published.
   absl::Status publish(Batch& batch, DrainCycleResult& result);
+  // One started Producer span per message of `group` (none when tracing is off).
+  std::vector<Span> publish_spans(const outbox_drain::Group& group) const;
   // Runs `stage` of row `id` through options_.lifecycle, under the row's lease when the stage
   // has receptors (outbox_stage_firing.hpp).
   outbox_drain::StageFiring fire_stage(const MessageId& id, Envelope& envelope, Stage stage);

@@ -47,6 +47,7 @@
 #include "whizbang/lifecycle/receptor_invoker.hpp"
 #include "whizbang/message/envelope.hpp"
 #include "whizbang/observability/metrics.hpp"
+#include "whizbang/observability/tracer.hpp"
 #include "whizbang/registry/registry.hpp"
 #include "whizbang/store/work_store.hpp"
 
@@ -63,6 +64,8 @@ struct PerspectiveRunnerOptions {
   std::shared_ptr<spdlog::logger> logger;
   // Counts rewinds (metric_names::kPerspectiveRewinds). Null: not counted.
   std::shared_ptr<Metrics> metrics;
+  // A span per apply, under the event's `tp` (docs/guide/18-tracing.md). Null: tracing off.
+  std::shared_ptr<Tracer> tracer;
 };
 
 // What apply() did for one perspective.
@@ -109,6 +112,11 @@ class PerspectiveRunner {
   PerspectiveRunner(const Registry& registry, ReceptorSet perspectives, WorkStore& store,
                     ReceptorInvoker& invoker, PerspectiveRunnerOptions options);
 
+  absl::StatusOr<PerspectiveOutcome> apply_now(Envelope& envelope,
+                                               const PerspectiveInfo& perspective,
+                                               const LifecycleContext& context,
+                                               const MessageId* event_work_id, bool* gate_opened,
+                                               std::int64_t stream_version);
   absl::Status run_stages(Envelope& envelope, std::initializer_list<Stage> stages,
                           const LifecycleContext& context);
   // What advance_cursor did: a rewind is counted and logged once its apply committed.

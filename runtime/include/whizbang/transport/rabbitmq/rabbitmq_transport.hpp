@@ -49,6 +49,7 @@ class RabbitMqTransport final : public Transport {
       DeliveryHandler handler) override;
   bool is_ready() const override { return ready_.load(); }
   bool delivers_on_own_threads() const override { return true; }
+  std::string_view messaging_system() const override { return "rabbitmq"; }
   // Refused deliveries are rejected without requeue into the queue's `{queue}.dlq`.
   bool dead_letters_refused() const override { return options_.dead_letter_exchanges; }
 
