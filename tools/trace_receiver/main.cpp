@@ -4,9 +4,9 @@
 //
 //   whizbang-trace-receiver [--address 127.0.0.1] [--port 4318] [--port-file FILE]
 //
-// --port 0 listens on any free port; --port-file writes the port there once listening. On
-// SIGTERM or SIGINT it prints how many spans it received and the trace that crosses the most
-// services, then exits 0.
+// --port 0 listens on any free port; --port-file writes the port there once listening, and the
+// first line of output names the endpoint. On SIGTERM or SIGINT it prints how many spans it
+// received and the trace that crosses the most services, then exits 0.
 #include <pthread.h>
 #include <signal.h>
 
@@ -71,6 +71,8 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
+  // The first line says where it listens (a test reads it to know the receiver is up).
+  std::cout << "trace receiver: listening on " << (*receiver)->endpoint() << std::endl;
   int received = 0;
   sigwait(&stop_signals, &received);
   (*receiver)->stop();

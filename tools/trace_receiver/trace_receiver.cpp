@@ -3,6 +3,7 @@
 #include <httplib.h>
 
 #include <algorithm>
+#include <atomic>
 
 #include "whizbang/otlp/otlp_protobuf.hpp"
 
@@ -49,8 +50,14 @@ absl::StatusOr<std::unique_ptr<TraceReceiver>> TraceReceiver::start(const std::s
                                   std::to_string(port));
   }
   receiver->port_ = bound;
-  receiver->thread_ = std::thread([self] { self->server_->listen_after_bind(); });
-  server.wait_until_ready();
+  auto ended = std::make_shared<std::atomic<bool>>(false);
+  receiver->thread_ = std::thread([self, ended] {
+    self->server_->listen_after_bind();
+    *ended = true;
+  });
+  // stop() only stops a server that is running: wait until it is (this cpp-httplib has no
+  // wait_until_ready). Connections made before then wait in the listen backlog.
+  while (!server.is_running() && !*ended) std::this_thread::yield();
   return receiver;
 }
 
