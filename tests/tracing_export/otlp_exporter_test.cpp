@@ -125,6 +125,34 @@ TEST(OtlpExporterTests, ASlowCollectorNeverBlocksOnEndAndOverflowIsCountedNotQue
   EXPECT_EQ(f.receiver->spans().size(), 11u);  // the one in flight and the ten queued
 }
 
+TEST(OtlpExporterTests, ACollectorThatDoesNotAnswerInTimeFailsTheBatchAfterTheTimeout) {
+  Fixture f;
+  f.receiver->hold_requests();
+  whizbang::OtlpExporterOptions options;
+  options.timeout = 200ms;
+  options.schedule_delay = 1h;
+  auto exporter = f.exporter(options);
+  exporter->on_end(tracing_test::numbered_span(1));
+  exporter->flush(30s);  // returns once the request has timed out
+  EXPECT_EQ(exporter->stats().failed_requests, 1u);
+  EXPECT_EQ(f.dropped("export_failed"), 1);
+  EXPECT_EQ(f.receiver->requests(), 0u);
+}
+
+TEST(OtlpExporterTests, ShutdownPastItsTimeEndsARequestTheCollectorHolds) {
+  Fixture f;
+  f.receiver->hold_requests();
+  whizbang::OtlpExporterOptions options;
+  options.timeout = 1h;
+  options.max_batch_size = 1;
+  auto exporter = f.exporter(options);
+  exporter->on_end(tracing_test::numbered_span(1));
+  ASSERT_TRUE(f.receiver->wait_for_held(1, 30s));
+  exporter->shutdown(10ms);  // returns although the collector never answers
+  EXPECT_EQ(exporter->stats().dropped_failed, 1u);
+  EXPECT_EQ(exporter->stats().exported, 0u);
+}
+
 TEST(OtlpExporterTests, ACollectorThatIsDownCostsSpansNotHandlingAndIsCounted) {
   Fixture f;
   whizbang::OtlpExporterOptions options;
