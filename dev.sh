@@ -112,7 +112,9 @@ run_distributed() {
   "$BUILD_DIR/tools/trace_receiver/whizbang-trace-receiver" --port 0 \
     --port-file "$trace_dir/port" >"$trace_dir/tree" &
   receiver_pid=$!
-  trap 'kill '"$receiver_pid"' 2>/dev/null; rm -rf "'"$trace_dir"'";
+  # `|| true`: the receiver has normally ended already, and a failing command would end the trap
+  # (set -e) before the broker and the server are stopped.
+  trap 'kill '"$receiver_pid"' 2>/dev/null || true; rm -rf "'"$trace_dir"'";
         tests/support/rabbitmq-server.sh down "'"$broker_dir"'" '"$port"' >/dev/null;
         tests/support/postgres-server.sh down "'"$pg_dir"'" >/dev/null' EXIT
   local waited=0

@@ -223,9 +223,10 @@ int run_service_main(int argc, char** argv, const Registry& registry,
               << " did not start: " << runner.status().message() << "\n";
     return 1;
   }
-  spdlog::info("service '{}' running (store: {}, transport: {}, http port: {})",
+  spdlog::info("service '{}' running (store: {}, transport: {}, http port: {}, traces: {})",
                config->service_name, store_kind(config->store),
-               config->transport == "none" ? "none" : "rabbitmq", (*runner)->http_port());
+               config->transport == "none" ? "none" : "rabbitmq", (*runner)->http_port(),
+               config->otlp_endpoint.empty() ? "off" : "otlp");
   int received = 0;
   sigwait(&stop_signals, &received);
   (*runner)->stop();
