@@ -25,6 +25,7 @@ PACKAGES=(
   libabsl-dev libssl-dev libsqlite3-dev libspdlog-dev libfmt-dev rapidjson-dev
   libpq-dev postgresql-15 librabbitmq-dev rabbitmq-server libcpp-httplib-dev
   googletest libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev
+  libprotobuf-dev protobuf-compiler libcurl4-openssl-dev # the OTLP trace exporter
   iproute2 openssl # ip and ss (test brokers, network namespaces), the TLS test's certificates
 )
 
@@ -61,8 +62,11 @@ ensure_packages() {
 # min in unity here); the ThreadSanitizer build stays file by file (see tsan below).
 UNITY=(-DCMAKE_UNITY_BUILD=ON)
 RELEASE_FLAGS=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS=-g1 "${UNITY[@]}")
+# WHIZBANG_OTLP=ON: the OTLP exporter is built and tested here (a plain cmake build builds it
+# only when protobuf and libcurl are found: cmake/WhizbangOtlp.cmake).
 configure() {
-  cmake -S . -B "$BUILD_DIR" -G Ninja -DWHIZBANG_WARNINGS_AS_ERRORS=ON "$@" >/dev/null
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DWHIZBANG_WARNINGS_AS_ERRORS=ON -DWHIZBANG_OTLP=ON "$@" \
+    >/dev/null
 }
 
 build() {
@@ -92,18 +96,38 @@ smaller_crash_harness() {
 # kernel's ephemeral ports, as the tests' brokers: see tests/support/rabbitmq-server.sh) and,
 # unless `sqlite` is asked for, a throwaway PostgreSQL server (tests/support/postgres-server.sh:
 # Unix socket only, in its own directory, stopped by its pid on exit); then the sample, which
-# starts both services as processes.
+# starts both services as processes. A local trace receiver (tools/trace_receiver) takes the
+# services' spans (WHIZBANG_OTLP_ENDPOINT, inherited by both processes) and, once the sample
+# ends, prints one order's trace as a tree across the processes.
 run_distributed() {
   local stores=${1:-postgres}
   local port=16672
   while [ -n "$(ss -Htan "sport >= :$port and sport <= :$((port + 2))")" ]; do
     port=$((port + 3))
   done
-  local broker_dir pg_dir
+  local broker_dir pg_dir trace_dir receiver_pid
   broker_dir=$(mktemp -d /tmp/whizbang-sample-rmq.XXXXXX)
   pg_dir=$(mktemp -d /tmp/whizbang-sample-pg.XXXXXX)
-  trap 'tests/support/rabbitmq-server.sh down "'"$broker_dir"'" '"$port"' >/dev/null;
+  trace_dir=$(mktemp -d /tmp/whizbang-sample-traces.XXXXXX)
+  "$BUILD_DIR/tools/trace_receiver/whizbang-trace-receiver" --port 0 \
+    --port-file "$trace_dir/port" >"$trace_dir/tree" &
+  receiver_pid=$!
+  # `|| true`: the receiver has normally ended already, and a failing command would end the trap
+  # (set -e) before the broker and the server are stopped.
+  trap 'kill '"$receiver_pid"' 2>/dev/null || true; rm -rf "'"$trace_dir"'";
+        tests/support/rabbitmq-server.sh down "'"$broker_dir"'" '"$port"' >/dev/null;
         tests/support/postgres-server.sh down "'"$pg_dir"'" >/dev/null' EXIT
+  local waited=0
+  until [ -s "$trace_dir/port" ]; do
+    if ! kill -0 "$receiver_pid" 2>/dev/null || [ $waited -ge 100 ]; then
+      echo "dev.sh: the trace receiver did not start" >&2
+      return 1
+    fi
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+  export WHIZBANG_OTLP_ENDPOINT="http://127.0.0.1:$(cat "$trace_dir/port")"
+  echo "dev.sh: trace receiver on $WHIZBANG_OTLP_ENDPOINT"
   echo "dev.sh: starting a RabbitMQ broker on 127.0.0.1:$port"
   tests/support/rabbitmq-server.sh up "$broker_dir" "$port" >/dev/null
   local postgres=()
@@ -114,6 +138,11 @@ run_distributed() {
   fi
   "$BUILD_DIR/samples/ecommerce/ecommerce_sample" distributed "amqp://guest:guest@127.0.0.1:$port" \
     "$BUILD_DIR/ecommerce-distributed" "${postgres[@]}"
+  # The services have stopped (and sent their last spans): the receiver prints what it got.
+  kill -TERM "$receiver_pid"
+  wait "$receiver_pid" || true
+  echo
+  cat "$trace_dir/tree"
 }
 
 # Sanitized builds compile at -O1 (the sanitizers' recommended level; faster to build than -O3,
@@ -141,7 +170,7 @@ TSAN_TARGETS=(
   whizbang_exactly_once_tests whizbang_registry_tests whizbang_perspective_sync_tests
   crash_restart_test ecommerce_sample shop_service whizbang_transport_tests whizbang_host_tests
   whizbang_rabbitmq_restart_tests whizbang_rabbitmq_tls_tests whizbang_rabbitmq_hosts_tests
-  whizbang_hostile_delivery_tests
+  whizbang_hostile_delivery_tests whizbang_tracing_export_tests
 )
 
 without_aslr() {
@@ -157,7 +186,7 @@ case "${1:-}" in
     ensure_packages
     configure "${RELEASE_FLAGS[@]}"
     if [ "${2:-}" = distributed ]; then
-      build --target ecommerce_sample shop_service whizbang
+      build --target ecommerce_sample shop_service whizbang whizbang-trace-receiver
       run_distributed "${3:-postgres}"
     else
       build --target ecommerce_sample whizbang

@@ -7,6 +7,7 @@
 
 #include "fmt/format.h"
 #include "http/http_server.hpp"
+#include "service_runner_tracing.hpp"
 #include "spdlog/spdlog.h"
 #include "whizbang/observability/prometheus.hpp"
 #include "whizbang/store/open_work_store.hpp"
@@ -43,6 +44,9 @@ std::string_view store_kind(std::string_view location) {
   }
   return "sqlite";
 }
+
+// How long stop() waits for the collector to take the last spans.
+constexpr std::chrono::milliseconds kSpanFlushOnStop{5000};
 
 }  // namespace
 
@@ -109,6 +113,8 @@ absl::StatusOr<std::unique_ptr<ServiceRunner>> ServiceRunner::start(const Regist
 
   StoreOptions store_options;
   store_options.instance.service_name = runner->config_.service_name;
+  // Chosen here rather than by the store, so the spans' service.instance.id names it too.
+  store_options.instance.instance_id = MessageId::mint().uuid();
   store_options.metrics = runner->metrics_;
   store_options.logger = logger;
   if (hooks.store) hooks.store(store_options);
@@ -124,8 +130,15 @@ absl::StatusOr<std::unique_ptr<ServiceRunner>> ServiceRunner::start(const Regist
   if (!transport.ok()) return transport.status();
   runner->transport_ = *std::move(transport);
 
+  absl::StatusOr<std::shared_ptr<SpanSink>> span_sink = runner_tracing::make_span_exporter(
+      runner->config_, store_options.instance.instance_id.to_string(), runner->metrics_, logger);
+  if (!span_sink.ok()) return span_sink.status();
+  runner->span_sink_ = *std::move(span_sink);
+
   HostOptions options;
   options.service_name = runner->config_.service_name;
+  options.span_sink = runner->span_sink_;
+  options.trace_sampling_ratio = runner->config_.trace_sampling;
   options.store = runner->store_.get();
   options.transport = runner->transport_.get();
   options.logger = logger;
@@ -184,6 +197,9 @@ int ServiceRunner::http_port() const { return http_ == nullptr ? -1 : http_->por
 void ServiceRunner::stop() {
   running_ = false;
   if (host_) host_->stop();
+  // The spans of the last handlings: sent before the process ends (the exporter's thread keeps
+  // running until the runner is destroyed, for spans a later stop() would still produce).
+  if (span_sink_) span_sink_->flush(kSpanFlushOnStop);
   if (http_) http_->stop();
 }
 
@@ -207,9 +223,10 @@ int run_service_main(int argc, char** argv, const Registry& registry,
               << " did not start: " << runner.status().message() << "\n";
     return 1;
   }
-  spdlog::info("service '{}' running (store: {}, transport: {}, http port: {})",
+  spdlog::info("service '{}' running (store: {}, transport: {}, http port: {}, traces: {})",
                config->service_name, store_kind(config->store),
-               config->transport == "none" ? "none" : "rabbitmq", (*runner)->http_port());
+               config->transport == "none" ? "none" : "rabbitmq", (*runner)->http_port(),
+               config->otlp_endpoint.empty() ? "off" : "otlp");
   int received = 0;
   sigwait(&stop_signals, &received);
   (*runner)->stop();

@@ -1,5 +1,7 @@
+#include <cstdlib>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "CLI/CLI.hpp"
 #include "absl/strings/ascii.h"
@@ -13,7 +15,7 @@ namespace {
 
 constexpr std::string_view kKnownOptions =
     "--service, --store, --transport, --http-port, --http-address, --signing, "
-    "--trusted-scope-services";
+    "--trusted-scope-services, --otlp-endpoint, --otlp-header, --trace-sampling";
 
 absl::Status set_port(ServiceRunnerConfig& config, std::string_view value) {
   int port = 0;
@@ -33,6 +35,79 @@ absl::Status parse_error(const CLI::ParseError& error) {
     return absl::InvalidArgumentError(message.substr(0, colon) + " needs a value");
   }
   return absl::InvalidArgumentError(message);
+}
+
+absl::Status set_sampling(ServiceRunnerConfig& config, std::string_view value) {
+  double ratio = 0;
+  if (!absl::SimpleAtod(internal::absl_view(value), &ratio) || !(ratio >= 0 && ratio <= 1)) {
+    return absl::InvalidArgumentError("--trace-sampling: '" + std::string(value) +
+                                      "' is not a ratio from 0 to 1");
+  }
+  config.trace_sampling = ratio;
+  return absl::OkStatus();
+}
+
+// "%2C" -> ",": OTEL_EXPORTER_OTLP_HEADERS's values are percent-encoded, and so are ours.
+std::string percent_decoded(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size() &&
+        absl::ascii_isxdigit(static_cast<unsigned char>(text[i + 1])) &&
+        absl::ascii_isxdigit(static_cast<unsigned char>(text[i + 2]))) {
+      const auto digit = [](char c) {
+        return absl::ascii_isdigit(static_cast<unsigned char>(c))
+                   ? c - '0'
+                   : absl::ascii_tolower(static_cast<unsigned char>(c)) - 'a' + 10;
+      };
+      out.push_back(static_cast<char>(digit(text[i + 1]) * 16 + digit(text[i + 2])));
+      i += 2;
+    } else {
+      out.push_back(text[i]);
+    }
+  }
+  return out;
+}
+
+// One "name=value" into the configuration's headers; the name is trimmed and must not be empty.
+absl::Status add_header(ServiceRunnerConfig& config, std::string_view pair, bool decode,
+                        std::string_view source) {
+  const std::size_t equals = pair.find('=');
+  std::string name(absl::StripAsciiWhitespace(internal::absl_view(pair.substr(0, equals))));
+  if (equals == std::string_view::npos || name.empty()) {
+    return absl::InvalidArgumentError(std::string(source) + ": '" + std::string(pair) +
+                                      "' is not NAME=VALUE");
+  }
+  std::string value(absl::StripAsciiWhitespace(internal::absl_view(pair.substr(equals + 1))));
+  if (decode) {
+    name = percent_decoded(name);
+    value = percent_decoded(value);
+  }
+  if (name.find_first_of("\r\n:") != std::string::npos ||
+      value.find_first_of("\r\n") != std::string::npos) {
+    return absl::InvalidArgumentError(std::string(source) + ": header '" + name +
+                                      "' has a line break or a colon in its name");
+  }
+  config.otlp_headers.emplace_back(std::move(name), std::move(value));
+  return absl::OkStatus();
+}
+
+// The headers: the --otlp-header flags, or else WHIZBANG_OTLP_HEADERS.
+absl::Status set_headers(ServiceRunnerConfig& config, const std::vector<std::string>& flags) {
+  for (const std::string& flag : flags) {
+    if (absl::Status added = add_header(config, flag, false, "--otlp-header"); !added.ok()) {
+      return added;
+    }
+  }
+  const char* environment = std::getenv("WHIZBANG_OTLP_HEADERS");
+  if (!flags.empty() || environment == nullptr) return absl::OkStatus();
+  for (absl::string_view pair : absl::StrSplit(environment, ',', absl::SkipWhitespace())) {
+    if (absl::Status added = add_header(config, std::string_view(pair.data(), pair.size()), true,
+                                        "WHIZBANG_OTLP_HEADERS");
+        !added.ok()) {
+      return added;
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -59,6 +134,11 @@ absl::StatusOr<ServiceRunnerConfig> parse_service_runner_config(int argc,
   option("--signing", "WHIZBANG_SIGNING", config.signing);
   option("--trusted-scope-services", "WHIZBANG_TRUSTED_SCOPE_SERVICES",
          config.scope_trusted_services);
+  option("--otlp-endpoint", "WHIZBANG_OTLP_ENDPOINT", config.otlp_endpoint);
+  std::string sampling;
+  option("--trace-sampling", "WHIZBANG_TRACE_SAMPLING", sampling);
+  std::vector<std::string> headers;  // repeatable; WHIZBANG_OTLP_HEADERS read in set_headers
+  app.add_option("--otlp-header", headers)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -72,6 +152,10 @@ absl::StatusOr<ServiceRunnerConfig> parse_service_runner_config(int argc,
   if (!port.empty()) {
     if (absl::Status status = set_port(config, port); !status.ok()) return status;
   }
+  if (!sampling.empty()) {
+    if (absl::Status status = set_sampling(config, sampling); !status.ok()) return status;
+  }
+  if (absl::Status status = set_headers(config, headers); !status.ok()) return status;
   if (config.service_name.empty()) {
     return absl::InvalidArgumentError("no service name: give --service NAME or WHIZBANG_SERVICE");
   }

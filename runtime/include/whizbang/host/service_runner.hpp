@@ -24,6 +24,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -52,13 +53,23 @@ struct ServiceRunnerConfig {
   // of a worker fail (a store that is down), before /readyz answers 503: longer than a store's
   // brief hiccup, shorter than an orchestrator's patience. No flag: set it in code.
   std::chrono::milliseconds failure_grace{5000};
+  // Tracing (docs/guide/18-tracing.md): the OTLP/HTTP collector spans are exported to
+  // ("http://collector:4318"; /v1/traces is appended); empty: nothing is traced.
+  std::string otlp_endpoint;
+  // Headers sent with every export ({"authorization", "Bearer ..."}).
+  std::vector<std::pair<std::string, std::string>> otlp_headers;
+  // The share of new traces recorded, 0 to 1 (HostOptions::trace_sampling_ratio).
+  double trace_sampling = 1.0;
 };
 
 // --service NAME, --store LOCATION, --transport URL, --http-port N, --http-address ADDRESS,
-// --signing MODE, --trusted-scope-services LIST (also as --flag=value). Each falls back to
+// --signing MODE, --trusted-scope-services LIST, --otlp-endpoint URL, --otlp-header NAME=VALUE
+// (repeatable), --trace-sampling RATIO (also as --flag=value). Each falls back to
 // WHIZBANG_SERVICE, WHIZBANG_STORE, WHIZBANG_TRANSPORT, WHIZBANG_HTTP_PORT,
-// WHIZBANG_HTTP_ADDRESS, WHIZBANG_SIGNING, WHIZBANG_TRUSTED_SCOPE_SERVICES. A service name is
-// required.
+// WHIZBANG_HTTP_ADDRESS, WHIZBANG_SIGNING, WHIZBANG_TRUSTED_SCOPE_SERVICES,
+// WHIZBANG_OTLP_ENDPOINT, WHIZBANG_OTLP_HEADERS ("name=value,name=value", values
+// percent-decoded as in OTEL_EXPORTER_OTLP_HEADERS; the place for a secret: a command line is
+// visible to every user of the machine), WHIZBANG_TRACE_SAMPLING. A service name is required.
 absl::StatusOr<ServiceRunnerConfig> parse_service_runner_config(int argc, const char* const argv[]);
 // The signing a configuration asks for, with the keys from WHIZBANG_SIGNING_KEYS.
 absl::StatusOr<EnvelopeSigning> signing_from_config(const ServiceRunnerConfig& config);
@@ -107,9 +118,12 @@ class ServiceRunner {
   absl::Status readiness() const;
   // The HTTP endpoint's port, -1 without one.
   int http_port() const;
+  // Where the host's spans go: the OTLP exporter; null without an OTLP endpoint.
+  SpanSink* span_sink() const { return span_sink_.get(); }
 
   // Not ready from here on; stops the host (workers, detached work, deferred rows: nothing in
-  // flight is lost), then the HTTP endpoint. Called by the destructor too.
+  // flight is lost), sends the spans still queued for the collector, then stops the HTTP
+  // endpoint. Called by the destructor too.
   void stop();
 
  private:
@@ -122,6 +136,7 @@ class ServiceRunner {
   std::unique_ptr<Transport> transport_;
   std::unique_ptr<ServiceHost> host_;
   std::unique_ptr<HttpEndpoint> http_;
+  std::shared_ptr<SpanSink> span_sink_;  // the OTLP exporter; null without --otlp-endpoint
   std::atomic<bool> running_{false};
 };
 

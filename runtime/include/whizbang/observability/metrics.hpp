@@ -57,6 +57,14 @@ inline constexpr std::string_view kInboxDeliveryStoreFailed =
 inline constexpr std::string_view kPerspectiveRewinds = "whizbang.perspective.rewinds";
 // Events a rebuild applied (counter, tag `perspective`).
 inline constexpr std::string_view kPerspectiveRebuildEvents = "whizbang.perspective.rebuild.events";
+// The OTLP exporter's counters (meter `Whizbang.Tracing`, docs/guide/18-tracing.md): spans sent
+// to the collector; spans dropped, tagged `reason` (queue_full: the bounded queue was full when a
+// span ended; export_failed: the collector refused the batch or did not answer in time); batches
+// that failed.
+inline constexpr std::string_view kTraceExportMeter = "Whizbang.Tracing";
+inline constexpr std::string_view kTraceSpansExported = "whizbang.tracing.export.spans_exported";
+inline constexpr std::string_view kTraceSpansDropped = "whizbang.tracing.export.spans_dropped";
+inline constexpr std::string_view kTraceExportFailures = "whizbang.tracing.export.failures";
 inline constexpr std::string_view kPerspectiveTag = "perspective";
 inline constexpr std::string_view kMessageTypeTag = "message_type";
 inline constexpr std::string_view kReasonTag = "reason";
