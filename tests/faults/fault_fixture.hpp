@@ -179,7 +179,8 @@ whizbang::MessageId deliver(whizbang::Transport& transport, const Message& messa
                                         whizbang::serialize_envelope(envelope),
                                         envelope.stream_id(), is_event};
   const whizbang::TransportDestination destination{
-      is_event ? whizbang::default_destination(info) : std::string("inbox"),
+      is_event ? whizbang::default_destination(info)
+               : whizbang::command_destination(info.wire_name, {}, "inbox").address,
       whizbang::routing_key_for(info.wire_name),
       {}};
   EXPECT_TRUE(transport.publish(destination, {&sent, 1}).ok());

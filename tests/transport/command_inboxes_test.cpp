@@ -76,20 +76,29 @@ TEST(CommandInboxTests, ListedNamespaces_OnlyThoseOnTheirOwnInbox_AnySpelling) {
             "inbox");
 }
 
-TEST(CommandInboxTests, Bindings_NamespaceInboxWhole_SharedInboxByKeyWhenKept) {
+TEST(CommandInboxTests, Bindings_NamespaceInbox_SharedInboxTooWhenKept) {
   EXPECT_EQ(command_bindings("MyApp.Orders.Commands.PlaceOrder", {}, "inbox"),
-            (std::vector<TransportBinding>{{"inbox.myapp.orders.commands", ""}}));
+            (std::vector<TransportBinding>{
+                {"inbox.myapp.orders.commands", "myapp.orders.commands.placeorder"}}));
   CommandInboxes keep;
   keep.keep_shared_inbox = true;
   EXPECT_EQ(command_bindings("MyApp.Orders.Commands.PlaceOrder", keep, "inbox"),
-            (std::vector<TransportBinding>{{"inbox.myapp.orders.commands", ""},
-                                           {"inbox", "myapp.orders.commands.placeorder"}}));
+            (std::vector<TransportBinding>{
+                {"inbox.myapp.orders.commands", "myapp.orders.commands.placeorder"},
+                {"inbox", "myapp.orders.commands.placeorder"}}));
   EXPECT_EQ(
       command_bindings("MyApp.Orders.Commands.PlaceOrder", CommandInboxes::shared_only(), "inbox"),
       (std::vector<TransportBinding>{{"inbox", "myapp.orders.commands.placeorder"}}));
   // The framework inbox carries every service's framework commands: only this type's.
   EXPECT_EQ(command_bindings("Whizbang.Core.Messaging.Ping", {}, "inbox"),
             (std::vector<TransportBinding>{{"inbox.whizbang", "whizbang.core.messaging.ping"}}));
+}
+
+TEST(CommandInboxTests, BrokerSubscriptions_TakeNamespaceInboxesWhole_NotTheFrameworkOne) {
+  EXPECT_TRUE(takes_whole_namespace_inbox("inbox.myapp.orders.commands"));
+  EXPECT_FALSE(takes_whole_namespace_inbox("inbox.whizbang"));
+  EXPECT_FALSE(takes_whole_namespace_inbox("inbox"));
+  EXPECT_FALSE(takes_whole_namespace_inbox("myapp.orders.events"));
 }
 
 TEST(CommandInboxTests, CommandExchanges_AreTheSharedInboxAndTheNamespaceInboxes) {

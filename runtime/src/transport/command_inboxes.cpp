@@ -78,14 +78,15 @@ std::vector<TransportBinding> command_bindings(std::string_view message_type,
   const std::string key = routing_key_for(type_part(message_type));
   std::optional<std::string> inbox = own_inbox(command_namespace(message_type), inboxes);
   if (!inbox) return {{std::string(shared_inbox_topic), key}};
-  std::vector<TransportBinding> bindings;
-  // A namespace inbox holds that namespace's commands only: bound whole (as .NET binds it),
-  // so a command of the namespace this service does not know reaches its dead letters instead
-  // of being dropped. The framework inbox holds every service's framework commands: only this
-  // type's.
-  bindings.push_back({*inbox, *inbox == kSystemInbox ? key : std::string()});
+  // By this type's key, as on the shared inbox: a transport that lays out a broker binds a
+  // namespace inbox whole instead (takes_whole_namespace_inbox).
+  std::vector<TransportBinding> bindings = {{*std::move(inbox), key}};
   if (inboxes.keep_shared_inbox) bindings.push_back({std::string(shared_inbox_topic), key});
   return bindings;
+}
+
+bool takes_whole_namespace_inbox(std::string_view exchange) {
+  return exchange.starts_with(kNamespaceInboxPrefix) && exchange != kSystemInbox;
 }
 
 bool is_command_exchange(std::string_view exchange, std::string_view shared_inbox_topic) {

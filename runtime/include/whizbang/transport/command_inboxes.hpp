@@ -69,12 +69,18 @@ TransportDestination command_destination(std::string_view message_type,
                                          const CommandInboxes& inboxes,
                                          std::string_view shared_inbox_topic);
 
-// What a service that handles commands of `message_type` binds: its namespace inbox (every
-// routing key: the exchange is the filter), plus the shared inbox with the type's routing key
-// when keep_shared_inbox is set; or the shared inbox alone.
+// What a service that handles commands of `message_type` binds, with the type's routing key:
+// its namespace inbox, plus the shared inbox when keep_shared_inbox is set; or the shared inbox
+// alone.
 std::vector<TransportBinding> command_bindings(std::string_view message_type,
                                                const CommandInboxes& inboxes,
                                                std::string_view shared_inbox_topic);
+
+// Whether a broker subscription to `exchange` takes all of it whatever its bindings' keys: a
+// namespace inbox (not the framework one) holds only its namespace's commands, so the exchange
+// is the filter, as .NET binds it ('#'), and a command of the namespace the service does not
+// know goes to its dead letters instead of being acknowledged unhandled.
+bool takes_whole_namespace_inbox(std::string_view exchange);
 
 // Whether what arrives on `exchange` is a command: the shared inbox or a namespace inbox.
 bool is_command_exchange(std::string_view exchange, std::string_view shared_inbox_topic);
