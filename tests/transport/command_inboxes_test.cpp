@@ -129,6 +129,23 @@ TEST(CommandInboxTests, PublishDestination_CommandsToTheirInbox_EventsUnchanged)
   EXPECT_EQ(legacy->address, "inbox");
 }
 
+// A nested type keeps its '+' in the routing key (.NET's publisher splits the name at its last
+// '.': "Shop.Orders+Placed" -> "shop" and "orders+placed") and in EnvelopeType.
+TEST(CommandInboxTests, NestedType_KeepsThePlusInRoutingKeyAndEnvelopeType) {
+  const TransportDestination to = command_destination("Shop.Billing+Charge", {}, "inbox");
+  EXPECT_EQ(to.address, "inbox.shop");
+  EXPECT_EQ(to.routing_key, "shop.billing+charge");
+  EXPECT_EQ(routing_key_for("shop::Orders+Placed"), "shop.orders+placed");
+  EXPECT_EQ(rabbitmq_envelope_type("Shop.Billing+Charge, Shop.Contracts"),
+            "Whizbang.Core.Observability.MessageEnvelope`1[[Shop.Billing+Charge, Shop.Contracts]], "
+            "Whizbang.Core");
+  EXPECT_EQ(message_type_from_envelope_type(
+                "Whizbang.Core.Observability.MessageEnvelope`1[[Shop.Billing+Charge, "
+                "Shop.Contracts, Version=1.0.0.0, Culture=neutral, PublicKeyToken=null]], "
+                "Whizbang.Core"),
+            "Shop.Billing+Charge, Shop.Contracts");
+}
+
 // The broker names of one service's command inbox, as upstream's provisioner test expects them
 // for service "order-service" handling commands of MyApp.Orders.Commands.
 TEST(CommandInboxTests, GoldenNames_OfAServiceCommandInbox) {

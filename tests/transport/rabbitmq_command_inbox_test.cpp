@@ -6,15 +6,18 @@
 #include <amqp.h>
 #include <amqp_tcp_socket.h>
 #include <gtest/gtest.h>
+#include <whizbang/store/memory_work_store.hpp>
 #include <whizbang/transport/command_inboxes.hpp>
 #include <whizbang/transport/publish_strategy.hpp>
 #include <whizbang/transport/rabbitmq/rabbitmq_transport.hpp>
+#include <whizbang/workers/outbox_drain_worker.hpp>
 
 #include <map>
 #include <optional>
 #include <string>
 
 #include "received.hpp"
+#include "store/store_test_support.hpp"
 #include "support/rabbitmq_broker.hpp"
 
 namespace whizbang::test {
@@ -270,6 +273,30 @@ TEST_F(CommandInboxBrokerTests, CommandToANamespaceNobodyHandles_FailsAtTheSende
   ASSERT_TRUE(late.ok()) << late.status();
   ASSERT_TRUE(transport.publish(destination_of(type), {&sent, 1}).ok());
   ASSERT_TRUE(received.wait_for(2));
+}
+
+// Through the outbox: the row of a command whose namespace inbox nobody declared is kept, failed
+// with the reason (retried with backoff, dead-lettered after max_attempts), never taken as sent.
+TEST_F(CommandInboxBrokerTests, OutboxCommandNobodyHandles_StaysInTheOutboxWithTheReason) {
+  MemoryWorkStore store;
+  RabbitMqTransport transport(options_);
+  OutboxDrainWorkerOptions drain;
+  drain.shared_inbox_topic = shared_;
+  OutboxDrainWorker worker(store, transport, store_test::resolve, drain);
+  const OutboxMessage command =
+      store_test::outbox_message(store_test::ShipOrderCommand{"s-1"}, "shipping");
+  ASSERT_TRUE(store.store_outbox_messages({&command, 1}).ok());
+
+  absl::StatusOr<DrainCycleResult> result = worker.run_once();
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->published, 0u);
+  EXPECT_EQ(result->failed, 1u);
+  auto row = *store.find_outbox_row(command.message_id);
+  ASSERT_TRUE(row.has_value()) << "the command was taken as sent";
+  EXPECT_EQ(row->state.attempts, 1);
+  EXPECT_NE(row->state.error.find("no exchange 'inbox.store_test'"), std::string::npos)
+      << row->state.error;
+  EXPECT_TRUE(transport.is_ready());
 }
 
 // A handling service upgraded before its senders keeps listening on the shared inbox: commands
