@@ -12,9 +12,11 @@
 #include <whizbang/transport/rabbitmq/rabbitmq_transport.hpp>
 #include <whizbang/workers/outbox_drain_worker.hpp>
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <thread>
 
 #include "received.hpp"
 #include "store/store_test_support.hpp"
@@ -81,7 +83,22 @@ class TopologyProbe {
     auto* ok = amqp_queue_declare(state_, 1, amqp_cstring_bytes(queue.c_str()), /*passive=*/1, 0, 0,
                                   0, amqp_empty_table);
     if (answer() != "OK" || ok == nullptr) return std::nullopt;
+    last_consumer_count_ = ok->consumer_count;
     return ok->message_count;
+  }
+
+  // Asks the broker until `queue`'s counts satisfy `done` (consumers, messages), for at most
+  // `timeout`: the broker settles a closed consumer and routes a publish on its own time.
+  bool wait_until(const std::string& queue,
+                  const std::function<bool(std::uint32_t, std::uint32_t)>& done,
+                  std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    do {
+      const std::optional<std::uint32_t> messages = message_count(queue);
+      if (messages && done(last_consumer_count_, *messages)) return true;
+      std::this_thread::yield();
+    } while (std::chrono::steady_clock::now() < deadline);
+    return false;
   }
 
   void purge(const std::string& queue) {
@@ -149,6 +166,7 @@ class TopologyProbe {
 
   amqp_connection_state_t state_;
   bool ok_ = false;
+  std::uint32_t last_consumer_count_ = 0;
 };
 
 class CommandInboxBrokerTests : public ::testing::Test {
@@ -197,13 +215,20 @@ TEST_F(CommandInboxBrokerTests, HandlingService_DeclaresTheGoldenTopology) {
 
   // The queue is bound with '#' (every key), its dead letters with "" on the fanout exchange.
   const std::string queue = "order-service-inbox.myapp.orders.commands";
+  // The subscription's consumer is gone once the broker has processed its connection's close.
+  ASSERT_TRUE(probe.wait_until(
+      queue, [](std::uint32_t consumers, std::uint32_t) { return consumers == 0; }));
   probe.purge(queue);
   probe.purge(queue + ".dlq");
   ASSERT_TRUE(probe.publish("inbox.myapp.orders.commands", "myapp.orders.commands.placeorder"));
   ASSERT_TRUE(probe.publish("inbox.myapp.orders.commands", "any.key.at.all"));
   ASSERT_TRUE(probe.publish("inbox.myapp.orders.commands.dlx", "whatever"));
-  EXPECT_EQ(probe.message_count(queue), 2u);
-  EXPECT_EQ(probe.message_count(queue + ".dlq"), 1u);
+  EXPECT_TRUE(
+      probe.wait_until(queue, [](std::uint32_t, std::uint32_t messages) { return messages == 2; }))
+      << probe.message_count(queue).value_or(0) << " messages";
+  EXPECT_TRUE(probe.wait_until(queue + ".dlq",
+                               [](std::uint32_t, std::uint32_t messages) { return messages == 1; }))
+      << probe.message_count(queue + ".dlq").value_or(0) << " messages";
 }
 
 TEST_F(CommandInboxBrokerTests, CppCommand_ReachesTheHandlingService_AndAQueueBoundAsDotNetBinds) {
