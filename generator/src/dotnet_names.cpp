@@ -113,4 +113,17 @@ std::string pascal_case(std::string_view name) {
   return out.empty() ? std::string(name) : out;
 }
 
+std::string nested_wire_name(std::string_view cpp_name, std::size_t depth) {
+  std::string name(cpp_name);
+  // The last `depth` "::" separate nested types; template arguments hold none (a message type
+  // is not a template).
+  for (std::size_t at = name.size(); depth > 0; --depth) {
+    const std::size_t separator = name.rfind("::", at);
+    if (separator == std::string::npos || separator == 0) break;
+    name.replace(separator, 2, "+");
+    at = separator - 1;
+  }
+  return name;
+}
+
 }  // namespace whizgen

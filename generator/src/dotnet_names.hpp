@@ -3,6 +3,7 @@
 // Plain string functions, with no Clang types, so they are tested on their own.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,5 +27,10 @@ std::string normalized_dotnet_type(std::string_view type);
 std::string pascal_case(std::string_view name);
 
 bool is_csharp_identifier(std::string_view name);
+
+// The wire name of a C++ type nested in `depth` classes or structs: .NET's spelling, '+' before
+// each nested type ("shop::Orders::Placed", 1 -> "shop::Orders+Placed"), so its namespace (the
+// part before the last "::") is the enclosing namespace, as .NET's is for a nested type.
+std::string nested_wire_name(std::string_view cpp_name, std::size_t depth);
 
 }  // namespace whizgen

@@ -8,12 +8,25 @@
 #include <set>
 
 namespace whizgen::scanning {
+namespace {
+
+// How many classes or structs `record` is nested in (0 for a namespace-scope type).
+std::size_t enclosing_records(const clang::CXXRecordDecl* record) {
+  std::size_t depth = 0;
+  for (const clang::DeclContext* context = record->getDeclContext();
+       context != nullptr && context->isRecord(); context = context->getParent()) {
+    ++depth;
+  }
+  return depth;
+}
+
+}  // namespace
 
 void Scanner::scan_message(const clang::CXXRecordDecl* record, MessageKind kind,
                            const std::vector<Annotation>& annotations) {
   MessageModel message;
   message.cpp_name = type_name(context_.getRecordType(record), context_);
-  message.wire_name = message.cpp_name;
+  message.wire_name = nested_wire_name(message.cpp_name, enclosing_records(record));
   message.kind = kind;
   message.location = location_of(record->getLocation());
   const Annotation* wire_name = nullptr;

@@ -163,6 +163,9 @@ inline PlaceOrder place(std::string id, int steps = 1) {
   return command;
 }
 
+// Where commands travel: the default, each namespace's own inbox.
+inline const whizbang::CommandInboxes kCommandInboxes;
+
 // Publishes `message` on `transport` as service `from` would: the way a message reaches a
 // service's inbox from elsewhere. Returns its id.
 template <class Message>
@@ -179,7 +182,8 @@ whizbang::MessageId deliver(whizbang::Transport& transport, const Message& messa
                                         whizbang::serialize_envelope(envelope),
                                         envelope.stream_id(), is_event};
   const whizbang::TransportDestination destination{
-      is_event ? whizbang::default_destination(info) : std::string("inbox"),
+      is_event ? whizbang::default_destination(info)
+               : whizbang::command_destination(info.wire_name, kCommandInboxes, "inbox").address,
       whizbang::routing_key_for(info.wire_name),
       {}};
   EXPECT_TRUE(transport.publish(destination, {&sent, 1}).ok());

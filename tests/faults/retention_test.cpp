@@ -26,7 +26,7 @@ TEST(RetentionTests, Host_PurgesInboxDeduplicationPastItsRetention) {
   const whizbang::TransportMessage sent{envelope.message_id, "faults::ShipOrder",
                                         whizbang::serialize_envelope(envelope), std::nullopt,
                                         false};
-  const whizbang::TransportDestination inbox{"inbox", "faults.shiporder", {}};
+  const whizbang::TransportDestination inbox{"inbox.faults", "faults.shiporder", {}};
   ASSERT_TRUE(transport.publish(inbox, {&sent, 1}).ok());
   settle({&warehouse});
   ASSERT_TRUE(transport.publish(inbox, {&sent, 1}).ok());

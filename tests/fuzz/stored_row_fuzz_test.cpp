@@ -160,7 +160,7 @@ class StoredRowFuzzTests : public ::testing::Test {
   InProcessTransport transport_;
   // The consumer of the commands among the rows (commands need one, or they stay in the outbox).
   std::unique_ptr<TransportSubscription> command_consumer_ =
-      *transport_.subscribe("shipping", {{"inbox", ""}},
+      *transport_.subscribe("shipping", {{"inbox.store_test", ""}},
                             [](const TransportDestination&, std::span<const TransportMessage>) {
                               return absl::OkStatus();
                             });

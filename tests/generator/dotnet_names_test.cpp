@@ -57,5 +57,16 @@ TEST(DotNetNameTests, CSharpIdentifiers) {
   EXPECT_FALSE(is_csharp_identifier("Order-Id"));
 }
 
+// A type nested in a class or struct is named the .NET way on the wire: '+' before it, so its
+// namespace is the enclosing namespace (docs/guide/15-dotnet-services.md).
+TEST(DotNetNameTests, NestedTypesAreJoinedWithPlus) {
+  EXPECT_EQ(nested_wire_name("shop::OrderPlaced", 0), "shop::OrderPlaced");
+  EXPECT_EQ(nested_wire_name("shop::Orders::Placed", 1), "shop::Orders+Placed");
+  EXPECT_EQ(nested_wire_name("shop::Orders::Lines::Added", 2), "shop::Orders+Lines+Added");
+  EXPECT_EQ(nested_wire_name("Orders::Placed", 1), "Orders+Placed");
+  // More depth than separators: every separator there is, nothing else.
+  EXPECT_EQ(nested_wire_name("Orders::Placed", 3), "Orders+Placed");
+}
+
 }  // namespace
 }  // namespace whizgen

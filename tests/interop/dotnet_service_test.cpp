@@ -33,22 +33,28 @@ std::string dotnet_ship_order(const std::string& message_id, const std::string& 
   return R"({"v":1,"dc":{"m":2,"s":0,"d":false},"id":")" + message_id + R"(","p":{"OrderId":")" +
          kOrderId + R"(","ShipBy":")" + ship_by + R"("},"h":[{"co":")" + message_id +
          R"(","si":{"sn":"Shop.OrderService","ii":"019cd3a0-3997-776c-b616-20bbc224dcd9",)"
-         R"("hn":"web-1","pi":4242},"ts":"2026-03-09T17:30:01.693249+00:00","to":"inbox",)"
+         R"("hn":"web-1","pi":4242},"ts":"2026-03-09T17:30:01.693249+00:00",)"
+         R"("to":"inbox.shop.contracts",)"
          R"("md":{"AggregateId":")" +
          kOrderId + R"("}}]})";
 }
 
-// What a .NET OrderService's RabbitMQ transport publishes for ShipOrder.
-bool publish_as_dotnet(whizbang::test::RawAmqp& raw, const std::string& exchange,
-                       const std::string& message_id, const std::string& ship_by) {
-  return raw.publish(exchange, "shop.contracts.shiporder", dotnet_ship_order(message_id, ship_by),
+// What a .NET OrderService's RabbitMQ transport publishes for ShipOrder: to the command inbox of
+// its namespace, "inbox.shop.contracts", with the destination's Namespace and Kind as headers
+// (and RequireProvisionedEntity, a boolean this raw client does not write; nothing reads it).
+bool publish_as_dotnet(whizbang::test::RawAmqp& raw, const std::string& message_id,
+                       const std::string& ship_by) {
+  return raw.publish("inbox.shop.contracts", "shop.contracts.shiporder",
+                     dotnet_ship_order(message_id, ship_by),
                      {{"content_type", "application/json"},
                       {"message_id", message_id},
                       {"correlation_id", message_id}},
                      {{"EnvelopeType",
                        "Whizbang.Core.Observability.MessageEnvelope`1[[Shop.Contracts.ShipOrder, "
                        "Shop.Contracts, Version=1.0.0.0, Culture=neutral, PublicKeyToken=null]], "
-                       "Whizbang.Core"}});
+                       "Whizbang.Core"},
+                      {"Namespace", "shop.contracts"},
+                      {"Kind", "Command"}});
 }
 
 system_clock::time_point at_micros(std::int64_t micros) {
@@ -83,10 +89,9 @@ TEST(DotNetServiceTests, CommandsFromDotNet_HandledOnceEach_EventsBackInDotNetsT
   // The first command twice (a .NET publisher retrying), then a second one of the same order's
   // stream: handled in stream order, so a duplicate that got through would be handled before
   // the second command.
-  const std::string exchange = options.inbox_exchange;
-  ASSERT_TRUE(publish_as_dotnet(raw, exchange, kFirstId, "2026-03-10T09:00:00.0000000+00:00"));
-  ASSERT_TRUE(publish_as_dotnet(raw, exchange, kFirstId, "2026-03-10T09:00:00.0000000+00:00"));
-  ASSERT_TRUE(publish_as_dotnet(raw, exchange, kSecondId, "2026-03-11T09:00:00.0000000+01:00"));
+  ASSERT_TRUE(publish_as_dotnet(raw, kFirstId, "2026-03-10T09:00:00.0000000+00:00"));
+  ASSERT_TRUE(publish_as_dotnet(raw, kFirstId, "2026-03-10T09:00:00.0000000+00:00"));
+  ASSERT_TRUE(publish_as_dotnet(raw, kSecondId, "2026-03-11T09:00:00.0000000+01:00"));
 
   ASSERT_TRUE(log.wait_for(2, 30s)) << "the C++ receptor did not see both .NET commands";
   {

@@ -84,7 +84,7 @@ TEST_F(EndToEndTests,
   InboxWorkerOptions inbox_options;
   inbox_options.service_name = "shipping";
   inbox_options.service_id = shipping_id_;
-  inbox_options.bindings = {{"inbox", "store_test.ship*"}};
+  inbox_options.bindings = {{"inbox.store_test", "store_test.ship*"}};
   // Emissions commit before the completion, and the first completion never does.
   std::optional<whizbang::fault_injection::ScopedInboxFaults> faults;
   faults.emplace("shipping",
@@ -160,7 +160,7 @@ TEST_F(EndToEndTests, AtomicCompletion_KilledHandlingLosesItsEmissions_RetryPubl
   InboxWorkerOptions inbox_options;
   inbox_options.service_name = "shipping";
   inbox_options.service_id = shipping_id_;
-  inbox_options.bindings = {{"inbox", ""}};
+  inbox_options.bindings = {{"inbox.store_test", ""}};
   const whizbang::fault_injection::ScopedInboxFaults faults(
       "shipping", {.split_completion = false, .before_completion = [&](const WorkItem&) {
                      return ++attempts == 1 ? absl::UnavailableError("killed") : absl::OkStatus();
@@ -194,7 +194,7 @@ TEST_F(EndToEndTests, ThreadedWorkers_DeliverOnCommitWithoutWaitingForThePollInt
   InboxWorkerOptions inbox_options;
   inbox_options.service_name = "shipping";
   inbox_options.service_id = shipping_id_;
-  inbox_options.bindings = {{"inbox", ""}};
+  inbox_options.bindings = {{"inbox.store_test", ""}};
   inbox_options.poll_interval = 30s;
   InboxWorker shipping_inbox(
       *shipping, resolve,

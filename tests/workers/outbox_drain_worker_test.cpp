@@ -87,7 +87,7 @@ class OutboxDrainWorkerTests : public ::testing::Test {
   InProcessTransport transport_;
   // The service that consumes the commands these tests publish (commands need a consumer).
   std::unique_ptr<TransportSubscription> command_consumer_ =
-      *transport_.subscribe("shipping", {{"inbox", ""}},
+      *transport_.subscribe("shipping", {{"inbox.store_test", ""}},
                             [](const TransportDestination&, std::span<const TransportMessage>) {
                               return absl::OkStatus();
                             });
@@ -193,7 +193,7 @@ TEST_F(OutboxDrainWorkerTests, Scenario67_NullDestination_SkipsTheTransportAndCo
 }
 
 TEST_F(OutboxDrainWorkerTests,
-       Scenario68_CommandsGoToTheSharedInboxTopic_EventsToTheirDestination) {
+       Scenario68_CommandsGoToTheirNamespaceInbox_EventsToTheirDestination) {
   auto w = worker(nullptr);
   const OutboxMessage command = outbox_message(ShipOrderCommand{"o"}, "shipping");
   const OutboxMessage event = outbox_message(OrderCreated{"o", 1}, "orders");
@@ -201,7 +201,8 @@ TEST_F(OutboxDrainWorkerTests,
   cycle(*w);
   auto published = transport_.published();
   ASSERT_EQ(published.size(), 2u);
-  EXPECT_EQ(published[0].destination.address, "inbox");
+  // Per-namespace command inboxes by default (docs/guide/13-rabbitmq.md, "Command inboxes").
+  EXPECT_EQ(published[0].destination.address, "inbox.store_test");
   EXPECT_EQ(published[0].destination.routing_key, "store_test.shipordercommand");
   EXPECT_EQ(published[1].destination.address, "orders");
   EXPECT_EQ(published[1].destination.routing_key, "store_test.ordercreated");
@@ -466,7 +467,7 @@ TEST_F(OutboxDrainWorkerTests, CommandWithNoConsumerBound_StaysInTheOutboxUntilO
   // Its service starts: the retry delivers it.
   int received = 0;
   auto subscription = *nobody_listening.subscribe(
-      "shipping", {{"inbox", ""}},
+      "shipping", {{"inbox.store_test", ""}},
       [&](const TransportDestination&, std::span<const TransportMessage> batch) {
         received += static_cast<int>(batch.size());
         return absl::OkStatus();

@@ -143,14 +143,23 @@ absl::Status ServiceHost::build_perspectives(const ServiceRegistry& services) {
 }
 
 void ServiceHost::bind_transport() {
-  // Bind what this service handles: events on their topic, commands on the shared inbox. An
-  // event only a perspective projects is handled too: the inbox stores it for the perspective.
+  // Bind what this service handles: events on their topic, commands on their namespace's inbox
+  // or the shared one (command_inboxes.hpp). An event only a perspective projects is handled
+  // too: the inbox stores it for the perspective.
   for (const MessageEntry& entry : registry_.messages()) {
     if (entry.receptor_count == 0 && entry.perspectives.empty()) continue;
-    const std::string key = routing_key_for(entry.info->wire_name);
-    bindings_.push_back(entry.info->kind == MessageKind::Event
-                            ? TransportBinding{default_destination(*entry.info), key}
-                            : TransportBinding{options_.shared_inbox_topic, key});
+    if (entry.info->kind == MessageKind::Event) {
+      bindings_.push_back(
+          {default_destination(*entry.info), routing_key_for(entry.info->wire_name)});
+      continue;
+    }
+    for (TransportBinding& binding : command_bindings(
+             entry.info->wire_name, options_.command_inboxes, options_.shared_inbox_topic)) {
+      const bool known = std::any_of(bindings_.begin(), bindings_.end(), [&](const auto& b) {
+        return b.address == binding.address && b.routing_key == binding.routing_key;
+      });
+      if (!known) bindings_.push_back(std::move(binding));
+    }
   }
 }
 
@@ -161,6 +170,7 @@ void ServiceHost::build_workers() {
   };
   OutboxDrainWorkerOptions outbox_options;
   outbox_options.shared_inbox_topic = o.shared_inbox_topic;
+  outbox_options.command_inboxes = o.command_inboxes;
   outbox_options.poll_interval = o.poll_interval;
   outbox_options.lease_renewal_interval = o.lease_renewal_interval;
   outbox_options.local_service_id_lookup = [id = o.service_id] { return id; };

@@ -12,11 +12,12 @@ namespace whizbang::outbox_drain {
 
 // nullopt for an event-store-only row (no or empty destination).
 inline std::optional<TransportDestination> destination_of(const WorkItem& item,
-                                                          std::string_view shared_inbox_topic) {
+                                                          std::string_view shared_inbox_topic,
+                                                          const CommandInboxes& inboxes = {}) {
   const std::string_view destination =
       item.destination ? std::string_view(*item.destination) : std::string_view();
   return publish_destination({item.message_type, destination, item.is_event, item.stream_id},
-                             shared_inbox_topic);
+                             shared_inbox_topic, inboxes);
 }
 
 }  // namespace whizbang::outbox_drain

@@ -179,7 +179,7 @@ void OutboxDrainWorker::prepare(const std::vector<WorkItem>& items, Batch& batch
       continue;
     }
     std::optional<TransportDestination> destination =
-        outbox_drain::destination_of(item, options_.shared_inbox_topic);
+        outbox_drain::destination_of(item, options_.shared_inbox_topic, options_.command_inboxes);
     if (!destination) {
       batch.completions.push_back({WorkSource::Outbox, item.message_id, MessageStatus::Published});
       ++result.event_store_only;

@@ -45,6 +45,7 @@
 #include "whizbang/lifecycle/receptor_invoker.hpp"
 #include "whizbang/observability/span_data.hpp"
 #include "whizbang/store/work_store.hpp"
+#include "whizbang/transport/command_inboxes.hpp"
 #include "whizbang/transport/transport.hpp"
 #include "whizbang/workers/detached_worker.hpp"
 #include "whizbang/workers/inbox_worker.hpp"
@@ -72,7 +73,11 @@ struct HostOptions {
   // the store until it ran (wh_detached_work): the host's detached worker runs what a process
   // that died left behind.
   Executor* executor = nullptr;
+  // Commands travel on their namespace's inbox ("inbox.<namespace>"), which this host declares
+  // and listens on for the commands it handles; `command_inboxes` leaves namespaces on the
+  // shared inbox `shared_inbox_topic` (docs/guide/13-rabbitmq.md, "Command inboxes").
   std::string shared_inbox_topic = "inbox";
+  CommandInboxes command_inboxes;
   // A publish made outside any store transaction (application code, a detached receptor):
   // Defer queues its rows on the host's deferred outbox channel (process memory) for the drain
   // worker's next cycle, which the queueing wakes; WriteThrough commits them before publish()

@@ -2,7 +2,9 @@
 //
 // - No destination (event-store only): nowhere; the outbox worker completes it as Published.
 // - A command (not an event, or a wire name the rules in message/wire_routing.hpp call one):
-//   the shared inbox topic, so the one service that handles it receives it.
+//   its namespace's inbox ("inbox.<namespace>"), or the shared inbox topic for a namespace
+//   CommandInboxes routes there (command_inboxes.hpp), so the one service that handles it
+//   receives it.
 // - Anything else: its destination.
 // The routing key is routing_key_for(message type) ("shop::commands::CreateOrder" ->
 // "shop.commands.createorder"); a stream id travels as destination metadata "StreamId".
@@ -17,6 +19,7 @@
 
 #include "whizbang/ids/uuid.hpp"
 #include "whizbang/message/wire_routing.hpp"
+#include "whizbang/transport/command_inboxes.hpp"
 #include "whizbang/transport/transport.hpp"
 
 namespace whizbang {
@@ -31,6 +34,7 @@ struct OutgoingRoute {
 
 // nullopt for an event-store-only message (empty destination).
 std::optional<TransportDestination> publish_destination(const OutgoingRoute& route,
-                                                        std::string_view shared_inbox_topic);
+                                                        std::string_view shared_inbox_topic,
+                                                        const CommandInboxes& inboxes = {});
 
 }  // namespace whizbang

@@ -50,6 +50,7 @@
 #include "whizbang/observability/tracer.hpp"
 #include "whizbang/security/envelope_signing.hpp"
 #include "whizbang/store/work_store.hpp"
+#include "whizbang/transport/command_inboxes.hpp"
 #include "whizbang/transport/transport.hpp"
 #include "whizbang/workers/worker_loop.hpp"
 
@@ -62,8 +63,10 @@ struct StageFiring;
 }  // namespace outbox_drain
 
 struct OutboxDrainWorkerOptions {
-  // Where commands go (upstream's shared inbox topic).
+  // Where commands go: their namespace's inbox, or upstream's shared inbox topic for the
+  // namespaces `command_inboxes` leaves there (whizbang/transport/command_inboxes.hpp).
   std::string shared_inbox_topic = "inbox";
+  CommandInboxes command_inboxes;
   std::size_t max_batch = 100;
   // How long the thread sleeps when nothing wakes it.
   std::chrono::milliseconds poll_interval{1000};

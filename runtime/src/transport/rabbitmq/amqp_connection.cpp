@@ -151,7 +151,8 @@ absl::Status AmqpConnection::check_rpc(std::string_view what) {
         amqp_send_method(state_, 0, AMQP_CONNECTION_CLOSE_OK_METHOD, &ok);
       } else if (reply.reply.id == AMQP_CHANNEL_CLOSE_METHOD) {
         amqp_channel_close_ok_t ok{};
-        amqp_send_method(state_, kChannel, AMQP_CHANNEL_CLOSE_OK_METHOD, &ok);
+        channel_closed_ =
+            amqp_send_method(state_, kChannel, AMQP_CHANNEL_CLOSE_OK_METHOD, &ok) == AMQP_STATUS_OK;
       }
       return fail(status_for_reply_code(
           reply_code_of(reply.reply),
@@ -178,6 +179,18 @@ absl::Status AmqpConnection::answer_close(const amqp_frame_t& frame) {
       "the broker closed the " +
           std::string(method.id == AMQP_CHANNEL_CLOSE_METHOD ? "channel" : "connection") + " on " +
           endpoint_ + ": " + describe_close(method)));
+}
+
+absl::Status AmqpConnection::reopen_channel() {
+  if (!channel_closed_) {
+    return absl::FailedPreconditionError("the channel on " + endpoint_ +
+                                         " was not closed alone: reconnect");
+  }
+  channel_closed_ = false;
+  amqp_channel_open(state_, kChannel);
+  if (absl::Status status = check_rpc("channel.open"); !status.ok()) return status;
+  broken_ = false;
+  return absl::OkStatus();
 }
 
 }  // namespace whizbang::rabbitmq

@@ -54,6 +54,11 @@ class AmqpConnection {
   // returns the reason as a status; the connection is broken afterwards.
   absl::Status answer_close(const amqp_frame_t& frame);
 
+  // After a synchronous call the broker refused by closing only the channel (a passive declare
+  // of an exchange that does not exist): opens the channel again and makes the connection
+  // usable. Not OK (and still broken) otherwise.
+  absl::Status reopen_channel();
+
  private:
   AmqpConnection(amqp_connection_state_t state, std::string endpoint)
       : state_(state), endpoint_(std::move(endpoint)) {}
@@ -61,6 +66,7 @@ class AmqpConnection {
   amqp_connection_state_t state_;
   std::string endpoint_;  // for messages: without the password
   bool broken_ = false;
+  bool channel_closed_ = false;  // the broker closed the channel alone; the connection lives
   bool logged_in_ = false;
   bool tls_ = false;
 };

@@ -36,6 +36,14 @@ absl::Status declare_exchange(AmqpConnection& connection, std::string_view excha
   return declare_exchange_of_type(connection, exchange, "topic");
 }
 
+absl::Status check_exchange_exists(AmqpConnection& connection, std::string_view exchange) {
+  // The type and flags of a passive declare are not compared: it only asks.
+  amqp_exchange_declare(connection.state(), kChannel, bytes_of(exchange),
+                        amqp_cstring_bytes("topic"), /*passive=*/1, /*durable=*/1,
+                        /*auto_delete=*/0, /*internal=*/0, amqp_empty_table);
+  return connection.check_rpc("exchange.declare (passive) '" + std::string(exchange) + "'");
+}
+
 absl::Status declare_queue(AmqpConnection& connection, std::string_view queue,
                            std::string_view exchange, const std::vector<std::string>& binding_keys,
                            bool dead_letters) {

@@ -14,6 +14,11 @@ namespace whizbang::rabbitmq {
 // A durable topic exchange (the flags .NET declares it with: not auto-delete, no arguments).
 absl::Status declare_exchange(AmqpConnection& connection, std::string_view exchange);
 
+// Whether `exchange` exists (a passive declare), for an exchange its consumers declare and a
+// publisher must not: NotFound when it does not. The broker closes the channel on NotFound:
+// AmqpConnection::reopen_channel() makes the connection usable again.
+absl::Status check_exchange_exists(AmqpConnection& connection, std::string_view exchange);
+
 // The durable queue of one service on one exchange, its dead-letter exchange and queue (when
 // enabled) and one binding per key.
 absl::Status declare_queue(AmqpConnection& connection, std::string_view queue,

@@ -7,6 +7,7 @@
 #include "fmt/format.h"
 #include "rabbitmq/amqp_connection.hpp"
 #include "whizbang/internal/bounded_json.hpp"
+#include "whizbang/transport/command_inboxes.hpp"
 #include "whizbang/transport/rabbitmq/rabbitmq_topology.hpp"
 
 namespace whizbang::rabbitmq {
@@ -76,9 +77,15 @@ OutgoingProperties::OutgoingProperties(const TransportDestination& destination,
   for (const auto& [key, value] : header_texts_) {
     amqp_table_entry_t entry{};
     entry.key = bytes_of(key);
-    // A long string ('S'): .NET reads it as byte[], the only form its consumer accepts.
-    entry.value.kind = AMQP_FIELD_KIND_BYTES;
-    entry.value.value.bytes = bytes_of(value);
+    if (key == kRequireProvisionedEntity) {
+      // A boolean, as .NET writes this destination metadata.
+      entry.value.kind = AMQP_FIELD_KIND_BOOLEAN;
+      entry.value.value.boolean = value == "true" ? 1 : 0;
+    } else {
+      // A long string ('S'): .NET reads it as byte[], the only form its consumer accepts.
+      entry.value.kind = AMQP_FIELD_KIND_BYTES;
+      entry.value.value.bytes = bytes_of(value);
+    }
     headers_.push_back(entry);
   }
   properties_._flags = AMQP_BASIC_CONTENT_TYPE_FLAG | AMQP_BASIC_DELIVERY_MODE_FLAG |
@@ -104,7 +111,8 @@ absl::StatusOr<IncomingMessage> decode_delivery(const amqp_envelope_t& delivery,
   incoming.destination.routing_key = std::string(view_of(delivery.routing_key));
   TransportMessage& message = incoming.message;
   message.envelope_json = std::string(view_of(delivery.message.body));
-  message.is_event = incoming.destination.address != inbox_exchange;
+  // Commands arrive on the shared inbox or a namespace inbox ("inbox.<namespace>").
+  message.is_event = !is_command_exchange(incoming.destination.address, inbox_exchange);
 
   std::optional<BodyFields> from_body;
   auto body = [&]() -> const BodyFields& {

@@ -12,6 +12,7 @@
 #include "rabbitmq/corked_writes.hpp"
 #include "rabbitmq/publish_frames.hpp"
 #include "whizbang/observability/logging.hpp"
+#include "whizbang/transport/command_inboxes.hpp"
 
 namespace whizbang::rabbitmq {
 namespace {
@@ -69,9 +70,7 @@ absl::Status ConfirmedPublisher::publish(const TransportDestination& destination
   if (batch.empty()) return absl::OkStatus();
   if (absl::Status status = connect(); !status.ok()) return drop(status);
   if (!declared_exchanges_.contains(destination.address)) {
-    if (absl::Status status = declare_exchange(*connection_, destination.address); !status.ok()) {
-      return drop(status);
-    }
+    if (absl::Status status = ensure_exchange(destination); !status.ok()) return status;
     declared_exchanges_.insert(destination.address);
   }
   const std::uint64_t first_tag = next_delivery_tag_;
@@ -82,6 +81,34 @@ absl::Status ConfirmedPublisher::publish(const TransportDestination& destination
   absl::Status confirmed = wait_for_confirms(batch, first_tag);
   if (connection_ != nullptr) amqp_maybe_release_buffers(connection_->state());
   return confirmed;
+}
+
+absl::Status ConfirmedPublisher::ensure_exchange(const TransportDestination& destination) {
+  const auto required = destination.metadata.find(std::string(kRequireProvisionedEntity));
+  if (required == destination.metadata.end() || required->second != "true") {
+    absl::Status status = declare_exchange(*connection_, destination.address);
+    return status.ok() ? status : drop(status);
+  }
+  // A command inbox is its handling service's to declare: declaring it here would let the
+  // broker drop the command when no such service ever started.
+  absl::Status exists = check_exchange_exists(*connection_, destination.address);
+  if (exists.ok() || !absl::IsNotFound(exists)) return exists.ok() ? exists : drop(exists);
+  // Only the channel was closed: open it again (in confirm mode), so the failure is this
+  // batch's, not the connection's.
+  absl::Status reopened = connection_->reopen_channel();
+  if (reopened.ok()) {
+    amqp_confirm_select(connection_->state(), AmqpConnection::kChannel);
+    reopened = connection_->check_rpc("confirm.select");
+  }
+  if (!reopened.ok()) drop(reopened).IgnoreError();  // reconnects later; this batch fails anyway
+  next_delivery_tag_ = 1;
+  const auto ns = destination.metadata.find(std::string(kNamespaceHeader));
+  return absl::NotFoundError(
+      "no exchange '" + destination.address + "' on " + options_.describe() +
+      ": no service handling commands of namespace '" +
+      (ns == destination.metadata.end() ? std::string("?") : ns->second) +
+      "' has declared its inbox yet, so the command stays in the outbox (docs/guide/"
+      "13-rabbitmq.md, \"Command inboxes\")");
 }
 
 absl::Status ConfirmedPublisher::send_together(const TransportDestination& destination,

@@ -4,6 +4,8 @@
 // - a nack, a returned command (no queue bound for it), a timeout or a lost connection fails
 //   the batch, so the outbox keeps its rows and publishes them again (the receivers' inbox
 //   deduplicates what had arrived);
+// - a command to a namespace inbox no service declared fails with NotFound (a passive declare:
+//   the publisher never creates a command inbox);
 // - a returned event is dropped: nobody subscribes to it. Except within unrouted_grace of
 //   connecting: then any returned message fails the batch as settling
 //   (mark_transport_settling), since a restarted broker may not have its bindings back yet.
@@ -38,6 +40,9 @@ class ConfirmedPublisher {
   void disconnect() { connection_.reset(); }
 
  private:
+  // Declares the destination's exchange, or (a command inbox: RequireProvisionedEntity) checks
+  // that its consumers declared it: NotFound when not, the connection kept.
+  absl::Status ensure_exchange(const TransportDestination& destination);
   // Sends a batch's publishes: encoded together and written at once (a plain TCP connection),
   // or one amqp_basic_publish each (TLS).
   absl::Status send_together(const TransportDestination& destination,

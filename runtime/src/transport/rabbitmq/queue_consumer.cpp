@@ -11,6 +11,7 @@
 #include "whizbang/observability/log_rate_limiter.hpp"
 #include "whizbang/observability/logging.hpp"
 #include "whizbang/retry/failure.hpp"
+#include "whizbang/transport/command_inboxes.hpp"
 #include "whizbang/transport/rabbitmq/rabbitmq_topology.hpp"
 
 namespace whizbang::rabbitmq {
@@ -43,7 +44,10 @@ absl::StatusOr<std::unique_ptr<QueueConsumer>> QueueConsumer::start(
     Queue& queue = by_exchange[binding.address];
     queue.exchange = binding.address;
     queue.name = rabbitmq_queue_name(service_name, binding.address);
-    queue.patterns.push_back(std::move(binding.routing_key));
+    // A namespace command inbox is bound whole ('#'), as .NET binds it.
+    queue.patterns.push_back(takes_whole_namespace_inbox(binding.address)
+                                 ? std::string()
+                                 : std::move(binding.routing_key));
   }
   std::vector<Queue> queues;
   for (auto& [exchange, queue] : by_exchange) queues.push_back(std::move(queue));
