@@ -3,6 +3,7 @@
 // span tree across two services, the guardrail's decisions, a retry's link, a caller's context.
 #include <regex>
 
+#include "support/dotnet_reader_rules.hpp"
 #include "tracing_fixture.hpp"
 
 namespace tracing_test {
@@ -85,6 +86,12 @@ TEST_F(HostTracingTests, DotNetEnvelopeWithTp_ContinuesItsTrace_CascadedEventsCa
   const std::string& tp = shipped[0].hops.back().trace_parent;
   EXPECT_TRUE(std::regex_match(tp, std::regex("00-[0-9a-f]{32}-[0-9a-f]{16}-01"))) << tp;
   EXPECT_EQ(tp, dispatch.context.traceparent()) << "the span that produced the hop";
+  for (const auto& published : transport_.published()) {
+    if (published.message.message_type != wire<OrderShipped>()) continue;
+    const std::vector<std::string> problems =
+        whizbang::test::DotNetReaderRules::problems(published.message.envelope_json);
+    EXPECT_TRUE(problems.empty()) << ::testing::PrintToString(problems);
+  }
   EXPECT_EQ(shipped[0].message_id.to_string(),
             string_attribute(dispatch, keys::kMessagingMessageId));
 

@@ -7,7 +7,6 @@
 #include <thread>
 #include <utility>
 
-#include "whizbang/internal/sha256.hpp"
 #include "whizbang/observability/trace_names.hpp"
 
 namespace whizbang {
@@ -79,9 +78,18 @@ TraceContext Tracer::start_context(const TraceContext* parent, const TraceId* tr
 }
 
 SpanId derive_span_id(std::string_view key) {
-  const internal::Sha256Digest digest = internal::sha256(key);
+  // FNV-1a, then splitmix64's finalizer: ids need to be stable and spread, not secret, and this
+  // runs once per handling.
+  std::uint64_t hash = 0xCBF29CE484222325ULL;
+  for (const char c : key) {
+    hash ^= static_cast<std::uint8_t>(c);
+    hash *= 0x100000001B3ULL;
+  }
+  hash = (hash ^ (hash >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  hash = (hash ^ (hash >> 27)) * 0x94D049BB133111EBULL;
+  hash ^= hash >> 31;
   SpanId id;
-  std::copy_n(digest.begin(), id.bytes.size(), id.bytes.begin());
+  put_u64(id.bytes.data(), hash);
   if (!id.valid()) id.bytes[7] = 1;
   return id;
 }
@@ -115,6 +123,7 @@ Span::Span(const Tracer* tracer, std::string_view prefix, std::string_view subje
   data_->name.reserve(prefix.size() + subject.size());
   data_->name.append(prefix).append(subject);
   data_->kind = kind;
+  data_->attributes.reserve(8);  // the runtime's spans carry 5 to 8
   data_->start = std::chrono::system_clock::now();
 }
 

@@ -74,7 +74,7 @@ class Tracer {
   bool sample_all_ = true;
 };
 
-// A span id derived from `key` (the first 8 bytes of its SHA-256; never all zero): the same
+// A span id derived from `key` (a 64-bit hash of it; never all zero): the same
 // handling attempt always gets the same id, so a retry can link to the attempt before it
 // without storing anything.
 SpanId derive_span_id(std::string_view key);
