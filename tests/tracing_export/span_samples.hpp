@@ -4,6 +4,7 @@
 #include <string>
 
 #include "whizbang/observability/span_data.hpp"
+#include "whizbang/observability/trace_names.hpp"
 
 namespace tracing_test {
 
@@ -35,11 +36,12 @@ inline whizbang::SpanData full_span() {
   span.kind = whizbang::SpanKind::Consumer;
   span.start = at(0);
   span.end = at(1500);
-  span.attributes = {{"messaging.system", std::string("rabbitmq")},
-                     {"whizbang.attempt", std::int64_t{3}},
-                     {"whizbang.ratio", 0.25},
-                     {"whizbang.duplicate", true},
-                     {"whizbang.decision", std::string("fired")}};
+  span.attributes = {
+      {"messaging.system", std::string("rabbitmq")},
+      {"whizbang.attempt", std::int64_t{3}},
+      {"whizbang.ratio", 0.25},
+      {"whizbang.duplicate", true},
+      {std::string(whizbang::span_attributes::kExactlyOnceDecision), std::string("fired")}};
   span.events = {{"exception",
                   at(700),
                   {{"exception.type", std::string("std::runtime_error")},

@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "span_samples.hpp"
+#include "whizbang/observability/trace_names.hpp"
 #include "whizbang/otlp/otlp_exporter.hpp"
 
 namespace {
@@ -73,7 +74,8 @@ TEST(TraceReceiverToolTests, OnSigtermItPrintsTheTraceAcrossTheServicesAsATree) 
 
   auto handle = tracing_test::numbered_span(1, 0x70);
   handle.name = "handle shop::PlaceOrder";
-  handle.attributes = {{"whizbang.decision", std::string("fired")}};
+  handle.attributes = {
+      {std::string(whizbang::span_attributes::kExactlyOnceDecision), std::string("fired")}};
   auto remote = tracing_test::numbered_span(2, 0x70);
   remote.name = "handle shop::OrderPlaced";
   remote.parent_span_id = handle.context.span_id;

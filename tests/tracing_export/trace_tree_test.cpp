@@ -4,6 +4,7 @@
 
 #include "span_samples.hpp"
 #include "trace_tree.hpp"
+#include "whizbang/observability/trace_names.hpp"
 
 namespace {
 
@@ -18,11 +19,13 @@ TEST(TraceTreeTests, SpansOfTwoServicesPrintUnderTheirParentsWithDurationAndDeci
   auto handle = tracing_test::numbered_span(2);
   handle.name = "handle shop::PlaceOrder";
   handle.parent_span_id = root.context.span_id;
-  handle.attributes = {{"whizbang.decision", std::string("fired")}};
+  handle.attributes = {
+      {std::string(whizbang::span_attributes::kExactlyOnceDecision), std::string("fired")}};
   auto remote = tracing_test::numbered_span(3);
   remote.name = "handle shop::OrderPlaced";
   remote.parent_span_id = handle.context.span_id;
-  remote.attributes = {{"whizbang.decision", std::string("skipped_fired_elsewhere")}};
+  remote.attributes = {{std::string(whizbang::span_attributes::kExactlyOnceDecision),
+                        std::string("skipped_fired_elsewhere")}};
   // Received out of order, as batches of two processes arrive.
   const std::vector<whizbang::ReceivedSpan> spans = {
       received("notifications", remote), received("orders", handle), received("orders", root)};
