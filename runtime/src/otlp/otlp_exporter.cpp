@@ -13,7 +13,7 @@
 namespace whizbang {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using SteadyClock = std::chrono::steady_clock;
 
 constexpr std::string_view kQueueFull = "queue_full";
 constexpr std::string_view kExportFailed = "export_failed";
@@ -62,7 +62,7 @@ class OtlpExporter::Worker {
     {
       std::lock_guard lock(mutex_);
       if (!stopping_ && queue_.size() < options_.max_queue_size) {
-        if (queue_.empty()) oldest_ = Clock::now();
+        if (queue_.empty()) oldest_ = SteadyClock::now();
         queue_.push_back(std::move(span));
         ++accepted_;
         // The thread waits without a deadline while the queue is empty: the first span starts
@@ -118,7 +118,7 @@ class OtlpExporter::Worker {
 
  private:
   // Whether a batch should go now: a full one, a flush waiting, or the oldest span's delay over.
-  bool batch_due(Clock::time_point now) const {
+  bool batch_due(SteadyClock::time_point now) const {
     if (queue_.empty()) return false;
     return queue_.size() >= options_.max_batch_size || flush_target_ > settled_ ||
            now >= oldest_ + options_.schedule_delay;
@@ -128,7 +128,7 @@ class OtlpExporter::Worker {
     std::unique_lock lock(mutex_);
     while (true) {
       if (queue_.empty() && stopping_) break;
-      if (!batch_due(Clock::now())) {
+      if (!batch_due(SteadyClock::now())) {
         if (stopping_) break;
         if (queue_.empty()) {
           wake_.wait(lock);
@@ -142,7 +142,7 @@ class OtlpExporter::Worker {
           std::make_move_iterator(queue_.begin()),
           std::make_move_iterator(queue_.begin() + static_cast<long>(take)));
       queue_.erase(queue_.begin(), queue_.begin() + static_cast<long>(take));
-      if (!queue_.empty()) oldest_ = Clock::now();
+      if (!queue_.empty()) oldest_ = SteadyClock::now();
       lock.unlock();
       send(batch);
       lock.lock();
@@ -190,7 +190,7 @@ class OtlpExporter::Worker {
   std::condition_variable wake_;             // the thread: spans, a flush or stop
   std::condition_variable settled_changed_;  // flush(): a batch is done
   std::deque<SpanData> queue_;
-  Clock::time_point oldest_{};
+  SteadyClock::time_point oldest_{};
   std::uint64_t accepted_ = 0;      // spans ever queued
   std::uint64_t settled_ = 0;       // of those, sent or dropped
   std::uint64_t flush_target_ = 0;  // send at once until settled_ reaches it

@@ -11,19 +11,20 @@ namespace {
 namespace common = opentelemetry::proto::common::v1;
 namespace trace = opentelemetry::proto::trace::v1;
 using opentelemetry::proto::collector::trace::v1::ExportTraceServiceRequest;
-using Clock = std::chrono::system_clock;
+using WallClock =
+    std::chrono::system_clock;  // not "Clock": the exporter's is steady (unity builds)
 
 // Span.flags: bits 0-7 are the W3C trace flags (opentelemetry-proto's SpanFlags).
 constexpr std::uint32_t kTraceFlagsMask = 0xff;
 
-std::uint64_t unix_nanos(Clock::time_point time) {
+std::uint64_t unix_nanos(WallClock::time_point time) {
   return static_cast<std::uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(time.time_since_epoch()).count());
 }
 
-Clock::time_point from_unix_nanos(std::uint64_t nanos) {
-  return Clock::time_point(
-      std::chrono::duration_cast<Clock::duration>(std::chrono::nanoseconds(nanos)));
+WallClock::time_point from_unix_nanos(std::uint64_t nanos) {
+  return WallClock::time_point(
+      std::chrono::duration_cast<WallClock::duration>(std::chrono::nanoseconds(nanos)));
 }
 
 template <std::size_t N>
