@@ -114,15 +114,25 @@ std::string pascal_case(std::string_view name) {
 }
 
 std::string nested_wire_name(std::string_view cpp_name, std::size_t depth) {
-  std::string name(cpp_name);
   // The last `depth` "::" separate nested types; template arguments hold none (a message type
-  // is not a template).
-  for (std::size_t at = name.size(); depth > 0; --depth) {
-    const std::size_t separator = name.rfind("::", at);
-    if (separator == std::string::npos || separator == 0) break;
-    name.replace(separator, 2, "+");
+  // is not a template). Joined piece by piece: g++ 12 at -O3 warns falsely (-Wrestrict) on
+  // std::string::replace here.
+  std::vector<std::size_t> separators;  // from the last one back
+  for (std::size_t at = cpp_name.size(); depth > 0; --depth) {
+    const std::size_t separator = cpp_name.rfind("::", at);
+    if (separator == std::string_view::npos || separator == 0) break;
+    separators.push_back(separator);
     at = separator - 1;
   }
+  std::string name;
+  name.reserve(cpp_name.size());
+  std::size_t from = 0;
+  for (auto it = separators.rbegin(); it != separators.rend(); ++it) {
+    name.append(cpp_name.substr(from, *it - from));
+    name.push_back('+');
+    from = *it + 2;
+  }
+  name.append(cpp_name.substr(from));
   return name;
 }
 

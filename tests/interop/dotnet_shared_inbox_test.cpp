@@ -17,19 +17,19 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr char kOrderId[] = "0195a8f0-0000-7000-8000-00000000a001";
-constexpr char kFirstId[] = "0195a8f0-1111-7000-8000-00000000a002";
-constexpr char kSecondId[] = "0195a8f0-2222-7000-8000-00000000a003";
+constexpr char kSharedInboxOrderId[] = "0195a8f0-0000-7000-8000-00000000a001";
+constexpr char kOldSenderId[] = "0195a8f0-1111-7000-8000-00000000a002";
+constexpr char kNewSenderId[] = "0195a8f0-2222-7000-8000-00000000a003";
 constexpr char kFirstShipBy[] = "2026-03-10T09:00:00.0000000+00:00";
 constexpr char kSecondShipBy[] = "2026-03-11T09:00:00.0000000+00:00";
 
 std::string ship_order_body(const std::string& message_id, const std::string& ship_by) {
-  return R"({"v":1,"id":")" + message_id + R"(","p":{"OrderId":")" + kOrderId + R"(","ShipBy":")" +
-         ship_by + R"("},"h":[{"co":")" + message_id +
+  return R"({"v":1,"id":")" + message_id + R"(","p":{"OrderId":")" + kSharedInboxOrderId +
+         R"(","ShipBy":")" + ship_by + R"("},"h":[{"co":")" + message_id +
          R"(","si":{"sn":"Shop.OrderService","ii":"019cd3a0-3997-776c-b616-20bbc224dcd9",)"
          R"("hn":"web-1","pi":4242},"ts":"2026-03-09T17:30:01.693249+00:00",)"
          R"("md":{"AggregateId":")" +
-         kOrderId + R"("}}]})";
+         kSharedInboxOrderId + R"("}}]})";
 }
 
 // An older .NET sender: the shared inbox, EnvelopeType only. An upgraded one: the namespace
@@ -71,18 +71,18 @@ TEST(DotNetSharedInboxTests, KeepSharedInbox_CommandsFromOldAndUpgradedSenders_H
   ASSERT_TRUE((*host)->start().ok());
 
   // An older sender on the shared inbox.
-  ASSERT_TRUE(publish_ship_order(raw, options.inbox_exchange, kFirstId, kFirstShipBy));
+  ASSERT_TRUE(publish_ship_order(raw, options.inbox_exchange, kOldSenderId, kFirstShipBy));
   ASSERT_TRUE(log.wait_for(1, 30s)) << "the command on the shared inbox was not handled";
   // The same sender after its upgrade: it retries the first command on the namespace inbox,
   // then sends the second. One queue delivers both in order, so had the retry been handled,
   // it would be the second handling.
-  ASSERT_TRUE(publish_ship_order(raw, "inbox.shop.contracts", kFirstId, kFirstShipBy));
-  ASSERT_TRUE(publish_ship_order(raw, "inbox.shop.contracts", kSecondId, kSecondShipBy));
+  ASSERT_TRUE(publish_ship_order(raw, "inbox.shop.contracts", kOldSenderId, kFirstShipBy));
+  ASSERT_TRUE(publish_ship_order(raw, "inbox.shop.contracts", kNewSenderId, kSecondShipBy));
   ASSERT_TRUE(log.wait_for(2, 30s)) << "the command on the namespace inbox was not handled";
   {
     std::lock_guard lock(log.mutex);
     ASSERT_EQ(log.handled.size(), 2u);
-    EXPECT_EQ(log.handled[0].order_id.to_string(), kOrderId);
+    EXPECT_EQ(log.handled[0].order_id.to_string(), kSharedInboxOrderId);
     EXPECT_EQ(log.handled[1].ship_by,
               std::chrono::system_clock::time_point(std::chrono::microseconds(1773219600000000)))
         << "the retried command was handled again";

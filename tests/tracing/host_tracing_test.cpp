@@ -17,7 +17,7 @@ using whizbang_test::int_attribute;
 using whizbang_test::string_attribute;
 using namespace std::chrono_literals;
 
-constexpr char kDotNetTraceParent[] = "00-8fe2f60995fa4b5b2a2792f08b1ad39f-a8e13f9311145b78-01";
+constexpr char kDotNetHopTraceParent[] = "00-8fe2f60995fa4b5b2a2792f08b1ad39f-a8e13f9311145b78-01";
 
 template <class Message>
 std::string wire() {
@@ -52,12 +52,12 @@ class HostTracingTests : public ::testing::Test {
 TEST_F(HostTracingTests, DotNetEnvelopeWithTp_ContinuesItsTrace_CascadedEventsCarryTpDotNetReads) {
   Service shipping({"shipping", &transport_, &clock_});
   whizbang::Envelope envelope = envelope_of(placed("o-1"), "Shop.OrderService");
-  envelope.hops.front().trace_parent = kDotNetTraceParent;
+  envelope.hops.front().trace_parent = kDotNetHopTraceParent;
   deliver(transport_, envelope);
   settle({&shipping});
   ASSERT_EQ(shipping.log.shipped, 1);
 
-  const auto dotnet = *whizbang::TraceContext::parse(kDotNetTraceParent);
+  const auto dotnet = *whizbang::TraceContext::parse(kDotNetHopTraceParent);
   const whizbang::SpanData process =
       only(*shipping.sink, named(names::kProcessPrefix, wire<OrderPlaced>()));
   EXPECT_EQ(process.context.trace_id, dotnet.trace_id) << "trace id kept";
@@ -109,13 +109,13 @@ TEST_F(HostTracingTests, DotNetEnvelopeWithTp_ContinuesItsTrace_CascadedEventsCa
 TEST_F(HostTracingTests, TracingOff_IncomingTpPassedOnUnchanged) {
   Service shipping({"shipping", &transport_, &clock_, /*traced=*/false});
   whizbang::Envelope envelope = envelope_of(placed("o-1"), "Shop.OrderService");
-  envelope.hops.front().trace_parent = kDotNetTraceParent;
+  envelope.hops.front().trace_parent = kDotNetHopTraceParent;
   deliver(transport_, envelope);
   settle({&shipping});
   ASSERT_EQ(shipping.log.shipped, 1);
   const auto shipped = published_envelopes(transport_, wire<OrderShipped>());
   ASSERT_EQ(shipped.size(), 1u);
-  EXPECT_EQ(shipped[0].hops.back().trace_parent, kDotNetTraceParent);
+  EXPECT_EQ(shipped[0].hops.back().trace_parent, kDotNetHopTraceParent);
   EXPECT_TRUE(shipping.sink->spans().empty());
 }
 
@@ -273,7 +273,7 @@ TEST_F(HostTracingTests, RetriedHandling_LinksToTheEarlierAttemptsSpan) {
 
 TEST_F(HostTracingTests, CallerContext_TraceScope_SendContinuesIt) {
   Service orders({"orders", &transport_, &clock_});
-  const auto request = *whizbang::TraceContext::parse(kDotNetTraceParent);
+  const auto request = *whizbang::TraceContext::parse(kDotNetHopTraceParent);
   PlaceOrder command;
   command.order_id = "o-1";
   {
@@ -304,13 +304,13 @@ TEST_F(HostTracingTests, CallerContext_TracingOff_HopsCarryTheCallersTraceParent
   PlaceOrder command;
   command.order_id = "o-1";
   {
-    whizbang::TraceScope scope(*whizbang::TraceContext::parse(kDotNetTraceParent));
+    whizbang::TraceScope scope(*whizbang::TraceContext::parse(kDotNetHopTraceParent));
     ASSERT_TRUE(orders.host->dispatcher().send(command).ok());
   }
   settle({&orders});
   const auto placed_envelopes = published_envelopes(transport_, wire<OrderPlaced>());
   ASSERT_EQ(placed_envelopes.size(), 1u);
-  EXPECT_EQ(placed_envelopes[0].hops.back().trace_parent, kDotNetTraceParent);
+  EXPECT_EQ(placed_envelopes[0].hops.back().trace_parent, kDotNetHopTraceParent);
 }
 
 }  // namespace
