@@ -11,6 +11,7 @@
 #include <whizbang/observability/metrics.hpp>
 #include <whizbang/observability/trace_names.hpp>
 #include <whizbang/store/memory_work_store.hpp>
+#include <whizbang/transport/command_inboxes.hpp>
 #include <whizbang/transport/in_process_transport.hpp>
 
 #include <functional>
@@ -135,10 +136,12 @@ inline void deliver(whizbang::Transport& transport, const whizbang::Envelope& en
   const whizbang::TransportMessage sent{envelope.message_id, std::string(info.wire_name),
                                         whizbang::serialize_envelope(envelope),
                                         envelope.stream_id(), is_event};
-  const whizbang::TransportDestination destination{
-      is_event ? whizbang::default_destination(info) : std::string("inbox"),
-      whizbang::routing_key_for(info.wire_name),
-      {}};
+  // A command travels on its namespace's inbox (the default CommandInboxes).
+  const whizbang::TransportDestination destination =
+      is_event ? whizbang::TransportDestination{whizbang::default_destination(info),
+                                                whizbang::routing_key_for(info.wire_name),
+                                                {}}
+               : whizbang::command_destination(info.wire_name, {}, "inbox");
   EXPECT_TRUE(transport.publish(destination, {&sent, 1}).ok());
 }
 
