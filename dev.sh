@@ -170,7 +170,7 @@ TSAN_TARGETS=(
   whizbang_exactly_once_tests whizbang_registry_tests whizbang_perspective_sync_tests
   crash_restart_test ecommerce_sample shop_service whizbang_transport_tests whizbang_host_tests
   whizbang_rabbitmq_restart_tests whizbang_rabbitmq_tls_tests whizbang_rabbitmq_hosts_tests
-  whizbang_hostile_delivery_tests whizbang_tracing_export_tests
+  whizbang_hostile_delivery_tests whizbang_tracing_export_tests whizbang_tracing_tests
 )
 
 without_aslr() {
