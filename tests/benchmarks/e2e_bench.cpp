@@ -37,6 +37,7 @@
 #include <optional>
 #include <thread>
 
+#include "cpu_per_message.hpp"
 #include "dispatch_bench_messages.hpp"
 #include "e2e_bench_messages.hpp"
 #include "raw_amqp_loop.hpp"
@@ -141,28 +142,7 @@ BENCHMARK(BM_DurableEndToEnd_PublishToRemoteReceptor_Postgres)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
-// The CPU time every thread of this process spent, in microseconds.
-double process_cpu_us() {
-  timespec now{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
-  return static_cast<double>(now.tv_sec) * 1e6 + static_cast<double>(now.tv_nsec) / 1e3;
-}
-
-// Reports the process's CPU time per message over the benchmark's loop (`cpu_us_per_msg`): all
-// threads, both services' workers included. Wall time on these machines moves with the broker
-// and the neighbours; the CPU a message costs moves much less, so it shows what a change to the
-// path saves. Construct before the loop, call report() after it.
-class CpuPerMessage {
- public:
-  CpuPerMessage() : start_(process_cpu_us()) {}
-  void report(benchmark::State& state, std::int64_t messages) const {
-    if (messages <= 0) return;
-    state.counters["cpu_us_per_msg"] = (process_cpu_us() - start_) / static_cast<double>(messages);
-  }
-
- private:
-  double start_;
-};
+using bench::CpuPerMessage;
 
 void set_latency_counters(benchmark::State& state, std::vector<std::int64_t> latencies) {
   if (latencies.empty()) return;
@@ -475,7 +455,9 @@ class ConsumerProcess {
         // A batch counts once its handlings are durable, not when the receptor fired inside its
         // handling's transaction: a transaction of this thread begins only once that one ended
         // (the store's calls from other threads wait for it), and rolls back at once.
-        { const whizbang::Transaction settled(*consumer.store); }
+        {
+          const whizbang::Transaction settled(*consumer.store);
+        }
         (void)write_all(report, "B", 1);
       }
       commands.join();

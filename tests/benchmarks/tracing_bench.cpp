@@ -7,7 +7,6 @@
 //   taskset -c 0 build/tests/benchmarks/tracing_bench --benchmark_enable_random_interleaving=true
 #include <benchmark/benchmark.h>
 
-#include <ctime>
 #include <filesystem>
 
 #include <whizbang/dispatch/dispatcher.hpp>
@@ -15,6 +14,7 @@
 #include <whizbang/store/open_work_store.hpp>
 #include <whizbang/transport/in_process_transport.hpp>
 
+#include "cpu_per_message.hpp"
 #include "dispatch_bench_messages.hpp"
 #include "e2e_bench_messages.hpp"
 #include "whizbang_registry.hpp"
@@ -74,14 +74,6 @@ void BM_Dispatcher_PublishLocalNoPersist(benchmark::State& state) {
 }
 BENCHMARK(BM_Dispatcher_PublishLocalNoPersist)->ArgName("tracing")->Arg(0)->Arg(1)->Arg(2);
 
-// The CPU time every thread of this process spent, in microseconds: steadier than wall time on
-// shared machines, where fsync and neighbours move the wall clock.
-double process_cpu_us() {
-  timespec now{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
-  return static_cast<double>(now.tv_sec) * 1e6 + static_cast<double>(now.tv_nsec) / 1e3;
-}
-
 struct Node {
   Node(const std::string& location, const std::string& name, whizbang::Transport& transport,
        const whizbang::Registry& registry, int tracing, whizbang::Durability durability) {
@@ -124,7 +116,7 @@ void BM_DurableEndToEnd_Sqlite_Tracing(benchmark::State& state) {
                   tracing, durability);
     Node consumer((dir / "consumer.db").string(), "consumer", transport,
                   whizbang::generated::tracing_bench::registry(), tracing, durability);
-    const double cpu_start = process_cpu_us();
+    const bench::CpuPerMessage cpu;
     for (auto _ : state) {
       const std::int64_t target = consumer.tally.count() + kMessages;
       {
@@ -142,8 +134,7 @@ void BM_DurableEndToEnd_Sqlite_Tracing(benchmark::State& state) {
       }
     }
     state.SetItemsProcessed(state.iterations() * kMessages);
-    state.counters["cpu_us_per_msg"] =
-        (process_cpu_us() - cpu_start) / static_cast<double>(state.iterations() * kMessages);
+    cpu.report(state, state.iterations() * kMessages);
     state.SetLabel(mode_label(tracing));
   }
   std::filesystem::remove_all(dir);
