@@ -60,9 +60,12 @@ absl::StatusOr<ReplayedStream> replay_stream(const Registry& registry,
     replayed.through_version = std::max(replayed.through_version, event.version);
   }
   if (replay.empty()) return replayed;
-  sort_into_perspective_order(replay);
-  if (absl::Status status = fire_stages(stages, perspective, replay, kPreStages); !status.ok()) {
-    return status;
+  if (stages != nullptr) {
+    // The Pre stages fire in perspective order, before the fold (which sorts the same way).
+    sort_into_perspective_order(replay);
+    if (absl::Status status = fire_stages(stages, perspective, replay, kPreStages); !status.ok()) {
+      return status;
+    }
   }
   // Sorted into perspective order: the last event applied is the model's last event.
   absl::StatusOr<std::shared_ptr<void>> model =
