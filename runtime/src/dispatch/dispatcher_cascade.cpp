@@ -11,6 +11,16 @@ namespace whizbang {
 using dispatch_internal::CollectingSink;
 using dispatch_internal::context_of;
 
+namespace {
+// Runs `invoke` (a receptor's invocation) with the envelope's MessageContext current.
+template <class Invoke>
+absl::Status in_message_context(const Envelope& envelope, Invoke&& invoke) {
+  const MessageContext context = context_of(envelope);
+  ScopedMessageContext scope(context);
+  return invoke();
+}
+}  // namespace
+
 absl::Status Dispatcher::run_receptor(const ReceptorInfo& receptor, const Envelope& handling) {
   return run_and_cascade(receptor, EmissionSource::of(handling), nullptr);
 }
@@ -24,9 +34,8 @@ absl::Status Dispatcher::run_receptor(const ReceptorInfo& receptor, const Envelo
 absl::StatusOr<std::size_t> Dispatcher::run_receptor_without_emitting(const ReceptorInfo& receptor,
                                                                       const Envelope& envelope) {
   CollectingSink sink(options_.logger);
-  const MessageContext context = context_of(envelope);
-  ScopedMessageContext scope(context);
-  if (absl::Status status = invoke_contained(receptor, envelope.payload, sink, nullptr);
+  if (absl::Status status = in_message_context(
+          envelope, [&] { return invoke_contained(receptor, envelope.payload, sink, nullptr); });
       !status.ok()) {
     return status;
   }
@@ -48,11 +57,10 @@ absl::Status Dispatcher::run_and_cascade(const ReceptorInfo& receptor, const Emi
                                          std::shared_ptr<void>* response) {
   const Envelope& envelope = *source.envelope;
   CollectingSink sink(options_.logger);
-  {
-    const MessageContext context = context_of(envelope);
-    ScopedMessageContext scope(context);
-    absl::Status status = invoke_contained(receptor, envelope.payload, sink, response);
-    if (!status.ok()) return status;
+  if (absl::Status status = in_message_context(
+          envelope, [&] { return invoke_contained(receptor, envelope.payload, sink, response); });
+      !status.ok()) {
+    return status;
   }
   if (sink.emitted.empty() && receptor.response_key != nullptr) {
     log(options_.logger, spdlog::level::debug, log_events::kCascadeNothingExtracted,
