@@ -1,6 +1,7 @@
 #include "whizbang/observability/span_data.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace whizbang {
 namespace {
@@ -8,32 +9,42 @@ namespace {
 constexpr char kHexDigits[] = "0123456789abcdef";
 
 template <std::size_t N>
-std::string to_hex(const std::array<std::uint8_t, N>& bytes) {
-  std::string out(2 * N, '0');
+void write_hex(const std::array<std::uint8_t, N>& bytes, char* out) {
   for (std::size_t i = 0; i < N; ++i) {
     out[2 * i] = kHexDigits[bytes[i] >> 4];
     out[2 * i + 1] = kHexDigits[bytes[i] & 0x0f];
   }
+}
+
+template <std::size_t N>
+std::string to_hex(const std::array<std::uint8_t, N>& bytes) {
+  std::string out(2 * N, '0');
+  write_hex(bytes, out.data());
   return out;
 }
 
-// Lower-case hex only: W3C trace context forbids upper case.
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  return -1;
-}
+// Lower-case hex only: W3C trace context forbids upper case. A table: every received envelope's
+// traceparent is read on the delivery path.
+constexpr std::array<std::int8_t, 256> kHexValues = [] {
+  std::array<std::int8_t, 256> values{};
+  values.fill(-1);
+  for (int i = 0; i < 10; ++i) values['0' + i] = static_cast<std::int8_t>(i);
+  for (int i = 0; i < 6; ++i) values['a' + i] = static_cast<std::int8_t>(10 + i);
+  return values;
+}();
 
 template <std::size_t N>
 bool from_hex(std::string_view text, std::array<std::uint8_t, N>& bytes) {
   if (text.size() != 2 * N) return false;
+  int bad = 0;
   for (std::size_t i = 0; i < N; ++i) {
-    const int high = hex_value(text[2 * i]);
-    const int low = hex_value(text[2 * i + 1]);
-    if (high < 0 || low < 0) return false;
-    bytes[i] = static_cast<std::uint8_t>(high << 4 | low);
+    const int high = kHexValues[static_cast<unsigned char>(text[2 * i])];
+    const int low = kHexValues[static_cast<unsigned char>(text[2 * i + 1])];
+    bad |= high | low;  // negative once any digit is not hex
+    bytes[i] =
+        static_cast<std::uint8_t>(static_cast<unsigned>(high) << 4 | static_cast<unsigned>(low));
   }
-  return true;
+  return bad >= 0;
 }
 
 template <std::size_t N>
@@ -49,10 +60,12 @@ bool SpanId::valid() const { return !all_zero(bytes); }
 std::string SpanId::hex() const { return to_hex(bytes); }
 
 std::string TraceContext::traceparent() const {
-  std::string out = "00-";
-  out.append(trace_id.hex()).append("-").append(span_id.hex()).append("-");
-  out.push_back(kHexDigits[flags >> 4]);
-  out.push_back(kHexDigits[flags & 0x0f]);
+  // Written in place: every traced hop carries one.
+  std::string out = "00-................................-................-..";
+  write_hex(trace_id.bytes, out.data() + 3);
+  write_hex(span_id.bytes, out.data() + 36);
+  out[53] = kHexDigits[flags >> 4];
+  out[54] = kHexDigits[flags & 0x0f];
   return out;
 }
 

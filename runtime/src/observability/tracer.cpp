@@ -144,18 +144,18 @@ Span& Span::operator=(Span&& other) noexcept {
   return *this;
 }
 
-Span& Span::set_string(std::string_view key, std::string_view value) {
-  if (data_) data_->attributes.push_back({std::string(key), std::string(value)});
+Span& Span::set_string(SpanKey key, std::string_view value) {
+  if (data_) data_->attributes.push_back({key, std::string(value)});
   return *this;
 }
 
-Span& Span::set_int(std::string_view key, std::int64_t value) {
-  if (data_) data_->attributes.push_back({std::string(key), value});
+Span& Span::set_int(SpanKey key, std::int64_t value) {
+  if (data_) data_->attributes.push_back({key, value});
   return *this;
 }
 
-Span& Span::set_bool(std::string_view key, bool value) {
-  if (data_) data_->attributes.push_back({std::string(key), value});
+Span& Span::set_bool(SpanKey key, bool value) {
+  if (data_) data_->attributes.push_back({key, value});
   return *this;
 }
 
@@ -171,9 +171,8 @@ Span& Span::set_error(std::string_view type, std::string_view message) {
   SpanEvent event;
   event.name = std::string(span_values::kExceptionEvent);
   event.time = std::chrono::system_clock::now();
-  event.attributes.push_back({std::string(span_attributes::kExceptionType), std::string(type)});
-  event.attributes.push_back(
-      {std::string(span_attributes::kExceptionMessage), std::string(message)});
+  event.attributes.push_back({SpanKey(span_attributes::kExceptionType), std::string(type)});
+  event.attributes.push_back({SpanKey(span_attributes::kExceptionMessage), std::string(message)});
   data_->events.push_back(std::move(event));
   return *this;
 }

@@ -43,7 +43,7 @@ void write_attributes(const std::vector<SpanAttribute>& attributes,
                       google::protobuf::RepeatedPtrField<common::KeyValue>* into) {
   for (const SpanAttribute& attribute : attributes) {
     common::KeyValue* pair = into->Add();
-    pair->set_key(attribute.key);
+    pair->set_key(std::string(attribute.key.view()));
     common::AnyValue* value = pair->mutable_value();
     std::visit(
         [value](const auto& v) {

@@ -16,6 +16,8 @@
 #include <variant>
 #include <vector>
 
+#include "whizbang/observability/span_key.hpp"
+
 namespace whizbang {
 
 struct TraceId {
@@ -54,7 +56,9 @@ enum class SpanKind : std::uint8_t { Internal, Server, Client, Producer, Consume
 using SpanAttributeValue = std::variant<std::string, std::int64_t, double, bool>;
 
 struct SpanAttribute {
-  std::string key;
+  // Borrowed when the span set it from a SpanKey (a constant: no copy on the hot path), owned
+  // when decoded or built from a run-time string.
+  AttributeKey key;
   SpanAttributeValue value;
   friend bool operator==(const SpanAttribute&, const SpanAttribute&) = default;
 };

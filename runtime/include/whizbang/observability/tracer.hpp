@@ -104,9 +104,10 @@ class Span {
   bool recording() const { return data_ != nullptr; }
 
   // Named by value type: an overload set would turn a string literal into a bool.
-  Span& set_string(std::string_view key, std::string_view value);
-  Span& set_int(std::string_view key, std::int64_t value);
-  Span& set_bool(std::string_view key, bool value);
+  // Keys are constants (SpanKey): the span keeps a view of them, never a copy.
+  Span& set_string(SpanKey key, std::string_view value);
+  Span& set_int(SpanKey key, std::int64_t value);
+  Span& set_bool(SpanKey key, bool value);
   Span& add_link(const TraceContext& context);
   // Status Error, with an "exception" event carrying exception.type and exception.message.
   Span& set_error(std::string_view type, std::string_view message);
