@@ -10,6 +10,8 @@
 #   ./dev.sh fuzz [seconds]  libFuzzer over the envelope decoder and over the delivery path
 #                            (AMQP properties and body into an inbox), 60 s each (or the seconds
 #                            given), built by clang-19 with ASan (in build-fuzz/)
+#   ./dev.sh growth [flags]  how store claims grow with the backlog (growth_bench, 1k to 1M
+#                            rows pending, SQLite and a throwaway PostgreSQL server)
 # Each installs missing Debian packages first (only when absent), so a fresh Debian 12 machine
 # needs nothing done by hand. WHIZBANG_BUILD_DIR overrides the build directory, WHIZBANG_JOBS
 # the parallelism (2), WHIZBANG_GENERATOR the whizbang-gen of the sanitized and fuzz builds
@@ -249,6 +251,19 @@ suppressions=$PWD/tests/tsan.supp ${TSAN_OPTIONS:-}" \
     WHIZBANG_REBUILD_EVENTS=${2:-100000} ctest --test-dir "$BUILD_DIR" --output-on-failure \
       --timeout 1800 -R 'PerspectiveRebuildTests[.]RebuiltModelsEqualTheLiveOnes.*/(Sqlite|Postgres)'
     ;;
+  growth)
+    # How claims grow with the backlog (tests/benchmarks/growth_bench.cpp): SQLite and a throwaway
+    # PostgreSQL server (stopped by its pid on exit); arguments go to the benchmark, e.g.
+    # ./dev.sh growth --benchmark_filter=Outbox. Seeds up to a million rows per curve: minutes.
+    ensure_packages
+    configure "${RELEASE_FLAGS[@]}"
+    build --target growth_bench
+    growth_pg=$(mktemp -d /tmp/whizbang-growth-pg.XXXXXX)
+    trap 'tests/support/postgres-server.sh down "'"$growth_pg"'" >/dev/null' EXIT
+    tests/support/postgres-server.sh up "$growth_pg" >/dev/null
+    WHIZBANG_PG_CONNINFO="postgresql:///whizbang_test?host=$growth_pg&port=55432&user=whizbang" \
+      "$BUILD_DIR/tests/benchmarks/growth_bench" "${@:2}"
+    ;;
   fuzz)
     # Coverage-guided fuzzing (tests/fuzz/libfuzzer) for a bounded time: clang-19, since
     # libFuzzer ships with Clang; project code instrumented for coverage (WHIZBANG_FUZZERS) and
@@ -295,7 +310,7 @@ suppressions=$PWD/tests/tsan.supp ${TSAN_OPTIONS:-}" \
     done
     ;;
   *)
-    echo "usage: ./dev.sh run [distributed] | test | sanitize | tsan | fuzz [seconds] | rebuild-proof [events]" >&2
+    echo "usage: ./dev.sh run [distributed] | test | sanitize | tsan | fuzz [seconds] | rebuild-proof [events] | growth [benchmark flags]" >&2
     exit 2
     ;;
 esac
