@@ -39,10 +39,11 @@ class FailureContractTests : public ::testing::Test {
     ASSERT_TRUE(store_->store_outbox_messages(messages).ok());
   }
   void fail(const MessageId& id, std::string error = "boom", bool dead_letter = false,
-            WorkSource source = WorkSource::Outbox) {
+            WorkSource source = WorkSource::Outbox,
+            std::optional<RetryDecision> retry = std::nullopt) {
     const WorkFailure failure{
-        source,     id, MessageStatus::None, std::move(error), FailureReason::TransportException,
-        dead_letter};
+        source,      id,   MessageStatus::None, std::move(error), FailureReason::TransportException,
+        dead_letter, retry};
     ASSERT_TRUE(store_->complete_work({}, {&failure, 1}).ok());
   }
   std::vector<DeadLetter> dead_letters() {
@@ -93,6 +94,43 @@ TYPED_TEST(FailureContractTests, FailuresBeforeMaxAttempts_AreRetriedWithBackoff
   this->clock_.advance(61s);
   EXPECT_EQ(this->batch().size(), 1u);
   EXPECT_TRUE(this->dead_letters().empty());
+}
+
+// A retry policy's decision (docs/guide/11-failures.md, "Retry policies") replaces the store's
+// schedule for that failure: its wait, and its attempts before the dead letters.
+TYPED_TEST(FailureContractTests, RetryDecision_WaitZeroIsDueAtOnce_AWaitIsKept) {
+  const OutboxMessage message = outbox_message(OrderCreated{"o-1", 5}, "orders");
+  this->store({message});
+  ASSERT_EQ(this->batch().size(), 1u);
+  this->fail(message.message_id, "blip", false, WorkSource::Outbox, RetryDecision{0s, 0});
+  ASSERT_EQ(this->batch().size(), 1u) << "an immediate retry is claimable by the next poll";
+  this->fail(message.message_id, "blip", false, WorkSource::Outbox, RetryDecision{5s, 0});
+  EXPECT_TRUE(this->batch().empty()) << "waits its 5 s, not the store's 60 s";
+  this->clock_.advance(4s);
+  EXPECT_TRUE(this->batch().empty());
+  this->clock_.advance(2s);
+  EXPECT_EQ(this->batch().size(), 1u);
+}
+
+TYPED_TEST(FailureContractTests, RetryDecision_MaxAttempts_ReplacesTheStoresMax) {
+  // The store's max is 3 (SetUp); the decision allows 5.
+  const OutboxMessage message = outbox_message(OrderCreated{"o-1", 5}, "orders");
+  this->store({message});
+  for (int attempt = 1; attempt <= 5; ++attempt) {
+    ASSERT_EQ(this->batch().size(), 1u) << "attempt " << attempt;
+    this->fail(message.message_id, "down", false, WorkSource::Outbox, RetryDecision{0s, 5});
+  }
+  EXPECT_TRUE(this->batch().empty());
+  std::vector<DeadLetter> letters = this->dead_letters();
+  ASSERT_EQ(letters.size(), 1u);
+  EXPECT_EQ(letters[0].attempts, 5);
+  EXPECT_EQ(letters[0].reason, FailureReason::MaxAttemptsExceeded);
+  // And a decision of 1 dead-letters the first failure of an inbox row.
+  const InboxMessage received = inbox_message(outbox_message(OrderCreated{"o-2", 1}, "orders"));
+  ASSERT_TRUE(this->store_->store_inbox_messages({&received, 1}, MessageId::mint().uuid()).ok());
+  ASSERT_EQ(this->batch().size(), 1u);
+  this->fail(received.message_id, "down", false, WorkSource::Inbox, RetryDecision{0s, 1});
+  EXPECT_EQ(this->dead_letters().size(), 2u);
 }
 
 TYPED_TEST(FailureContractTests, DeadLetterNow_SkipsTheRemainingAttempts) {

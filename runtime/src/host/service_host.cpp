@@ -182,6 +182,7 @@ void ServiceHost::build_workers() {
                                                                      Stage stage) {
     return !dispatcher->receptors_at(type, stage).empty();
   };
+  outbox_options.retry_policies = o.retry_policies;
   outbox_options.signing = o.signing;
   outbox_options.logger = o.logger;
   outbox_options.tracer = dispatcher_->options().tracer;
@@ -198,6 +199,7 @@ void ServiceHost::build_workers() {
   inbox_options.poll_interval = o.poll_interval;
   inbox_options.lease_renewal_interval = o.lease_renewal_interval;
   inbox_options.max_group = o.inbox_max_group;
+  inbox_options.retry_policies = o.retry_policies;
   inbox_options.max_group_duration = o.inbox_max_group_duration;
   inbox_options.handle_on_delivery = o.inbox_handle_on_delivery.value_or(
       o.transport != nullptr && o.transport->delivers_on_own_threads() &&

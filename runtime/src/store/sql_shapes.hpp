@@ -88,8 +88,9 @@ inline std::string backoff_micros(const Backoff& backoff) {
   return cat(sql, " ELSE ", std::to_string(backoff.delay(retry).count()), " END");
 }
 
-// Shared by every failing table. ?5 now ?6 dead letter now ?7 max attempts (0: never). Backoff:
-// kStoreRetryBackoff (work_item.hpp): now + its wait before retry attempts + 1.
+// Shared by every failing table. ?5 now ?6 dead letter now ?7 max attempts (0: never) ?9 the
+// retry policy's wait in micros (RetryDecision), or -1: kStoreRetryBackoff (work_item.hpp), now
+// + its wait before retry attempts + 1.
 template <class D>
 std::string dead_letter_now() {
   return cat("(", D::param(6, "boolean"), " OR (", D::param(7, "integer"),
@@ -102,8 +103,9 @@ std::string failure_columns() {
       "attempts = attempts + 1, instance_id = NULL, lease_expiry = NULL, "
       "dead_lettered_at = CASE WHEN ",
       dead_letter_now<D>(), " THEN ", now, " ELSE NULL END, scheduled_for = CASE WHEN ",
-      dead_letter_now<D>(), " THEN NULL ELSE ", now, " + ", backoff_micros(kStoreRetryBackoff),
-      " END");
+      dead_letter_now<D>(), " THEN NULL ELSE ", now, " + CASE WHEN ", D::param(9, "bigint"),
+      " >= 0 THEN ", D::param(9, "bigint"), " ELSE ", backoff_micros(kStoreRetryBackoff),
+      " END END");
 }
 // A failure's error and reason; the reason becomes MaxAttemptsExceeded on the last attempt.
 // ?4 error ?6 dead letter now ?7 max attempts ?8 reason.
@@ -131,7 +133,7 @@ std::string complete_row(WorkSource source) {
   }
   return cat(sql, " WHERE message_id = ", D::param(1, "uuid"), owned_by_2<D>());
 }
-// ?1 id ?2 instance ?3 flags ?4 error ?5 now ?6 dead letter now ?7 max attempts ?8 reason.
+// ?1 id ?2 instance ?3 flags ?4 error ?5 now ?6 dead letter now ?7 max attempts ?8 reason ?9 wait.
 // Reaching max attempts turns the reason into MaxAttemptsExceeded (5). Returns what the failure
 // counters and the dead-letter warning need. (dead_lettered_at itself, not "IS NOT NULL": SQLite
 // 3.40's RETURNING answers that expression wrongly for a column the same UPDATE sets to NULL.)
@@ -162,8 +164,9 @@ std::string quarantine_row(WorkSource source) {
 }
 
 // ---- keyed failing tables -------------------------------------------------------------------
-// ?1 key ?2 instance ?4 error ?5 now ?6 dead letter now ?7 max attempts ?8 reason. `set` opens
-// the SET list (a status change, or nothing); `returning`: type, attempts, dead letter, stream.
+// ?1 key ?2 instance ?4 error ?5 now ?6 dead letter now ?7 max attempts ?8 reason ?9 wait. `set`
+// opens the SET list (a status change, or nothing); `returning`: type, attempts, dead letter,
+// stream.
 template <class D>
 std::string fail_keyed(std::string_view table, std::string_view set, std::string_view key,
                        std::string_view returning) {

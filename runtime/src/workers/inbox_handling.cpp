@@ -221,9 +221,10 @@ absl::StatusOr<InboxWorker::Handling> InboxWorker::record_failure(const WorkItem
     loop_.notify();
     return Handling::Failed;
   }
-  const WorkFailure failure{WorkSource::Inbox,      item.message_id,
-                            MessageStatus::None,    std::string(handled.message()),
-                            FailureReason::Unknown, is_permanent(handled)};
+  WorkFailure failure{WorkSource::Inbox,      item.message_id,
+                      MessageStatus::None,    std::string(handled.message()),
+                      FailureReason::Unknown, is_permanent(handled)};
+  options_.retry_policies.apply(handled, item.attempts, failure);
   ++result.failed;
   if (absl::Status status = keep_row(unwritten); !status.ok()) return status;
   if (absl::Status status = store_.complete_work({}, {&failure, 1}); !status.ok()) return status;

@@ -164,8 +164,10 @@ std::set<MessageId> OutboxDrainWorker::fire_post_outbox_stages(Group& group, Lea
 
 void OutboxDrainWorker::fail(Batch& batch, const WorkItem& item, const absl::Status& status,
                              FailureReason reason, DrainCycleResult& result) {
-  batch.failures.push_back({WorkSource::Outbox, item.message_id, MessageStatus::None,
-                            std::string(status.message()), reason, is_permanent(status)});
+  WorkFailure& failure = batch.failures.emplace_back(
+      WorkFailure{WorkSource::Outbox, item.message_id, MessageStatus::None,
+                  std::string(status.message()), reason, is_permanent(status)});
+  options_.retry_policies.apply(status, item.attempts, failure);
   if (item.stream_id) batch.stopped_streams.insert(*item.stream_id);
   ++result.failed;
 }

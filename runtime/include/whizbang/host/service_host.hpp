@@ -102,6 +102,9 @@ struct HostOptions {
   // (InboxWorkerOptions::handle_on_delivery). Unset: when the transport delivers on its own
   // threads and the store's writers take turns (RabbitMQ with SQLite).
   std::optional<bool> inbox_handle_on_delivery;
+  // Which retry policy a failed handling or publish gets: by exception type, status code or
+  // failure reason (docs/guide/11-failures.md, "Retry policies"); default: the store's schedule.
+  RetryPolicies retry_policies;
   // What a received envelope may hold (size, hops, records); one beyond is dead-lettered.
   EnvelopeLimits envelope_limits;
   // Signs what this service publishes and checks what it receives (docs/guide/16-security.md):

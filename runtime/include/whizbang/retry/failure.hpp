@@ -17,7 +17,9 @@
 #pragma once
 
 #include <stdexcept>
+#include <string>
 #include <string_view>
+#include <typeinfo>
 
 #include "absl/status/status.h"
 
@@ -48,6 +50,14 @@ bool is_permanent(const absl::Status& status);
 // marked permanent;
 // anything else: Unknown, "threw a non-standard exception".
 absl::Status status_from_current_exception(std::string_view context) noexcept;
+
+// The dynamic type of the exception a status was made from by status_from_current_exception
+// ("shop::GatewayTimeout", "std::runtime_error"), demangled; empty when it was not made from
+// an exception. Retry policies match on it (whizbang/workers/retry_policies.hpp).
+std::string exception_type(const absl::Status& status);
+
+// `type`'s name as C++ spells it ("shop::GatewayTimeout"): what exception_type() reports.
+std::string demangled_type_name(const std::type_info& type);
 
 // Runs `call` (returning absl::Status) and returns its status, or the status of what it threw.
 template <class Call>

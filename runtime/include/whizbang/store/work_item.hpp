@@ -16,6 +16,7 @@
 #include "whizbang/ids/uuid.hpp"
 #include "whizbang/message/envelope.hpp"
 #include "whizbang/retry/backoff.hpp"
+#include "whizbang/retry/retry_policy.hpp"
 #include "whizbang/store/outbox_message.hpp"
 
 namespace whizbang {
@@ -108,6 +109,10 @@ struct WorkFailure {
   // Dead-letter now, whatever the attempts: a corrupt row or unknown type (quarantine), a
   // permanent failure (whizbang/retry/failure.hpp).
   bool dead_letter = false;
+  // The retry policy's decision (whizbang/workers/retry_policies.hpp): the wait before the next
+  // attempt and the attempts that dead-letter. Unset: kStoreRetryBackoff and
+  // StoreOptions::max_attempts.
+  std::optional<RetryDecision> retry = std::nullopt;
 };
 
 struct WorkLease {
@@ -141,8 +146,7 @@ struct WorkBatchRequest {
 // detached work): 60 s before the first retry, doubling, at most 300 s (60, 120, 240, 300, ...).
 // Both SQL backends build their failing statements from its fields (store/sql_shapes.hpp); the
 // memory store calls failure_backoff().
-inline constexpr Backoff kStoreRetryBackoff{
-    .initial = std::chrono::seconds(60), .factor = 2, .cap = std::chrono::seconds(300)};
+inline constexpr Backoff kStoreRetryBackoff = kDefaultRetryBackoff;
 
 // The backoff of a row's next attempt after its `attempts`-th failure (attempts before it):
 // kStoreRetryBackoff's wait before retry attempts_before + 1.

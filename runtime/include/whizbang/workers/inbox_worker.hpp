@@ -69,6 +69,7 @@
 #include "whizbang/security/envelope_signing.hpp"
 #include "whizbang/store/work_store.hpp"
 #include "whizbang/transport/transport.hpp"
+#include "whizbang/workers/retry_policies.hpp"
 #include "whizbang/workers/worker_loop.hpp"
 
 namespace whizbang {
@@ -120,6 +121,9 @@ struct InboxWorkerOptions {
   // connection) is handled again without counting an attempt; past it, such a failure counts as
   // any other (docs/guide/17-your-data.md).
   int max_transient_retries = 10;
+  // Which retry policy a failed handling gets (docs/guide/11-failures.md, "Retry policies");
+  // default: the store's schedule.
+  RetryPolicies retry_policies;
   // Counts refused deliveries (`…inbox.delivery_refused{reason}`), dropped duplicates and
   // batches the store failed to take; null: not counted.
   std::shared_ptr<Metrics> metrics;

@@ -52,6 +52,7 @@
 #include "whizbang/store/work_store.hpp"
 #include "whizbang/transport/command_inboxes.hpp"
 #include "whizbang/transport/transport.hpp"
+#include "whizbang/workers/retry_policies.hpp"
 #include "whizbang/workers/worker_loop.hpp"
 
 namespace whizbang {
@@ -86,6 +87,9 @@ struct OutboxDrainWorkerOptions {
   std::function<bool(const MessageTypeInfo& type, Stage stage)> has_receptors_at;
   // How often a batch still being published renews the leases of its remaining rows.
   std::chrono::milliseconds lease_renewal_interval{60'000};
+  // Which retry policy a failed publish gets (docs/guide/11-failures.md, "Retry policies");
+  // default: the store's schedule. A broker that is down or settling costs no attempt at all.
+  RetryPolicies retry_policies;
   // Sign or Require: every published envelope is signed with the ring's first key
   // (docs/guide/16-security.md).
   EnvelopeSigning signing;

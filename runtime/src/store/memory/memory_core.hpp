@@ -150,7 +150,8 @@ struct MemoryCore : store_internal::TransactionBackend {
   // Applies a failure to `row`'s columns and reports it (counters, dead-letter warning).
   void fail(memory_store::FailureColumns row, std::string_view table, const MessageId& id,
             const std::string& message_type, const std::optional<Uuid>& stream_id,
-            std::string_view error, FailureReason reason, bool dead_letter);
+            std::string_view error, FailureReason reason, bool dead_letter,
+            const std::optional<RetryDecision>& retry = std::nullopt);
   std::vector<WorkItem> process(const WorkBatchRequest& request);
   std::vector<MessageId> renew(std::span<const WorkLease> leases);
   // Appends an event row to the event store; a row whose envelope cannot be read is quarantined

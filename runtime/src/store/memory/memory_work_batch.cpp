@@ -58,20 +58,26 @@ void MemoryCore::complete(std::span<const WorkCompletion> completions,
     fail({row->attempts, row->error, row->failure_reason, row->instance_id, row->lease_expiry,
           row->scheduled_for, row->dead_lettered_at},
          outbox ? "wh_outbox" : "wh_inbox", failure.message_id, type, stream, failure.error,
-         failure.reason, failure.dead_letter);
+         failure.reason, failure.dead_letter, failure.retry);
   }
 }
 
 void MemoryCore::fail(FailureColumns row, std::string_view table, const MessageId& id,
                       const std::string& message_type, const std::optional<Uuid>& stream_id,
-                      std::string_view error, FailureReason reason, bool dead_letter) {
+                      std::string_view error, FailureReason reason, bool dead_letter,
+                      const std::optional<RetryDecision>& retry) {
   const TimePoint at = now();
-  const bool exhausted = options.max_attempts > 0 && row.attempts + 1 >= options.max_attempts;
+  const int max_attempts =
+      retry && retry->max_attempts > 0 ? retry->max_attempts : options.max_attempts;
+  const bool exhausted = max_attempts > 0 && row.attempts + 1 >= max_attempts;
   const bool dead = dead_letter || exhausted;
   row.error = std::string(error);
   row.failure_reason = !dead_letter && exhausted ? FailureReason::MaxAttemptsExceeded : reason;
   row.scheduled_for =
-      dead ? std::nullopt : std::optional<TimePoint>(at + failure_backoff(row.attempts));
+      dead ? std::nullopt
+           : std::optional<TimePoint>(
+                 at + (retry ? std::chrono::duration_cast<TimePoint::duration>(retry->wait)
+                             : TimePoint::duration(failure_backoff(row.attempts))));
   row.dead_lettered_at = dead ? std::optional<TimePoint>(at) : std::nullopt;
   row.attempts += 1;
   row.instance_id.reset();

@@ -65,7 +65,7 @@ PostgresCore::Queries PostgresCore::add_completions(postgres::Pipeline& pipeline
     fail.bind_uuid(2, self);
     fail.bind_int(3, static_cast<std::int64_t>(failure.status));
     fail.bind_text(4, failure.error);
-    bind_failure_rule(fail, now, failure.dead_letter, failure.reason);
+    bind_failure_rule(fail, now, failure.dead_letter, failure.reason, failure.retry);
     failing.push_back(&fail);
   }
   return failing;
@@ -86,11 +86,13 @@ void PostgresCore::report_failures(std::span<const WorkFailure> failures,
 }
 
 void PostgresCore::bind_failure_rule(Query& query, std::int64_t now, bool dead_letter,
-                                     FailureReason reason) const {
+                                     FailureReason reason,
+                                     const std::optional<RetryDecision>& retry) const {
   query.bind_int(5, now);
   query.bind_bool(6, dead_letter);
-  query.bind_int(7, options.max_attempts);
+  query.bind_int(7, retry && retry->max_attempts > 0 ? retry->max_attempts : options.max_attempts);
   query.bind_int(8, static_cast<std::int64_t>(reason));
+  query.bind_int(9, retry ? retry->wait.count() : -1);
 }
 
 absl::StatusOr<std::vector<WorkItem>> PostgresCoordination::process_work_batch(

@@ -119,7 +119,8 @@ struct PostgresCore : store_internal::TransactionBackend {
                                    std::int64_t lease_expiry);
   // Binds ?5 now, ?6 dead letter, ?7 max attempts, ?8 reason of a failing statement.
   void bind_failure_rule(postgres::Query& query, std::int64_t now, bool dead_letter,
-                         FailureReason reason) const;
+                         FailureReason reason,
+                         const std::optional<RetryDecision>& retry = std::nullopt) const;
   // Fails the row keyed `id` with one of the keyed failing statements and reports the failure.
   absl::Status fail_keyed(const std::string& sql, std::string_view table, const MessageId& id,
                           std::string_view error, bool dead_letter);

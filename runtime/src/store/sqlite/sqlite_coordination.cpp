@@ -65,7 +65,7 @@ absl::Status SqliteCore::complete(std::span<const WorkCompletion> completions,
     use.bind_uuid(2, self);
     use.bind_int(3, static_cast<std::int64_t>(failure.status));
     use.bind_text(4, std::string_view(failure.error));
-    bind_failure_rule(use, now, failure.dead_letter, failure.reason);
+    bind_failure_rule(use, now, failure.dead_letter, failure.reason, failure.retry);
     WB_ASSIGN_OR_RETURN(bool row, use.step());
     if (!row) continue;  // gone, or claimed by another instance: not ours to fail
     store_internal::report_failure(options, {sqlite::sql::table(failure.source), failure.message_id,
@@ -76,11 +76,13 @@ absl::Status SqliteCore::complete(std::span<const WorkCompletion> completions,
 }
 
 void SqliteCore::bind_failure_rule(sqlite::Use& use, std::int64_t now, bool dead_letter,
-                                   FailureReason reason) const {
+                                   FailureReason reason,
+                                   const std::optional<RetryDecision>& retry) const {
   use.bind_int(5, now);
   use.bind_int(6, dead_letter ? 1 : 0);
-  use.bind_int(7, options.max_attempts);
+  use.bind_int(7, retry && retry->max_attempts > 0 ? retry->max_attempts : options.max_attempts);
   use.bind_int(8, static_cast<std::int64_t>(reason));
+  use.bind_int(9, retry ? retry->wait.count() : -1);
 }
 
 absl::StatusOr<std::vector<WorkItem>> SqliteCoordination::process_work_batch(

@@ -129,8 +129,8 @@ struct SqliteCore : store_internal::TransactionBackend {
                         std::span<const WorkFailure> failures, bool debug_mode);
   // Binds ?5 now, ?6 dead letter, ?7 max attempts, ?8 reason of a failing statement
   // (sql::failure_columns).
-  void bind_failure_rule(sqlite::Use& use, std::int64_t now, bool dead_letter,
-                         FailureReason reason) const;
+  void bind_failure_rule(sqlite::Use& use, std::int64_t now, bool dead_letter, FailureReason reason,
+                         const std::optional<RetryDecision>& retry = std::nullopt) const;
   absl::StatusOr<std::vector<MessageId>> renew(std::span<const WorkLease> leases);
   // Fails the row keyed `id` with one of the keyed failing statements (perspective events,
   // lifecycle completions) and reports the failure.
