@@ -117,7 +117,7 @@ Span::Span(const Tracer* tracer, std::string_view prefix, std::string_view subje
   context_ = tracer->start_context(parent, trace_id, span_id);
   active_ = true;
   if (!context_.sampled()) return;
-  data_ = std::make_unique<SpanData>();
+  data_.emplace();
   data_->context = context_;
   if (parent != nullptr) data_->parent_span_id = parent->span_id;
   data_->name.reserve(prefix.size() + subject.size());
@@ -131,7 +131,7 @@ Span::Span(Span&& other) noexcept
     : tracer_(other.tracer_),
       context_(other.context_),
       active_(std::exchange(other.active_, false)),
-      data_(std::move(other.data_)) {}
+      data_(std::exchange(other.data_, std::nullopt)) {}
 
 Span& Span::operator=(Span&& other) noexcept {
   if (this != &other) {
@@ -139,7 +139,7 @@ Span& Span::operator=(Span&& other) noexcept {
     tracer_ = other.tracer_;
     context_ = other.context_;
     active_ = std::exchange(other.active_, false);
-    data_ = std::move(other.data_);
+    data_ = std::exchange(other.data_, std::nullopt);
   }
   return *this;
 }
@@ -179,8 +179,9 @@ Span& Span::set_error(std::string_view type, std::string_view message) {
 
 void Span::finish() {
   data_->end = std::chrono::system_clock::now();
-  std::unique_ptr<SpanData> data = std::move(data_);
-  tracer_->export_span(std::move(*data));
+  SpanData data = std::move(*data_);
+  data_.reset();
+  tracer_->export_span(std::move(data));
 }
 
 }  // namespace whizbang

@@ -101,7 +101,7 @@ class Span {
   // This span's context (to install with TraceScope or write as a hop's `tp`); null when inert.
   const TraceContext* context() const { return active_ ? &context_ : nullptr; }
   // Whether attributes are kept (started and sampled): guard costly attribute building with it.
-  bool recording() const { return data_ != nullptr; }
+  bool recording() const { return data_.has_value(); }
 
   // Named by value type: an overload set would turn a string literal into a bool.
   // Keys are constants (SpanKey): the span keeps a view of them, never a copy.
@@ -123,7 +123,8 @@ class Span {
   const Tracer* tracer_ = nullptr;
   TraceContext context_;
   bool active_ = false;
-  std::unique_ptr<SpanData> data_;
+  // Held in the span, not on the heap: a traced message starts about five spans.
+  std::optional<SpanData> data_;
 };
 
 }  // namespace whizbang
