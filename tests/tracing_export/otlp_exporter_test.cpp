@@ -131,6 +131,7 @@ TEST(OtlpExporterTests, ACollectorThatDoesNotAnswerInTimeFailsTheBatchAfterTheTi
   whizbang::OtlpExporterOptions options;
   options.timeout = 200ms;
   options.schedule_delay = 1h;
+  options.max_export_attempts = 1;  // no retry (otlp_retry_test.cpp retries)
   auto exporter = f.exporter(options);
   exporter->on_end(tracing_test::numbered_span(1));
   exporter->flush(30s);  // returns once the request has timed out
@@ -160,6 +161,7 @@ TEST(OtlpExporterTests, ACollectorThatIsDownCostsSpansNotHandlingAndIsCounted) {
   options.max_batch_size = 4;
   options.max_queue_size = 8;
   options.schedule_delay = 1h;
+  options.max_export_attempts = 1;
   auto exporter = f.exporter(options);
   constexpr int kEnded = 20;
   for (int i = 0; i < kEnded; ++i) exporter->on_end(tracing_test::numbered_span(i));
@@ -180,6 +182,7 @@ TEST(OtlpExporterTests, RefusedBatchesAreCountedAndTheirFailureLoggedOnceNotPerB
   whizbang::OtlpExporterOptions options;
   options.max_batch_size = 1;
   options.schedule_delay = 1h;
+  options.max_export_attempts = 1;
   auto exporter = f.exporter(options);
   for (int i = 0; i < 5; ++i) exporter->on_end(tracing_test::numbered_span(i));
   exporter->flush(30s);

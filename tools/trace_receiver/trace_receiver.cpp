@@ -40,6 +40,7 @@ absl::StatusOr<std::unique_ptr<TraceReceiver>> TraceReceiver::start(const std::s
     }
     Answer answer = self->receive(request.body, std::move(headers));
     response.status = answer.status;
+    if (!answer.retry_after.empty()) response.set_header("Retry-After", answer.retry_after);
     response.set_content(answer.body,
                          answer.status == 200 ? "application/x-protobuf" : "text/plain");
   });
@@ -94,6 +95,10 @@ TraceReceiver::Answer TraceReceiver::receive(
     ++bad_requests_;
     return {415, "expected Content-Type: application/x-protobuf\n"};
   }
+  if (refusals_left_ > 0) {
+    --refusals_left_;
+    return {refusal_status_, "refused by the test\n", retry_after_};
+  }
   if (status_ < 200 || status_ > 299) return {status_, "refused by the test\n"};
   absl::StatusOr<std::vector<ExportedSpans>> decoded = decode_export_request(body);
   if (!decoded.ok()) {
@@ -130,6 +135,18 @@ bool TraceReceiver::wait_for_spans(std::size_t count, std::chrono::milliseconds 
   return changed_.wait_for(lock, timeout, [&] { return spans_.size() >= count; });
 }
 
+bool TraceReceiver::wait_until(const std::function<bool(const std::vector<ReceivedSpan>&)>& done,
+                               std::chrono::milliseconds timeout) const {
+  std::unique_lock lock(mutex_);
+  return changed_.wait_for(lock, timeout, [&] { return done(spans_); });
+}
+
+bool TraceReceiver::wait_for_requests(std::uint64_t count,
+                                      std::chrono::milliseconds timeout) const {
+  std::unique_lock lock(mutex_);
+  return changed_.wait_for(lock, timeout, [&] { return requests_ >= count; });
+}
+
 std::uint64_t TraceReceiver::requests() const {
   std::lock_guard lock(mutex_);
   return requests_;
@@ -148,6 +165,13 @@ std::vector<std::pair<std::string, std::string>> TraceReceiver::last_headers() c
 void TraceReceiver::respond_with(int status) {
   std::lock_guard lock(mutex_);
   status_ = status;
+}
+
+void TraceReceiver::respond_with(int status, std::size_t times, std::string retry_after) {
+  std::lock_guard lock(mutex_);
+  refusal_status_ = status;
+  refusals_left_ = times;
+  retry_after_ = std::move(retry_after);
 }
 
 void TraceReceiver::hold_requests() {

@@ -20,6 +20,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -62,15 +63,25 @@ class TraceReceiver {
   std::vector<ReceivedSpan> trace(const TraceId& trace_id) const;
   // True once `count` spans have been received in all; false after `timeout`.
   bool wait_for_spans(std::size_t count, std::chrono::milliseconds timeout) const;
+  // True once `done(spans received so far)` holds (checked on each export received); false
+  // after `timeout`.
+  bool wait_until(const std::function<bool(const std::vector<ReceivedSpan>&)>& done,
+                  std::chrono::milliseconds timeout) const;
 
   // What it has seen: requests served (any answer), and those it could not decode.
   std::uint64_t requests() const;
   std::uint64_t bad_requests() const;
+  // True once `count` requests have been answered in all (refused ones too); false after
+  // `timeout`.
+  bool wait_for_requests(std::uint64_t count, std::chrono::milliseconds timeout) const;
   // The headers of the last request, names lower-cased.
   std::vector<std::pair<std::string, std::string>> last_headers() const;
 
   // Answer every later request with `status` (not 2xx: the spans are not kept).
   void respond_with(int status);
+  // Answer only the next `times` requests with `status` (and a Retry-After header when given),
+  // the later ones as before: a collector that is briefly overloaded.
+  void respond_with(int status, std::size_t times, std::string retry_after = "");
   // Later requests wait, unanswered, until release_requests() (a slow collector).
   void hold_requests();
   void release_requests();
@@ -82,6 +93,7 @@ class TraceReceiver {
   struct Answer {
     int status = 200;
     std::string body;
+    std::string retry_after = {};
   };
   Answer receive(const std::string& body, std::vector<std::pair<std::string, std::string>> headers);
 
@@ -96,6 +108,9 @@ class TraceReceiver {
   std::uint64_t bad_requests_ = 0;
   std::vector<std::pair<std::string, std::string>> last_headers_;
   int status_ = 200;
+  int refusal_status_ = 200;
+  std::size_t refusals_left_ = 0;
+  std::string retry_after_;
   bool holding_ = false;
   bool stopping_ = false;
   std::size_t held_ = 0;

@@ -7,6 +7,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
+#include "service_runner_otel_env.hpp"
 #include "whizbang/host/service_runner.hpp"
 #include "whizbang/internal/absl_view.hpp"
 
@@ -37,10 +38,11 @@ absl::Status parse_error(const CLI::ParseError& error) {
   return absl::InvalidArgumentError(message);
 }
 
-absl::Status set_sampling(ServiceRunnerConfig& config, std::string_view value) {
+absl::Status set_sampling(ServiceRunnerConfig& config, std::string_view value,
+                          std::string_view source = "--trace-sampling") {
   double ratio = 0;
   if (!absl::SimpleAtod(internal::absl_view(value), &ratio) || !(ratio >= 0 && ratio <= 1)) {
-    return absl::InvalidArgumentError("--trace-sampling: '" + std::string(value) +
+    return absl::InvalidArgumentError(std::string(source) + ": '" + std::string(value) +
                                       "' is not a ratio from 0 to 1");
   }
   config.trace_sampling = ratio;
@@ -91,18 +93,20 @@ absl::Status add_header(ServiceRunnerConfig& config, std::string_view pair, bool
   return absl::OkStatus();
 }
 
-// The headers: the --otlp-header flags, or else WHIZBANG_OTLP_HEADERS.
+// The headers: the --otlp-header flags, or else the first of WHIZBANG_OTLP_HEADERS,
+// OTEL_EXPORTER_OTLP_TRACES_HEADERS and OTEL_EXPORTER_OTLP_HEADERS that is set.
 absl::Status set_headers(ServiceRunnerConfig& config, const std::vector<std::string>& flags) {
   for (const std::string& flag : flags) {
     if (absl::Status added = add_header(config, flag, false, "--otlp-header"); !added.ok()) {
       return added;
     }
   }
-  const char* environment = std::getenv("WHIZBANG_OTLP_HEADERS");
-  if (!flags.empty() || environment == nullptr) return absl::OkStatus();
-  for (absl::string_view pair : absl::StrSplit(environment, ',', absl::SkipWhitespace())) {
-    if (absl::Status added = add_header(config, std::string_view(pair.data(), pair.size()), true,
-                                        "WHIZBANG_OTLP_HEADERS");
+  const runner_otel::EnvValue environment = runner_otel::first_set(
+      {"WHIZBANG_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_TRACES_HEADERS", "OTEL_EXPORTER_OTLP_HEADERS"});
+  if (!flags.empty() || environment.value == nullptr) return absl::OkStatus();
+  for (absl::string_view pair : absl::StrSplit(environment.value, ',', absl::SkipWhitespace())) {
+    if (absl::Status added =
+            add_header(config, std::string_view(pair.data(), pair.size()), true, environment.name);
         !added.ok()) {
       return added;
     }
@@ -154,10 +158,17 @@ absl::StatusOr<ServiceRunnerConfig> parse_service_runner_config(int argc,
   }
   if (!sampling.empty()) {
     if (absl::Status status = set_sampling(config, sampling); !status.ok()) return status;
+  } else if (const runner_otel::EnvValue ratio = runner_otel::sampler_ratio(); ratio.value) {
+    if (absl::Status status = set_sampling(config, ratio.value, ratio.name); !status.ok()) {
+      return status;
+    }
   }
   if (absl::Status status = set_headers(config, headers); !status.ok()) return status;
+  // OpenTelemetry's standard variables, below our flags and WHIZBANG_* variables.
+  runner_otel::fill_unset(config);
   if (config.service_name.empty()) {
-    return absl::InvalidArgumentError("no service name: give --service NAME or WHIZBANG_SERVICE");
+    return absl::InvalidArgumentError(
+        "no service name: give --service NAME, WHIZBANG_SERVICE or OTEL_SERVICE_NAME");
   }
   if (absl::StatusOr<EnvelopeSigning> signing = signing_from_config(config); !signing.ok()) {
     return signing.status();

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "otlp_http_client.hpp"
+#include "otlp_retry.hpp"
 #include "spdlog/spdlog.h"
 #include "whizbang/observability/log_rate_limiter.hpp"
 #include "whizbang/otlp/otlp_protobuf.hpp"
@@ -113,6 +114,7 @@ class OtlpExporter::Worker {
     stats.dropped_failed = dropped_failed_.load();
     stats.failed_requests = failed_requests_.load();
     stats.requests = requests_.load();
+    stats.retries = retries_.load();
     return stats;
   }
 
@@ -155,8 +157,17 @@ class OtlpExporter::Worker {
 
   void send(const std::vector<SpanData>& batch) {
     const std::string body = encode_export_request(options_.resource, batch);
-    requests_.fetch_add(1);
-    const otlp::HttpPostResult result = client_.post(body);
+    otlp::HttpPostResult result;
+    for (int attempt = 1;; ++attempt) {
+      requests_.fetch_add(1);
+      result = client_.post(body);
+      if (!otlp::retryable(result) || attempt >= options_.max_export_attempts) break;
+      if (!wait_before_retry(otlp::retry_delay(attempt, result, options_.retry_initial_backoff,
+                                               options_.retry_max_backoff))) {
+        break;
+      }
+      retries_.fetch_add(1);
+    }
     if (result.ok()) {
       exported_.fetch_add(batch.size());
       count(options_.metrics.get(), metric_names::kTraceSpansExported, batch.size());
@@ -178,6 +189,13 @@ class OtlpExporter::Worker {
       logger_->warn("OTLP export to {} failed, {} spans dropped: {}{}",
                     otlp_traces_url(options_.endpoint), batch.size(), why, logged->suffix());
     }
+  }
+
+  // The backoff before a retry, on the exporter's thread (never the handling's); false when
+  // shutdown cut it short.
+  bool wait_before_retry(std::chrono::milliseconds delay) {
+    std::unique_lock lock(mutex_);
+    return !wake_.wait_for(lock, delay, [&] { return stopping_; });
   }
 
   const OtlpExporterOptions options_;
@@ -202,6 +220,7 @@ class OtlpExporter::Worker {
   std::atomic<std::uint64_t> dropped_failed_{0};
   std::atomic<std::uint64_t> failed_requests_{0};
   std::atomic<std::uint64_t> requests_{0};
+  std::atomic<std::uint64_t> retries_{0};
 
   std::mutex stop_mutex_;
   std::thread thread_;
@@ -214,6 +233,9 @@ absl::StatusOr<std::shared_ptr<OtlpExporter>> OtlpExporter::create(OtlpExporterO
   }
   if (options.max_queue_size == 0 || options.max_batch_size == 0) {
     return absl::InvalidArgumentError("OTLP exporter: queue and batch sizes must be above 0");
+  }
+  if (options.max_export_attempts < 1) {
+    return absl::InvalidArgumentError("OTLP exporter: max_export_attempts must be at least 1");
   }
   if (options.timeout <= std::chrono::milliseconds::zero()) {
     return absl::InvalidArgumentError("OTLP exporter: the timeout must be above 0");

@@ -78,6 +78,10 @@ HttpPostResult OtlpHttpClient::post(const std::string& body) {
     return result;
   }
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &result.status);
+  curl_off_t retry_after = 0;
+  if (curl_easy_getinfo(curl, CURLINFO_RETRY_AFTER, &retry_after) == CURLE_OK && retry_after > 0) {
+    result.retry_after = std::chrono::seconds(retry_after);
+  }
   return result;
 }
 

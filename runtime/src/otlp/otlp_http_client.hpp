@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,6 +19,9 @@ struct HttpPostResult {
   long status = 0;    // the HTTP status; 0 when no response came
   std::string error;  // what failed when no response came (libcurl's message)
   std::string body;   // the response's first bytes, for the log
+  // The answer's Retry-After (seconds or a date), when it has one: how long to wait before
+  // sending again.
+  std::optional<std::chrono::milliseconds> retry_after;
   bool ok() const { return error.empty() && status >= 200 && status < 300; }
 };
 

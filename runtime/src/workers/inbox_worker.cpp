@@ -82,6 +82,16 @@ DeliveryOutcome InboxWorker::receive(std::span<const TransportMessage> batch) {
   }
   DeliveryOutcome outcome = stored.ok() ? settle_refusals(batch, admission) : stored;
   note_delivery(outcome.status, admission);
+  // The transport's settle spans go under the receive spans (read before those end).
+  if (!admission.spans.empty()) {
+    outcome.tracer = options_.tracer.get();
+    outcome.settle_parents.resize(batch.size());
+    for (std::size_t row = 0; row < admission.spans.size(); ++row) {
+      if (const TraceContext* context = admission.spans[row].context()) {
+        outcome.settle_parents[admission.row_of[row]] = *context;
+      }
+    }
+  }
   finish_receive_spans(admission.spans, admission.rows, admission.newly_stored,
                        admission.duplicates, outcome.status);
   return outcome;

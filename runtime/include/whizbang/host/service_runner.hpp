@@ -69,7 +69,9 @@ struct ServiceRunnerConfig {
 // WHIZBANG_HTTP_ADDRESS, WHIZBANG_SIGNING, WHIZBANG_TRUSTED_SCOPE_SERVICES,
 // WHIZBANG_OTLP_ENDPOINT, WHIZBANG_OTLP_HEADERS ("name=value,name=value", values
 // percent-decoded as in OTEL_EXPORTER_OTLP_HEADERS; the place for a secret: a command line is
-// visible to every user of the machine), WHIZBANG_TRACE_SAMPLING. A service name is required.
+// visible to every user of the machine), WHIZBANG_TRACE_SAMPLING; below those, OpenTelemetry's
+// OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT, OTEL_EXPORTER_OTLP_(TRACES_)HEADERS, OTEL_SERVICE_NAME
+// and OTEL_TRACES_SAMPLER_ARG (docs/guide/18-tracing.md). A service name is required.
 absl::StatusOr<ServiceRunnerConfig> parse_service_runner_config(int argc, const char* const argv[]);
 // The signing a configuration asks for, with the keys from WHIZBANG_SIGNING_KEYS.
 absl::StatusOr<EnvelopeSigning> signing_from_config(const ServiceRunnerConfig& config);

@@ -19,12 +19,15 @@ inline constexpr std::string_view kReceivePrefix = "receive ";          // + mes
 inline constexpr std::string_view kProcessPrefix = "process ";          // + message type (Consumer)
 inline constexpr std::string_view kReceptorPrefix = "receptor ";        // + receptor id (Internal)
 inline constexpr std::string_view kPerspectivePrefix = "perspective ";  // + perspective name
+inline constexpr std::string_view kSettlePrefix = "settle ";            // + destination (Client)
 }  // namespace span_names
 
 namespace span_attributes {
 // OpenTelemetry messaging semantic conventions.
 inline constexpr std::string_view kMessagingSystem = "messaging.system";
 inline constexpr std::string_view kMessagingOperationType = "messaging.operation.type";
+// The system's own name of the operation: a settle's ack, nack (requeued) or reject.
+inline constexpr std::string_view kMessagingOperationName = "messaging.operation.name";
 inline constexpr std::string_view kMessagingDestinationName = "messaging.destination.name";
 inline constexpr std::string_view kMessagingMessageId = "messaging.message.id";
 inline constexpr std::string_view kMessagingConversationId = "messaging.message.conversation_id";
@@ -63,6 +66,11 @@ inline constexpr std::string_view kSystemRabbitMq = "rabbitmq";
 inline constexpr std::string_view kOperationPublish = "publish";
 inline constexpr std::string_view kOperationReceive = "receive";
 inline constexpr std::string_view kOperationProcess = "process";
+inline constexpr std::string_view kOperationSettle = "settle";
+// kMessagingOperationName of a settle: stored (ack), offered again (nack), dead-lettered (reject).
+inline constexpr std::string_view kSettleAck = "ack";
+inline constexpr std::string_view kSettleNack = "nack";
+inline constexpr std::string_view kSettleReject = "reject";
 // kExactlyOnceDecision.
 inline constexpr std::string_view kDecisionFired = "fired";
 inline constexpr std::string_view kDecisionSkippedHere = "skipped: already fired here";

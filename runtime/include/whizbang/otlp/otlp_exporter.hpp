@@ -16,9 +16,12 @@
 // (max_queue_size) and returns; when the queue is full the span is dropped and counted
 // (metric_names::kTraceSpansDropped, reason queue_full), so a slow or absent collector costs the
 // handling nothing but lost spans. One background thread sends batches of up to max_batch_size
-// spans, as soon as a batch is full or schedule_delay after the oldest queued span. A batch the
-// collector refuses (or does not answer within `timeout`) is dropped and counted (reason
-// export_failed); failures are logged, rate-limited (LogRateLimiter).
+// spans, as soon as a batch is full or schedule_delay after the oldest queued span. A request
+// the collector answers 429, 502, 503 or 504, or does not answer (connection refused, a
+// timeout), is sent again with backoff on that thread, up to max_export_attempts; meanwhile
+// on_end keeps queueing (and dropping at a full queue). A batch refused otherwise, or still
+// failing after its attempts, is dropped and counted (reason export_failed); failures are
+// logged, rate-limited (LogRateLimiter).
 #pragma once
 
 #include <chrono>
@@ -55,6 +58,12 @@ struct OtlpExporterOptions {
   std::size_t max_batch_size = 512;
   // How long a span may wait for its batch to fill before it is sent anyway.
   std::chrono::milliseconds schedule_delay{1000};
+  // Requests per batch at most (1: no retry). Retries wait retry_initial_backoff, doubling, at
+  // most retry_max_backoff (or the collector's Retry-After, capped the same); shutdown ends a
+  // wait at once.
+  int max_export_attempts = 5;
+  std::chrono::milliseconds retry_initial_backoff{1000};
+  std::chrono::milliseconds retry_max_backoff{5000};
   // Who sends the spans: service.name, service.instance.id (otlp_service_resource).
   TraceResource resource;
   std::shared_ptr<Metrics> metrics;        // null: not counted
@@ -70,7 +79,8 @@ std::string otlp_traces_url(std::string_view endpoint);
 
 class OtlpExporter final : public SpanSink {
  public:
-  // InvalidArgument for an endpoint that is not http:// or https://, or sizes of 0.
+  // InvalidArgument for an endpoint that is not http:// or https://, sizes of 0, or attempts
+  // below 1.
   static absl::StatusOr<std::shared_ptr<OtlpExporter>> create(OtlpExporterOptions options);
   ~OtlpExporter() override;  // shutdown(timeout)
   OtlpExporter(const OtlpExporter&) = delete;
@@ -87,11 +97,12 @@ class OtlpExporter final : public SpanSink {
 
   // What the exporter has done so far (also counted in `metrics`).
   struct Stats {
-    std::uint64_t exported = 0;        // spans the collector accepted
-    std::uint64_t dropped_full = 0;    // spans dropped at a full queue (or after shutdown)
-    std::uint64_t dropped_failed = 0;  // spans of batches that failed
-    std::uint64_t failed_requests = 0;
-    std::uint64_t requests = 0;
+    std::uint64_t exported = 0;         // spans the collector accepted
+    std::uint64_t dropped_full = 0;     // spans dropped at a full queue (or after shutdown)
+    std::uint64_t dropped_failed = 0;   // spans of batches that failed
+    std::uint64_t failed_requests = 0;  // batches given up on (after their attempts)
+    std::uint64_t requests = 0;         // HTTP requests, retries included
+    std::uint64_t retries = 0;          // requests that were a retry
   };
   Stats stats() const;
 

@@ -32,9 +32,12 @@
 #include "absl/status/statusor.h"
 #include "whizbang/ids/message_id.hpp"
 #include "whizbang/ids/uuid.hpp"
+#include "whizbang/observability/span_data.hpp"
 #include "whizbang/retry/failure.hpp"
 
 namespace whizbang {
+
+class Tracer;  // whizbang/observability/tracer.hpp
 
 struct TransportMessage {
   MessageId message_id;
@@ -86,6 +89,11 @@ struct DeliveryOutcome {
 
   absl::Status status;
   std::vector<RefusedDelivery> refused;
+  // Tracing on: the subscriber's tracer and, by batch index, each delivery's receive span (none
+  // where it has none), under which a transport traces its settling of the delivery (a `settle`
+  // span: docs/guide/18-tracing.md). Empty, or a null tracer: nothing is traced.
+  const Tracer* tracer = nullptr;
+  std::vector<std::optional<TraceContext>> settle_parents;
 };
 
 // A subscription receives what is published to `address` with a matching routing key: an empty

@@ -8,6 +8,7 @@
 
 #include "fmt/format.h"
 #include "rabbitmq/amqp_declare.hpp"
+#include "rabbitmq/settle_spans.hpp"
 #include "whizbang/observability/log_rate_limiter.hpp"
 #include "whizbang/observability/logging.hpp"
 #include "whizbang/retry/failure.hpp"
@@ -257,9 +258,14 @@ absl::Status QueueConsumer::flush() {
       }
       // One nack with `multiple` covers the rest: every delivery before this run is acked, and
       // what accept() settled itself was settled on arrival.
+      SettleSpans settles(outcome, batch, destination, {}, /*requeued=*/true);
       const int rc = amqp_basic_nack(state, AmqpConnection::kChannel, deliveries.back().tag,
                                      /*multiple=*/1, /*requeue=*/1);
-      if (rc != AMQP_STATUS_OK) return connection_->check(rc, "basic.nack");
+      if (rc != AMQP_STATUS_OK) {
+        absl::Status failed = connection_->check(rc, "basic.nack");
+        settles.end(failed);
+        return failed;
+      }
       pause(handler_backoff_.next());
       return absl::OkStatus();
     }
@@ -279,17 +285,33 @@ absl::Status QueueConsumer::settle_run(const DeliveryOutcome& outcome,
                                        std::span<const Delivery> run) {
   amqp_connection_state_t state = connection_->state();
   std::vector<bool> refused(run.size(), false);
+  std::vector<const RefusedDelivery*> refusals;
   for (const RefusedDelivery& refusal : outcome.refused) {
     if (refusal.index >= run.size() || refused[refusal.index]) continue;
     refused[refusal.index] = true;
-    const TransportMessage& message = batch[refusal.index];
+    refusals.push_back(&refusal);
+  }
+  SettleSpans settles(outcome, batch, run.front().incoming.destination, refused,
+                      /*requeued=*/false);
+  absl::Status settled = settle_deliveries(batch, run, refusals, refused, state);
+  settles.end(settled);
+  return settled;
+}
+
+absl::Status QueueConsumer::settle_deliveries(std::span<const TransportMessage> batch,
+                                              std::span<const Delivery> run,
+                                              const std::vector<const RefusedDelivery*>& refusals,
+                                              const std::vector<bool>& refused,
+                                              amqp_connection_state_t state) {
+  for (const RefusedDelivery* refusal : refusals) {
+    const TransportMessage& message = batch[refusal->index];
     // A sender may put any number of them on the broker: not a line each.
     if (const auto logged = rejection_log_.occurred("refused by the subscriber")) {
       log(options_.logger, spdlog::level::warn, log_events::kTransportDeliveryRejected,
           "subscription of '{}' rejected delivery {} ({}) to the dead letters: {}{}", service_name_,
-          message.message_id, message.message_type, refusal.reason, logged->suffix());
+          message.message_id, message.message_type, refusal->reason, logged->suffix());
     }
-    const int rc = amqp_basic_nack(state, AmqpConnection::kChannel, run[refusal.index].tag,
+    const int rc = amqp_basic_nack(state, AmqpConnection::kChannel, run[refusal->index].tag,
                                    /*multiple=*/0, /*requeue=*/0);
     if (rc != AMQP_STATUS_OK) return connection_->check(rc, "basic.nack");
   }

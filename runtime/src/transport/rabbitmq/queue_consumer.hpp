@@ -69,6 +69,11 @@ class QueueConsumer final : public TransportSubscription {
   // requeue), the others acknowledged. `batch` holds the run's messages (moved out of `run`).
   absl::Status settle_run(const DeliveryOutcome& outcome, std::span<const TransportMessage> batch,
                           std::span<const Delivery> run);
+  // The rejects of `refusals` and one ack for the rest of the run.
+  absl::Status settle_deliveries(std::span<const TransportMessage> batch,
+                                 std::span<const Delivery> run,
+                                 const std::vector<const RefusedDelivery*>& refusals,
+                                 const std::vector<bool>& refused, amqp_connection_state_t state);
   void disconnect(const absl::Status& why);
   // Sleeps up to `delay`, or until the consumer stops; false when stopping.
   bool pause(Backoff::Duration delay);
