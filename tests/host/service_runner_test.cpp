@@ -86,6 +86,29 @@ TEST(ServiceRunnerConfigTests, Mistakes_AreClearErrors) {
   EXPECT_NE(parse({"--service"}).status().message().find("needs a value"), std::string_view::npos);
 }
 
+TEST(ServiceRunnerConfigTests, Retry_FlagRepeats_EnvironmentSplitsOnSemicolons_MistakesRefused) {
+  auto flags =
+      parse({"--service", "x", "--retry", "default=max=5", "--retry=reason:Unknown=dead-letter"});
+  ASSERT_TRUE(flags.ok()) << flags.status();
+  EXPECT_EQ(flags->retry_policies,
+            (std::vector<std::string>{"default=max=5", "reason:Unknown=dead-letter"}));
+  {
+    ScopedEnv retry("WHIZBANG_RETRY", "default=max=5 ; code:UNAVAILABLE=immediate=3");
+    auto environment = parse({"--service", "x"});
+    ASSERT_TRUE(environment.ok()) << environment.status();
+    EXPECT_EQ(environment->retry_policies,
+              (std::vector<std::string>{"default=max=5", "code:UNAVAILABLE=immediate=3"}));
+    auto flag_wins = parse({"--service", "x", "--retry", "default=max=2"});
+    ASSERT_TRUE(flag_wins.ok());
+    EXPECT_EQ(flag_wins->retry_policies, (std::vector<std::string>{"default=max=2"}));
+  }
+  const absl::Status wrong = parse({"--service", "x", "--retry", "default=tries=2"}).status();
+  EXPECT_EQ(wrong.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(wrong.message().find("--retry 'default=tries=2': unknown key 'tries'"),
+            std::string_view::npos)
+      << wrong;
+}
+
 TEST(ServiceRunnerConfigTests, Signing_ModeFromFlagKeysFromTheEnvironmentOnly) {
   const std::string secret(32, 's');
   ScopedEnv keys("WHIZBANG_SIGNING_KEYS", ("k1:" + absl::Base64Escape(secret)).c_str());

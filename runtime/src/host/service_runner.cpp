@@ -1,4 +1,5 @@
 #include "whizbang/host/service_runner.hpp"
+#include "whizbang/host/service_runner_retry.hpp"
 
 #include <pthread.h>
 #include <signal.h>
@@ -147,6 +148,10 @@ absl::StatusOr<std::unique_ptr<ServiceRunner>> ServiceRunner::start(const Regist
   if (!signing.ok()) return signing.status();
   options.signing = *std::move(signing);
   options.scope_trusted_services = scope_trusted_services_from_config(runner->config_);
+  absl::StatusOr<RetryPolicies> retry_policies =
+      parse_retry_policy_specs(runner->config_.retry_policies);
+  if (!retry_policies.ok()) return retry_policies.status();
+  options.retry_policies = *std::move(retry_policies);
   if (hooks.host) hooks.host(options);
   absl::StatusOr<std::unique_ptr<ServiceHost>> host =
       ServiceHost::create(registry, services, std::move(options));

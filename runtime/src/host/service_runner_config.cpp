@@ -9,6 +9,7 @@
 #include "absl/strings/str_split.h"
 #include "service_runner_otel_env.hpp"
 #include "whizbang/host/service_runner.hpp"
+#include "whizbang/host/service_runner_retry.hpp"
 #include "whizbang/internal/absl_view.hpp"
 
 namespace whizbang {
@@ -16,7 +17,7 @@ namespace {
 
 constexpr std::string_view kKnownOptions =
     "--service, --store, --transport, --http-port, --http-address, --signing, "
-    "--trusted-scope-services, --otlp-endpoint, --otlp-header, --trace-sampling";
+    "--trusted-scope-services, --otlp-endpoint, --otlp-header, --trace-sampling, --retry";
 
 absl::Status set_port(ServiceRunnerConfig& config, std::string_view value) {
   int port = 0;
@@ -143,6 +144,9 @@ absl::StatusOr<ServiceRunnerConfig> parse_service_runner_config(int argc,
   option("--trace-sampling", "WHIZBANG_TRACE_SAMPLING", sampling);
   std::vector<std::string> headers;  // repeatable; WHIZBANG_OTLP_HEADERS read in set_headers
   app.add_option("--otlp-header", headers)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  // Repeatable; else WHIZBANG_RETRY, rules separated by ';' (docs/guide/14-running-services.md).
+  app.add_option("--retry", config.retry_policies)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -164,6 +168,16 @@ absl::StatusOr<ServiceRunnerConfig> parse_service_runner_config(int argc,
     }
   }
   if (absl::Status status = set_headers(config, headers); !status.ok()) return status;
+  if (const char* retry = std::getenv("WHIZBANG_RETRY");
+      config.retry_policies.empty() && retry != nullptr) {
+    for (absl::string_view rule : absl::StrSplit(retry, ';', absl::SkipWhitespace())) {
+      config.retry_policies.emplace_back(absl::StripAsciiWhitespace(rule));
+    }
+  }
+  if (absl::StatusOr<RetryPolicies> policies = parse_retry_policy_specs(config.retry_policies);
+      !policies.ok()) {
+    return policies.status();
+  }
   // OpenTelemetry's standard variables, below our flags and WHIZBANG_* variables.
   runner_otel::fill_unset(config);
   if (config.service_name.empty()) {

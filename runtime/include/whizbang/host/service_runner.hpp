@@ -60,6 +60,9 @@ struct ServiceRunnerConfig {
   std::vector<std::pair<std::string, std::string>> otlp_headers;
   // The share of new traces recorded, 0 to 1 (HostOptions::trace_sampling_ratio).
   double trace_sampling = 1.0;
+  // Retry policy rules, "RULE=POLICY" each (whizbang/host/service_runner_retry.hpp), applied in
+  // order to HostOptions::retry_policies; none: the store's schedule.
+  std::vector<std::string> retry_policies;
 };
 
 // --service NAME, --store LOCATION, --transport URL, --http-port N, --http-address ADDRESS,
@@ -71,7 +74,9 @@ struct ServiceRunnerConfig {
 // percent-decoded as in OTEL_EXPORTER_OTLP_HEADERS; the place for a secret: a command line is
 // visible to every user of the machine), WHIZBANG_TRACE_SAMPLING; below those, OpenTelemetry's
 // OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT, OTEL_EXPORTER_OTLP_(TRACES_)HEADERS, OTEL_SERVICE_NAME
-// and OTEL_TRACES_SAMPLER_ARG (docs/guide/18-tracing.md). A service name is required.
+// and OTEL_TRACES_SAMPLER_ARG (docs/guide/18-tracing.md). --retry RULE=POLICY (repeatable; else
+// WHIZBANG_RETRY, rules separated by ';') sets retry policies (docs/guide/11-failures.md). A
+// service name is required.
 absl::StatusOr<ServiceRunnerConfig> parse_service_runner_config(int argc, const char* const argv[]);
 // The signing a configuration asks for, with the keys from WHIZBANG_SIGNING_KEYS.
 absl::StatusOr<EnvelopeSigning> signing_from_config(const ServiceRunnerConfig& config);
