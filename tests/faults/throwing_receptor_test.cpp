@@ -52,6 +52,25 @@ TEST_P(ThrowingReceptorTests, LocalInvokeOfANonStandardThrow_ReturnsAStatus) {
               HasSubstr("receptor faults::WeirdThrower threw a non-standard exception"));
 }
 
+// HostOptions::retry_policies reaches the inbox worker (docs/guide/11-failures.md, "Retry
+// policies"): the receptor's exception type gets an immediate retry, not the 60 s default.
+TEST_P(ThrowingReceptorTests, RetryPolicyOfTheThrownType_AppliedByTheHost) {
+  ServiceConfig with_policy = config("warehouse");
+  with_policy.configure = [](whizbang::HostOptions& options) {
+    whizbang::RetryPolicy at_once;
+    at_once.immediate_retries = 1;
+    options.retry_policies.on_exception<std::runtime_error>(at_once);
+  };
+  Service warehouse(with_policy);
+  warehouse.faults.fail("ShipOrderHandler", 1);
+  const whizbang::MessageId id = deliver(transport_, ship("o-1"));
+  EXPECT_EQ(warehouse.step().inbox.failed, 1u);
+  EXPECT_EQ(warehouse.step().inbox.handled, 1u) << "retried at once, no clock moved";
+  auto row = whizbang::reader_of(*warehouse.store)->find_inbox_row(id);
+  ASSERT_TRUE(row.ok());
+  EXPECT_FALSE(row->has_value()) << "handled and completed";
+}
+
 TEST_P(ThrowingReceptorTests, PermanentFailure_IsAPermanentStatus) {
   Service billing(config("billing"));
   billing.faults.fail("OrderRejecter");
