@@ -33,7 +33,10 @@ inline const std::string kInsertAssociation =
 // ---- perspectives -----------------------------------------------------------------------------
 // ?1 now ?2 instance ?3 limit ?4 lease expiry. Per (stream, perspective) in the stream's version
 // order (the order of appending: derived event ids need not follow it); the caller sorts by
-// (stream, version, perspective).
+// (stream, version, perspective). The stream-order check's OFFSET 0 keeps it a per-row probe of
+// the lane index: without it the planner turned it into an anti join, whose merge form read
+// every row of the table when nothing was blocked (1M pending: 220 ms to 1 s per claim; with it,
+// 2 to 10 ms): a claim priced by the backlog instead of the batch.
 inline const std::string kClaimPerspectiveWork =
     "WITH c AS MATERIALIZED (SELECT pe.event_work_id FROM wh_perspective_events pe "
     "WHERE pe.processed_at IS NULL AND pe.dead_lettered_at IS NULL "
@@ -43,7 +46,7 @@ inline const std::string kClaimPerspectiveWork =
     "AND e.perspective_name = pe.perspective_name AND e.stream_version < pe.stream_version "
     "AND e.processed_at IS NULL AND e.dead_lettered_at IS NULL AND (e.scheduled_for > $1::bigint "
     "OR (e.instance_id IS NOT NULL AND e.lease_expiry >= $1::bigint AND "
-    "e.instance_id <> $2::uuid))) "
+    "e.instance_id <> $2::uuid)) OFFSET 0) "
     "ORDER BY pe.stream_id, pe.stream_version, pe.perspective_name COLLATE \"C\" LIMIT $3::bigint "
     "FOR UPDATE OF pe SKIP LOCKED) UPDATE wh_perspective_events AS u SET instance_id = $2::uuid, "
     "lease_expiry = $4::bigint, claimed_at = $1::bigint FROM c, wh_event_store es " +
