@@ -132,7 +132,7 @@ struct ReceptorInvocationRecord {
   // A record read from a .NET envelope's "rin" that this runtime would not write back the same
   // (100 ns ticks, another offset, members it does not know): that item's JSON as it came,
   // written back verbatim. Empty otherwise. Not part of equality: it is the record's wire form.
-  std::string received_json;
+  std::string received_json = {};  // (a default: brace-initialized records may omit it)
 
   friend bool operator==(const ReceptorInvocationRecord& a, const ReceptorInvocationRecord& b) {
     return a.receptor_id == b.receptor_id && a.stage == b.stage &&

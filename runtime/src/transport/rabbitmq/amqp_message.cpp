@@ -64,7 +64,7 @@ std::string quoted_header(const amqp_basic_properties_t& properties, std::string
   constexpr std::size_t kMaxQuoted = 200;
   const std::optional<std::string_view> text = header(properties, name);
   if (!text) return "(none)";
-  return "'" + std::string(text->substr(0, kMaxQuoted)) + "'";
+  return fmt::format("'{}'", text->substr(0, kMaxQuoted));
 }
 
 std::optional<std::string_view> property(const amqp_basic_properties_t& properties,
