@@ -239,7 +239,7 @@ TEST(EnvelopeJsonFuzzTests, OutOfRangeTimestamp_IsRejectedNotWrapped) {
     absl::StatusOr<Envelope> record =
         deserialize_envelope(json_fuzz::replace_value(sample, at, value), resolve);
     ASSERT_FALSE(record.ok()) << value;
-    EXPECT_NE(record.status().message().find("$.ri[0].at"), std::string::npos) << record.status();
+    EXPECT_NE(record.status().message().find("$.rin[0].at"), std::string::npos) << record.status();
   }
 
   // The extremes that do fit (as earlier envelopes' integer microseconds) still decode, and

@@ -3,6 +3,8 @@
 // ISO-8601 timestamps with an offset, TimeSpan durations, ScopeDelta scopes, UUIDv7 ids, a hop
 // service instance with all four fields, and a payload object (docs/guide/13-rabbitmq.md, "On
 // the wire"). Keys .NET does not know ("t", "ss", "ri") are allowed: its reader skips them.
+// Receptor invocation records ("rin") must have every member .NET requires (r, s, at, du, sn), and
+// its newer members ("sid", "sseq", "cbid", "cbseq", "tgt", "sto", "pri") their .NET types.
 #pragma once
 
 #include <rapidjson/document.h>
@@ -48,11 +50,71 @@ class DotNetReaderRules {
     } else if (payload->IsObject() && !payload_keys.empty()) {
       check_payload_keys(*payload, payload_keys);
     }
+    check_newer_members(document);
     const Value* hops = find(document, "h");
     if (hops == nullptr || !hops->IsArray()) return fail("$.h", "not an array");
     for (rapidjson::SizeType i = 0; i < hops->Size(); ++i) {
       check_hop((*hops)[i], "$.h[" + std::to_string(i) + "]");
     }
+  }
+
+  // MessageEnvelope's members since the first snapshot; .NET writes no nulls for them.
+  void check_newer_members(const Value& document) {
+    if (const Value* rin = find(document, "rin")) {
+      if (!rin->IsArray()) return fail("$.rin", "not an array");
+      for (rapidjson::SizeType i = 0; i < rin->Size(); ++i) {
+        check_record((*rin)[i], "$.rin[" + std::to_string(i) + "]");
+      }
+    }
+    for (const char* key : {"sid", "cbid"}) {
+      if (const Value* id = find(document, key); id != nullptr && !is_guid(*id)) {
+        fail(std::string("$.") + key, "not a GUID");
+      }
+    }
+    for (const char* key : {"sseq", "cbseq"}) {
+      if (const Value* number = find(document, key); number != nullptr && !number->IsInt64()) {
+        fail(std::string("$.") + key, "not an Int64");
+      }
+    }
+    if (const Value* tgt = find(document, "tgt"); tgt != nullptr && !tgt->IsString()) {
+      fail("$.tgt", "not a string");
+    }
+    if (const Value* sto = find(document, "sto"); sto != nullptr && !sto->IsBool()) {
+      fail("$.sto", "not a bool");
+    }
+    if (const Value* pri = find(document, "pri"); pri != nullptr && !pri->IsInt()) {
+      fail("$.pri", "not an Int32");
+    }
+  }
+
+  // ReceptorInvocationRecord: every member is `required` (.NET throws without one).
+  void check_record(const Value& record, const std::string& path) {
+    if (!record.IsObject()) return fail(path, "not an object");
+    for (const char* key : {"r", "sn"}) {
+      const Value* text = find(record, key);
+      if (text == nullptr || !text->IsString()) fail(path + "." + key, "not a string (required)");
+    }
+    const Value* stage = find(record, "s");
+    if (stage == nullptr || !stage->IsInt() || stage->GetInt() < -1 || stage->GetInt() > 23) {
+      fail(path + ".s", "not a LifecycleStage integer (required)");
+    }
+    static const std::regex kTimestamp(
+        R"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,7})?(Z|[+-]\d{2}:\d{2}))");
+    const Value* at = find(record, "at");
+    if (at == nullptr || !at->IsString() || !std::regex_match(at->GetString(), kTimestamp)) {
+      fail(path + ".at", "not an ISO-8601 timestamp with an offset (required)");
+    }
+    static const std::regex kTimeSpan(R"(-?(\d+\.)?\d{2}:\d{2}:\d{2}(\.\d{1,7})?)");
+    const Value* du = find(record, "du");
+    if (du == nullptr || !du->IsString() || !std::regex_match(du->GetString(), kTimeSpan)) {
+      fail(path + ".du", "not a TimeSpan (required)");
+    }
+  }
+
+  static bool is_guid(const Value& id) {
+    static const std::regex kGuid(
+        R"([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})");
+    return id.IsString() && std::regex_match(id.GetString(), kGuid);
   }
 
   void check_dispatch_context(const Value& dc) {

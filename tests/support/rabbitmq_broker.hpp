@@ -16,6 +16,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <vector>
 
 namespace whizbang::test {
 
@@ -46,6 +47,8 @@ struct RawMessage {
   std::string routing_key;
   std::map<std::string, std::string> properties;  // content_type, message_id, type, …
   std::map<std::string, std::string> headers;     // string-valued headers
+  std::map<std::string, char> header_kinds;       // every header's AMQP field type ('S', 't', …)
+  std::optional<std::uint64_t> timestamp;         // the timestamp property, when set
   int delivery_mode = 0;
   bool redelivered = false;
 };
@@ -138,10 +141,12 @@ class RawAmqp {
     return raw;
   }
 
-  // Publishes as another client would: the properties and string headers given, nothing else.
+  // Publishes as another client would: the properties and string headers given (and `extra`
+  // headers of any type), nothing else.
   bool publish(const std::string& exchange, const std::string& routing_key, const std::string& body,
                const std::map<std::string, std::string>& properties,
-               const std::map<std::string, std::string>& headers) {
+               const std::map<std::string, std::string>& headers,
+               const std::vector<amqp_table_entry_t>& extra = {}) {
     amqp_basic_properties_t props{};
     props._flags = AMQP_BASIC_DELIVERY_MODE_FLAG;
     props.delivery_mode = AMQP_DELIVERY_PERSISTENT;
@@ -163,6 +168,7 @@ class RawAmqp {
       entry.value.value.bytes = exact_bytes(value);
       entries.push_back(entry);
     }
+    entries.insert(entries.end(), extra.begin(), extra.end());
     if (!entries.empty()) {
       props._flags |= AMQP_BASIC_HEADERS_FLAG;
       props.headers = amqp_table_t{static_cast<int>(entries.size()), entries.data()};
@@ -206,9 +212,11 @@ class RawAmqp {
       raw.properties["correlation_id"] = text(p.correlation_id);
     }
     if (p._flags & AMQP_BASIC_DELIVERY_MODE_FLAG) raw.delivery_mode = p.delivery_mode;
+    if (p._flags & AMQP_BASIC_TIMESTAMP_FLAG) raw.timestamp = p.timestamp;
     if (p._flags & AMQP_BASIC_HEADERS_FLAG) {
       for (int i = 0; i < p.headers.num_entries; ++i) {
         const amqp_table_entry_t& entry = p.headers.entries[i];
+        raw.header_kinds[text(entry.key)] = static_cast<char>(entry.value.kind);
         if (entry.value.kind == AMQP_FIELD_KIND_BYTES || entry.value.kind == AMQP_FIELD_KIND_UTF8) {
           raw.headers[text(entry.key)] = text(entry.value.value.bytes);
         }

@@ -80,18 +80,12 @@ void serialize_envelope(const Envelope& envelope, std::string& out) {
   key(writer, "d");
   writer.Bool(envelope.dispatch_context.is_default_dispatch);
   writer.EndObject();
-  if (!envelope.receptor_invocations.empty()) {
-    key(writer, "ri");
-    writer.StartArray();
-    for (const ReceptorInvocationRecord& record : envelope.receptor_invocations) {
-      write_record(writer, record);
-    }
-    writer.EndArray();
-  }
+  write_records(writer, envelope);
   if (!envelope.source_service_id.is_nil()) {
     key(writer, "ss");
     uuid(writer, envelope.source_service_id);
   }
+  write_dotnet_members(writer, envelope.dotnet);
   writer.EndObject();
   out.append(buffer.GetString(), buffer.GetSize());
 }
@@ -199,24 +193,18 @@ absl::StatusOr<Envelope> deserialize_envelope(std::string_view json,
     envelope.dispatch_context.source = MessageSource::Local;
   }
 
-  if (const Value* ri = member(document, "ri"); ri != nullptr && !ri->IsNull()) {
-    if (!ri->IsArray()) return shape_error("$.ri", "an array");
-    if (ri->Size() > limits.max_receptor_invocations) {
-      return absl::InvalidArgumentError(
-          fmt::format("envelope {}: {} receptor invocation records, over the limit of {}",
-                      message_id->to_string(), ri->Size(), limits.max_receptor_invocations));
-    }
-    envelope.receptor_invocations.resize(ri->Size());
-    for (rapidjson::SizeType i = 0; i < ri->Size(); ++i) {
-      WB_RETURN_IF_ERROR(
-          read_record((*ri)[i], envelope.receptor_invocations[i], fmt::format("$.ri[{}]", i)));
-    }
-  }
+  WB_RETURN_IF_ERROR(read_records(document, envelope, limits.max_receptor_invocations));
 
   if (const Value* ss = member(document, "ss"); ss != nullptr && !ss->IsNull()) {
     absl::StatusOr<Uuid> source = read_uuid_value(*ss, "$.ss");
     if (!source.ok()) return source.status();
     envelope.source_service_id = *source;
+  }
+  // Other members are skipped, as .NET's reader skips them; .NET's newer ones are carried.
+  WB_RETURN_IF_ERROR(read_dotnet_members(document, envelope.dotnet));
+  // .NET's "sid" is the sending service's id too (set when its outbox publishes).
+  if (envelope.source_service_id.is_nil() && envelope.dotnet.source_service_id) {
+    envelope.source_service_id = *envelope.dotnet.source_service_id;
   }
   return envelope;
 }

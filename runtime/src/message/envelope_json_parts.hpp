@@ -73,4 +73,13 @@ absl::Status read_hop(const Value& json, MessageHop& hop, const std::string& pat
 absl::Status read_record(const Value& json, ReceptorInvocationRecord& record,
                          const std::string& path);
 
+// Receptor invocation records and the members Whizbang .NET added ("sid", "sseq", "cbid",
+// "cbseq", "tgt", "sto", "pri"), in envelope_json_dotnet.cpp.
+void write_records(Writer& writer, const Envelope& envelope);
+void write_dotnet_members(Writer& writer, const DotNetEnvelopeMembers& members);
+// Reads "ri" (this runtime's earlier records) then "rin" (.NET's name, now written here), at most
+// `max_records` of them.
+absl::Status read_records(const Value& document, Envelope& envelope, std::size_t max_records);
+absl::Status read_dotnet_members(const Value& document, DotNetEnvelopeMembers& members);
+
 }  // namespace whizbang::envelope_json

@@ -87,6 +87,9 @@ void write_hop(Writer& writer, const MessageHop& hop) {
   writer.EndObject();
 }
 
+// In .NET's ReceptorInvocationRecord shape ("rin" items), which requires all of r, s, at, du and
+// sn: an ISO-8601 "at", a TimeSpan "du" and "sn" even when empty. "pe" is this runtime's own
+// (.NET skips it).
 void write_record(Writer& writer, const ReceptorInvocationRecord& record) {
   writer.StartObject();
   key(writer, "r");
@@ -94,13 +97,15 @@ void write_record(Writer& writer, const ReceptorInvocationRecord& record) {
   key(writer, "s");
   writer.Int(static_cast<int>(record.stage));
   key(writer, "at");
-  writer.Int64(to_unix_micros(record.completed_at));
+  std::string text;
+  dotnet_time::append_timestamp(text, record.completed_at);
+  string(writer, text);
   key(writer, "du");
-  writer.Int64(record.duration.count());
-  if (!record.service_name.empty()) {
-    key(writer, "sn");
-    string(writer, record.service_name);
-  }
+  text.clear();
+  dotnet_time::append_timespan(text, record.duration);
+  string(writer, text);
+  key(writer, "sn");
+  string(writer, record.service_name);
   if (!record.perspective.empty()) {
     key(writer, "pe");
     string(writer, record.perspective);
@@ -202,10 +207,13 @@ absl::Status read_record(const Value& json, ReceptorInvocationRecord& record,
     return shape_error(path + ".s", "a lifecycle stage");
   }
   record.stage = static_cast<Stage>(stage);
-  std::int64_t duration = 0;
   WB_RETURN_IF_ERROR(read_time(json, "at", record.completed_at, path));
-  WB_RETURN_IF_ERROR(read_int64(json, "du", duration, path));
-  record.duration = std::chrono::microseconds(duration);
+  // A TimeSpan string ("rin", as .NET writes it) or integer microseconds ("ri", earlier versions).
+  if (const Value* du = member(json, "du"); du != nullptr && !du->IsNull()) {
+    std::optional<std::chrono::microseconds> duration;
+    WB_RETURN_IF_ERROR(read_duration(*du, duration, path + ".du"));
+    record.duration = *duration;
+  }
   WB_RETURN_IF_ERROR(read_string(json, "sn", record.service_name, path));
   WB_RETURN_IF_ERROR(read_string(json, "pe", record.perspective, path));
   return absl::OkStatus();

@@ -34,7 +34,9 @@ std::size_t array_size(const rapidjson::Value& object, const char* name) {
 
 // The sending service and the first hop's stream, as the inbox row keeps them.
 void read_routing(const rapidjson::Value& document, DoorVerdict& verdict) {
-  verdict.source_service = uuid_member(document, "ss").value_or(Uuid());
+  // Ours, else what a .NET sender's outbox stamps ("sid"; nil when it has none).
+  verdict.source_service =
+      uuid_member(document, "ss").value_or(uuid_member(document, "sid").value_or(Uuid()));
   auto hops = document.FindMember("h");
   if (hops == document.MemberEnd() || !hops->value.IsArray() || hops->value.Empty() ||
       !hops->value[0].IsObject()) {
@@ -157,7 +159,7 @@ DoorVerdict DeliveryDoor::check(const TransportMessage& delivered) const {
     }
   }
   if (array_size(document, "h") > limits_.max_hops ||
-      array_size(document, "ri") > limits_.max_receptor_invocations) {
+      array_size(document, "ri") + array_size(document, "rin") > limits_.max_receptor_invocations) {
     return refuse(RefusalKind::OverLimits,
                   fmt::format("its envelope has more than {} hops or {} invocation records",
                               limits_.max_hops, limits_.max_receptor_invocations));

@@ -129,9 +129,16 @@ struct ReceptorInvocationRecord {
   std::string service_name;
   // For perspective-scoped stages: the perspective the invocation ran under.
   std::string perspective;
+  // A record read from a .NET envelope's "rin" that this runtime would not write back the same
+  // (100 ns ticks, another offset, members it does not know): that item's JSON as it came,
+  // written back verbatim. Empty otherwise. Not part of equality: it is the record's wire form.
+  std::string received_json = {};  // (a default: brace-initialized records may omit it)
 
-  friend bool operator==(const ReceptorInvocationRecord&,
-                         const ReceptorInvocationRecord&) = default;
+  friend bool operator==(const ReceptorInvocationRecord& a, const ReceptorInvocationRecord& b) {
+    return a.receptor_id == b.receptor_id && a.stage == b.stage &&
+           a.completed_at == b.completed_at && a.duration == b.duration &&
+           a.service_name == b.service_name && a.perspective == b.perspective;
+  }
 };
 
 enum class MessageSource : std::uint8_t {
@@ -156,6 +163,33 @@ struct DispatchContext {
   }
 };
 
+// The envelope members Whizbang .NET writes that this runtime carries without acting on them
+// (docs/guide/15-dotnet-services.md, "What each side ignores"): read from a received envelope
+// and written back as they came, so an envelope stored or forwarded here keeps them. An envelope
+// created here has none, as .NET omits its defaults. Empty = absent (a null reads as absent).
+struct DotNetEnvelopeMembers {
+  // "sid", "sseq": the service whose event store the event came from, and its commit sequence
+  // there. A non-nil "sid" also names the sending service where "ss" does not (source_service_id).
+  std::optional<Uuid> source_service_id;
+  std::optional<std::int64_t> source_commit_sequence;
+  // "cbid", "cbseq": the service and commit sequence of the event this one reacted to.
+  std::optional<Uuid> caused_by_service_id;
+  std::optional<std::int64_t> caused_by_commit_sequence;
+  // "tgt": the one service a directed message is for (absent: broadcast).
+  std::optional<std::string> target;
+  // "sto": state only (build read models, fire no trigger receptors).
+  std::optional<bool> state_only;
+  // "pri": the message priority, lower is more urgent (interactive 50, standard 150,
+  // background 250); absent or 0 = not declared.
+  std::optional<std::int64_t> priority;
+
+  bool empty() const {
+    return !source_service_id && !source_commit_sequence && !caused_by_service_id &&
+           !caused_by_commit_sequence && !target && !state_only && !priority;
+  }
+  friend bool operator==(const DotNetEnvelopeMembers&, const DotNetEnvelopeMembers&) = default;
+};
+
 class Envelope {
  public:
   Envelope() = default;
@@ -173,6 +207,8 @@ class Envelope {
   // The publishing service's id, stamped when the dispatcher writes the envelope to the outbox
   // (DispatcherOptions::source_service_id), else by the outbox drain worker. Nil = unknown.
   Uuid source_service_id;
+  // What a .NET sender wrote that this runtime only carries (kept on stores and forwards).
+  DotNetEnvelopeMembers dotnet;
 
   // In process only (never serialized):
   // What nested emissions derive from instead of message_id (see

@@ -17,9 +17,11 @@
 //          "md":{"AggregateId":"…","k":"v"},        metadata; the stream id again (.NET reads it)
 //          "du":"00:00:00.0015000"}], duration, a .NET TimeSpan
 //    "dc":{"m":5,"s":0,"d":false},    dispatch context: mode, source, is default dispatch
-//    "ri":[{"r":"shop::Mailer","s":14,"at":…,"du":…,"sn":"orders","pe":"…"}],
-//                                     receptor invocation records (stage as its integer)
-//    "ss":"…"}                        source service id, omitted while nil
+//    "rin":[{"r":"shop::Mailer","s":14,"at":"…+00:00","du":"00:00:00.0015000","sn":"orders",
+//            "pe":"…"}],             receptor invocation records, in .NET's shape ("sn" always)
+//    "ss":"…",                        source service id, omitted while nil
+//    "sid":…,"sseq":…,"cbid":…,"cbseq":…,"tgt":…,"sto":…,"pri":…}
+//                                     what a .NET sender wrote (Envelope::dotnet), as it came
 //
 // DispatchContext::handler_name is never written: a handling's envelope is byte-identical with
 // or without it. An envelope without "dc" (reference v1) reads as {Outbox, Local, false}.
@@ -29,7 +31,9 @@
 // "du", a flat "sc":{"u","t"}) and what Whizbang .NET writes: hop members by their long names
 // ("Timestamp", "ServiceInstance", …), any ISO-8601 offset, a free-form "st" (a non-uuid stream
 // key is not a stream id here), the stream id in "md":{"AggregateId"}, and metadata values of
-// any JSON type (kept as their JSON text).
+// any JSON type (kept as their JSON text). Records are read from "rin" and from "ri" (where
+// earlier versions of this runtime wrote them, with integer-microsecond "at" and "du"). Members
+// this runtime does not know are skipped (an envelope "sg" signature is checked before decoding).
 //
 //   std::string json = whizbang::serialize_envelope(envelope);
 //   absl::StatusOr<whizbang::Envelope> back = whizbang::deserialize_envelope(

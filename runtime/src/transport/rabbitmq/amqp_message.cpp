@@ -2,6 +2,8 @@
 
 #include <rapidjson/document.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <optional>
 
 #include "fmt/format.h"
@@ -16,20 +18,53 @@ namespace {
 constexpr std::string_view kEnvelopeTypeHeader = "EnvelopeType";
 constexpr std::string_view kCausationIdHeader = "CausationId";
 constexpr std::string_view kStreamIdHeader = "StreamId";
+// A .NET producer that offloaded a large body (its claim-check) says so in these headers.
+constexpr std::string_view kIsClaimHeader = "whizbang.is-claim";
+constexpr std::string_view kBodyStoreHeader = "whizbang.body-store";
+constexpr std::string_view kOriginalTypeHeader = "whizbang.original-type";
 // How much of a malformed id a refusal quotes (a sender may put megabytes there).
 constexpr std::size_t kMaxQuotedIdBytes = 64;
 
-std::optional<std::string_view> header(const amqp_basic_properties_t& properties,
+const amqp_field_value_t* header_value(const amqp_basic_properties_t& properties,
                                        std::string_view name) {
-  if ((properties._flags & AMQP_BASIC_HEADERS_FLAG) == 0) return std::nullopt;
+  if ((properties._flags & AMQP_BASIC_HEADERS_FLAG) == 0) return nullptr;
   for (int i = 0; i < properties.headers.num_entries; ++i) {
     const amqp_table_entry_t& entry = properties.headers.entries[i];
-    if (view_of(entry.key) != name) continue;
-    if (entry.value.kind == AMQP_FIELD_KIND_BYTES || entry.value.kind == AMQP_FIELD_KIND_UTF8) {
-      return view_of(entry.value.value.bytes);
-    }
+    if (view_of(entry.key) == name) return &entry.value;
+  }
+  return nullptr;
+}
+
+std::optional<std::string_view> header(const amqp_basic_properties_t& properties,
+                                       std::string_view name) {
+  const amqp_field_value_t* value = header_value(properties, name);
+  if (value != nullptr &&
+      (value->kind == AMQP_FIELD_KIND_BYTES || value->kind == AMQP_FIELD_KIND_UTF8)) {
+    return view_of(value->value.bytes);
   }
   return std::nullopt;
+}
+
+// .NET writes the claim flag as an AMQP boolean; a text "true" (any case) is taken too.
+bool is_claim_check(const amqp_basic_properties_t& properties) {
+  const amqp_field_value_t* value = header_value(properties, kIsClaimHeader);
+  if (value == nullptr) return false;
+  if (value->kind == AMQP_FIELD_KIND_BOOLEAN) return value->value.boolean != 0;
+  if (value->kind == AMQP_FIELD_KIND_BYTES || value->kind == AMQP_FIELD_KIND_UTF8) {
+    const std::string_view text = view_of(value->value.bytes);
+    return text.size() == 4 && (text[0] == 't' || text[0] == 'T') &&
+           (text[1] == 'r' || text[1] == 'R') && (text[2] == 'u' || text[2] == 'U') &&
+           (text[3] == 'e' || text[3] == 'E');
+  }
+  return false;
+}
+
+// A header's text for a refusal, cut short (a sender may put megabytes there).
+std::string quoted_header(const amqp_basic_properties_t& properties, std::string_view name) {
+  constexpr std::size_t kMaxQuoted = 200;
+  const std::optional<std::string_view> text = header(properties, name);
+  if (!text) return "(none)";
+  return fmt::format("'{}'", text->substr(0, kMaxQuoted));
 }
 
 std::optional<std::string_view> property(const amqp_basic_properties_t& properties,
@@ -61,7 +96,8 @@ BodyFields body_fields(std::string_view body) {
 }  // namespace
 
 OutgoingProperties::OutgoingProperties(const TransportDestination& destination,
-                                       const TransportMessage& message)
+                                       const TransportMessage& message,
+                                       std::chrono::system_clock::time_point published_at)
     : message_id_(message.message_id.to_string()),
       envelope_type_(rabbitmq_envelope_type(message.dotnet_type.empty() ? message.message_type
                                                                         : message.dotnet_type)) {
@@ -82,14 +118,21 @@ OutgoingProperties::OutgoingProperties(const TransportDestination& destination,
       entry.value.kind = AMQP_FIELD_KIND_BOOLEAN;
       entry.value.value.boolean = value == "true" ? 1 : 0;
     } else {
-      // A long string ('S'): .NET reads it as byte[], the only form its consumer accepts.
-      entry.value.kind = AMQP_FIELD_KIND_BYTES;
+      // A long string ('S'), as .NET writes a string header: .NET's client reads it as byte[],
+      // the only form its consumer accepts (a byte array, 'x', would reach it as a
+      // BinaryTableValue, read as a missing EnvelopeType and dead-lettered).
+      entry.value.kind = AMQP_FIELD_KIND_UTF8;
       entry.value.value.bytes = bytes_of(value);
     }
     headers_.push_back(entry);
   }
   properties_._flags = AMQP_BASIC_CONTENT_TYPE_FLAG | AMQP_BASIC_DELIVERY_MODE_FLAG |
-                       AMQP_BASIC_MESSAGE_ID_FLAG | AMQP_BASIC_TYPE_FLAG | AMQP_BASIC_HEADERS_FLAG;
+                       AMQP_BASIC_MESSAGE_ID_FLAG | AMQP_BASIC_TYPE_FLAG |
+                       AMQP_BASIC_TIMESTAMP_FLAG | AMQP_BASIC_HEADERS_FLAG;
+  // The first-publish stamp .NET's receivers judge a message's age by (whole unix seconds).
+  properties_.timestamp = static_cast<std::uint64_t>(std::max<std::int64_t>(
+      0,
+      std::chrono::duration_cast<std::chrono::seconds>(published_at.time_since_epoch()).count()));
   properties_.content_type = amqp_cstring_bytes("application/json");
   properties_.delivery_mode = AMQP_DELIVERY_PERSISTENT;
   properties_.message_id = bytes_of(message_id_);
@@ -123,9 +166,20 @@ absl::StatusOr<IncomingMessage> decode_delivery(const amqp_envelope_t& delivery,
   std::string id_text(
       property(properties, AMQP_BASIC_MESSAGE_ID_FLAG, properties.message_id).value_or(""));
   const bool from_property = !id_text.empty();
-  if (id_text.empty()) id_text = body().id;
   const std::string where = "delivery on '" + incoming.destination.address + "' with key '" +
                             incoming.destination.routing_key + "'";
+  if (is_claim_check(properties)) {
+    // Never decoded as an envelope: the body is .NET's claim on an offloaded body.
+    return absl::FailedPreconditionError(fmt::format(
+        "{}{} is a claim check (whizbang.is-claim): its body is a claim on body store {} for a "
+        "{}, not an envelope, and this service fetches no offloaded bodies",
+        where,
+        id_text.empty() ? std::string()
+                        : fmt::format(" (message {})", id_text.substr(0, kMaxQuotedIdBytes)),
+        quoted_header(properties, kBodyStoreHeader),
+        quoted_header(properties, kOriginalTypeHeader)));
+  }
+  if (id_text.empty()) id_text = body().id;
   if (id_text.empty()) {
     return absl::InvalidArgumentError(
         where + " has no message id (no message_id property, no envelope id)");

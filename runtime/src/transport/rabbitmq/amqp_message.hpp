@@ -4,6 +4,7 @@
 
 #include <amqp.h>
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,10 @@ namespace whizbang::rabbitmq {
 // must outlive the amqp_basic_publish call that uses properties().
 class OutgoingProperties {
  public:
-  OutgoingProperties(const TransportDestination& destination, const TransportMessage& message);
+  // `published_at` becomes the AMQP timestamp (whole unix seconds, as .NET stamps a publish).
+  OutgoingProperties(
+      const TransportDestination& destination, const TransportMessage& message,
+      std::chrono::system_clock::time_point published_at = std::chrono::system_clock::now());
   OutgoingProperties(const OutgoingProperties&) = delete;
   OutgoingProperties& operator=(const OutgoingProperties&) = delete;
 
@@ -40,7 +44,9 @@ struct IncomingMessage {
 // Reads the message id (the message_id property, else the envelope's "id"), the type (the type
 // property, else the EnvelopeType header, else the envelope's "t") and the stream id (the
 // StreamId header). Not OK when the delivery has no usable id or type: it cannot be stored, so
-// it goes to the dead letters.
+// it goes to the dead letters. So does a .NET claim check ("whizbang.is-claim" true): its body
+// is a claim on a body store, not the envelope, and this runtime fetches no offloaded bodies
+// (FailedPrecondition, naming the store and the original type).
 absl::StatusOr<IncomingMessage> decode_delivery(const amqp_envelope_t& delivery,
                                                 std::string_view inbox_exchange);
 

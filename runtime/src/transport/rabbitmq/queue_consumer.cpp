@@ -202,7 +202,9 @@ void QueueConsumer::accept(const amqp_envelope_t& envelope) {
                                                    options_.max_message_bytes))
           : decode_delivery(envelope, options_.inbox_exchange);
   if (!incoming.ok()) {
-    if (const auto logged = rejection_log_.occurred("undecodable")) {
+    // A claim check (FailedPrecondition) is held back apart from undecodable deliveries.
+    if (const auto logged = rejection_log_.occurred(
+            absl::IsFailedPrecondition(incoming.status()) ? "claim check" : "undecodable")) {
       log(options_.logger, spdlog::level::warn, log_events::kTransportDeliveryRejected,
           "subscription of '{}' rejected a delivery to the dead letters: {}{}", service_name_,
           incoming.status().message(), logged->suffix());

@@ -6,7 +6,8 @@
 // - A failed handler: its deliveries and the rest of the batch go back to the queue (nack with
 //   requeue) and the consumer waits a backoff before taking more, so stream order holds and a
 //   failing store is not hammered.
-// - A delivery that cannot become a message (no id or type), or one the handler refuses
+// - A delivery that cannot become a message (no id or type, or a .NET claim check whose body is
+//   not an envelope), or one the handler refuses
 //   (DeliveryOutcome::refused: invalid text, an id that is not the envelope's, …): rejected
 //   without requeue, into the queue's dead letters ({queue}.dlq); the rest of its batch is
 //   acknowledged as usual.

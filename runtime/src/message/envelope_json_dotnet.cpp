@@ -1,0 +1,150 @@
+// The envelope members shared with Whizbang .NET that arrived after the first ones: receptor
+// invocation records under "rin" and the members a .NET sender writes that this runtime only
+// carries (docs/guide/15-dotnet-services.md, "What each side ignores").
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <string>
+
+#include "envelope_json_parts.hpp"
+#include "fmt/format.h"
+
+namespace whizbang::envelope_json {
+namespace {
+
+// `value` as compact JSON text.
+std::string json_text(const Value& value) {
+  rapidjson::StringBuffer buffer;
+  Writer writer(buffer);
+  value.Accept(writer);
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
+// One member: absent and null leave `out` empty (.NET writes no nulls for these).
+const Value* present(const Value& document, std::string_view name) {
+  const Value* value = member(document, name);
+  return value == nullptr || value->IsNull() ? nullptr : value;
+}
+
+absl::Status read_uuid_member(const Value& document, std::string_view name,
+                              std::optional<Uuid>& out) {
+  const Value* value = present(document, name);
+  if (value == nullptr) return absl::OkStatus();
+  absl::StatusOr<Uuid> id = read_uuid_value(*value, fmt::format("$.{}", name));
+  if (!id.ok()) return id.status();
+  out = *id;
+  return absl::OkStatus();
+}
+
+absl::Status read_int_member(const Value& document, std::string_view name,
+                             std::optional<std::int64_t>& out) {
+  const Value* value = present(document, name);
+  if (value == nullptr) return absl::OkStatus();
+  if (!value->IsInt64()) return shape_error(fmt::format("$.{}", name), "an integer");
+  out = value->GetInt64();
+  return absl::OkStatus();
+}
+
+absl::Status read_record_array(const Value& document, std::string_view name, Envelope& envelope,
+                               std::size_t max_records) {
+  const Value* records = present(document, name);
+  if (records == nullptr) return absl::OkStatus();
+  const std::string path = fmt::format("$.{}", name);
+  if (!records->IsArray()) return shape_error(path, "an array");
+  if (envelope.receptor_invocations.size() + records->Size() > max_records) {
+    return absl::InvalidArgumentError(
+        fmt::format("envelope {}: {} receptor invocation records, over the limit of {}",
+                    envelope.message_id.to_string(),
+                    envelope.receptor_invocations.size() + records->Size(), max_records));
+  }
+  const bool from_dotnet = name == "rin";
+  for (rapidjson::SizeType i = 0; i < records->Size(); ++i) {
+    const Value& item = (*records)[i];
+    ReceptorInvocationRecord& record = envelope.receptor_invocations.emplace_back();
+    WB_RETURN_IF_ERROR(read_record(item, record, fmt::format("{}[{}]", path, i)));
+    if (!from_dotnet) continue;
+    // Written back as it came when writing it anew would change it (a .NET sender's 100 ns
+    // ticks, another offset, a member this runtime does not know).
+    rapidjson::StringBuffer buffer;
+    Writer writer(buffer);
+    write_record(writer, record);
+    std::string received = json_text(item);
+    if (received != std::string_view(buffer.GetString(), buffer.GetSize())) {
+      record.received_json = std::move(received);
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+void write_records(Writer& writer, const Envelope& envelope) {
+  if (envelope.receptor_invocations.empty()) return;
+  // "rin", where Whizbang .NET reads them (MessageEnvelope.ReceptorInvocations), in its shape.
+  key(writer, "rin");
+  writer.StartArray();
+  for (const ReceptorInvocationRecord& record : envelope.receptor_invocations) {
+    if (record.received_json.empty()) {
+      write_record(writer, record);
+    } else {
+      writer.RawValue(record.received_json.data(),
+                      static_cast<rapidjson::SizeType>(record.received_json.size()),
+                      rapidjson::kObjectType);
+    }
+  }
+  writer.EndArray();
+}
+
+void write_dotnet_members(Writer& writer, const DotNetEnvelopeMembers& members) {
+  if (members.source_service_id) {
+    key(writer, "sid");
+    uuid(writer, *members.source_service_id);
+  }
+  if (members.source_commit_sequence) {
+    key(writer, "sseq");
+    writer.Int64(*members.source_commit_sequence);
+  }
+  if (members.caused_by_service_id) {
+    key(writer, "cbid");
+    uuid(writer, *members.caused_by_service_id);
+  }
+  if (members.caused_by_commit_sequence) {
+    key(writer, "cbseq");
+    writer.Int64(*members.caused_by_commit_sequence);
+  }
+  if (members.target) {
+    key(writer, "tgt");
+    string(writer, *members.target);
+  }
+  if (members.state_only) {
+    key(writer, "sto");
+    writer.Bool(*members.state_only);
+  }
+  if (members.priority) {
+    key(writer, "pri");
+    writer.Int64(*members.priority);
+  }
+}
+
+absl::Status read_records(const Value& document, Envelope& envelope, std::size_t max_records) {
+  WB_RETURN_IF_ERROR(read_record_array(document, "ri", envelope, max_records));
+  return read_record_array(document, "rin", envelope, max_records);
+}
+
+absl::Status read_dotnet_members(const Value& document, DotNetEnvelopeMembers& members) {
+  WB_RETURN_IF_ERROR(read_uuid_member(document, "sid", members.source_service_id));
+  WB_RETURN_IF_ERROR(read_int_member(document, "sseq", members.source_commit_sequence));
+  WB_RETURN_IF_ERROR(read_uuid_member(document, "cbid", members.caused_by_service_id));
+  WB_RETURN_IF_ERROR(read_int_member(document, "cbseq", members.caused_by_commit_sequence));
+  if (const Value* tgt = present(document, "tgt")) {
+    if (!tgt->IsString()) return shape_error("$.tgt", "a string");
+    members.target.emplace(tgt->GetString(), tgt->GetStringLength());
+  }
+  if (const Value* sto = present(document, "sto")) {
+    if (!sto->IsBool()) return shape_error("$.sto", "a bool");
+    members.state_only = sto->GetBool();
+  }
+  return read_int_member(document, "pri", members.priority);
+}
+
+}  // namespace whizbang::envelope_json
