@@ -87,8 +87,8 @@ TEST(ScopeDeltaGoldenTests, LaterHop_WritesOnlyWhatChanged) {
   };
   const Case cases[] = {
       {"nothing", [](SecurityScope&) {}, ""},
-      {"role added and removed",
-       [](SecurityScope& s) { s.roles = {"b", "c"}; }, R"({"c":{"Ro":{"a":["c"],"r":["a"]}}})"},
+      {"role added and removed", [](SecurityScope& s) { s.roles = {"b", "c"}; },
+       R"({"c":{"Ro":{"a":["c"],"r":["a"]}}})"},
       {"all roles replaced", [](SecurityScope& s) { s.roles = {"x", "y"}; },
        R"({"c":{"Ro":{"s":["x","y"]}}})"},
       {"all roles removed", [](SecurityScope& s) { s.roles.clear(); },
@@ -149,9 +149,8 @@ TEST(ScopeDeltaGoldenTests, CausationHop_StandsAlone_AndIsNotTheNextHopsBase) {
   other.roles = {"z"};
   SecurityScope later = base_scope();
   later.roles.push_back("c");
-  const std::string json =
-      serialize_envelope(envelope_with({base_scope(), other, later},
-                                       {HopType::Current, HopType::Causation, HopType::Current}));
+  const std::string json = serialize_envelope(envelope_with(
+      {base_scope(), other, later}, {HopType::Current, HopType::Causation, HopType::Current}));
   EXPECT_EQ(sc_of(json, 1), R"({"v":{"Sc":{"t":"t-9","u":"bob"}},"c":{"Ro":{"s":["z"]}}})");
   EXPECT_EQ(sc_of(json, 2), R"({"c":{"Ro":{"a":["c"]}}})");
 }
@@ -184,10 +183,10 @@ TEST(ScopeDeltaGoldenTests, EveryMember_IsRead) {
 
 // .NET reads the two-letter names exactly, and the enum's names (or numbers) in any case.
 TEST(ScopeDeltaGoldenTests, EnumNameKeys_AreRead) {
-  const SecurityScope scope = read_one(
-      R"({"v":{"SCOPE":{"t":"t","c":"c"},"actual":"bob","Effective":"eve","type":2},)"
-      R"("c":{"roles":{"s":["r"]},"PERMS":{"s":["p"]},"Principals":{"s":["user:bob"]},)"
-      R"("claims":{"a":{"k":"v"}}}})");
+  const SecurityScope scope =
+      read_one(R"({"v":{"SCOPE":{"t":"t","c":"c"},"actual":"bob","Effective":"eve","type":2},)"
+               R"("c":{"roles":{"s":["r"]},"PERMS":{"s":["p"]},"Principals":{"s":["user:bob"]},)"
+               R"("claims":{"a":{"k":"v"}}}})");
   EXPECT_EQ(scope.tenant_id, "t");
   EXPECT_EQ(scope.customer_id, "c");
   EXPECT_EQ(scope.actual_principal, "bob");
@@ -205,9 +204,9 @@ TEST(ScopeDeltaGoldenTests, CollectionOps_AreAppliedAsDotNetDoes) {
   EXPECT_EQ(read_one(R"({"c":{"Ro":{"s":["a"],"a":["b"],"r":["a"]}}})").roles,
             std::vector<std::string>{"a"});
   // Otherwise remove, then add: a value removed and added is there.
-  absl::StatusOr<Envelope> envelope = read_with(
-      {R"({"c":{"Pe":{"s":["a","b"]},"Pr":{"s":["x","y"]}}})",
-       R"({"c":{"Pe":{"r":["a","b"],"a":["a","c"]},"Pr":{"r":["x"],"a":["z","z"]}}})"});
+  absl::StatusOr<Envelope> envelope =
+      read_with({R"({"c":{"Pe":{"s":["a","b"]},"Pr":{"s":["x","y"]}}})",
+                 R"({"c":{"Pe":{"r":["a","b"],"a":["a","c"]},"Pr":{"r":["x"],"a":["z","z"]}}})"});
   ASSERT_TRUE(envelope.ok()) << envelope.status();
   ASSERT_TRUE(envelope->current_scope().has_value());
   EXPECT_EQ(sorted(envelope->current_scope()->permissions), (std::vector<std::string>{"a", "c"}));
@@ -235,14 +234,14 @@ TEST(ScopeDeltaGoldenTests, Values_ReplaceAndNullClears) {
 
 TEST(ScopeDeltaGoldenTests, MalformedDeltas_AreShapeErrors) {
   for (const char* bad : {
-           R"({"v":{"sc":{"u":"a"}}})",             // two-letter names are exact
-           R"({"v":{"Xy":1}})",                     // no such property
-           R"({"v":{"Sc":null}})",                  // a scope is an object
-           R"({"v":{"Sc":{"sys":"yes"}}})",         // a flag is a boolean
-           R"({"c":{"Ro":null}})",                  // a change is an object
-           R"({"c":{"Pr":{"a":[1]}}})",             // of strings
-           R"({"c":{"Cl":{"a":["x"]}}})",           // claims added are an object
-           R"({"v":{"Ty":4}})",                     // no such context type
+           R"({"v":{"sc":{"u":"a"}}})",      // two-letter names are exact
+           R"({"v":{"Xy":1}})",              // no such property
+           R"({"v":{"Sc":null}})",           // a scope is an object
+           R"({"v":{"Sc":{"sys":"yes"}}})",  // a flag is a boolean
+           R"({"c":{"Ro":null}})",           // a change is an object
+           R"({"c":{"Pr":{"a":[1]}}})",      // of strings
+           R"({"c":{"Cl":{"a":["x"]}}})",    // claims added are an object
+           R"({"v":{"Ty":4}})",              // no such context type
        }) {
     absl::StatusOr<Envelope> envelope = read_with({bad});
     EXPECT_EQ(envelope.status().code(), absl::StatusCode::kInvalidArgument) << bad;

@@ -59,8 +59,7 @@ TEST(ScopeFoldTests, DotNetHops_FoldToTheHandComputedScope) {
   EXPECT_EQ(scope->permissions, std::vector<std::string>{"orders:approve"});
   EXPECT_TRUE(scope->has_permission("orders:approve"));
   EXPECT_FALSE(scope->has_permission("orders:read"));
-  EXPECT_EQ(sorted(scope->principals),
-            (std::vector<std::string>{"group:managers", "group:sales"}));
+  EXPECT_EQ(sorted(scope->principals), (std::vector<std::string>{"group:managers", "group:sales"}));
   EXPECT_EQ(scope->claims, (std::map<std::string, std::string>{{"level", "3"}}));
 }
 
@@ -104,9 +103,8 @@ TEST(ScopeFoldTests, FoldedEnvelope_WrittenAgain_FoldsTheSame) {
 
 // Only Causation hops carry a scope: the message has none.
 TEST(ScopeFoldTests, OnlyCausationHopsWithAScope_NoScope) {
-  absl::StatusOr<Envelope> envelope =
-      scope_test::read_with({R"({"v":{"Sc":{"u":"SYSTEM"}}})", ""},
-                            {HopType::Causation, HopType::Current});
+  absl::StatusOr<Envelope> envelope = scope_test::read_with({R"({"v":{"Sc":{"u":"SYSTEM"}}})", ""},
+                                                            {HopType::Causation, HopType::Current});
   ASSERT_TRUE(envelope.ok()) << envelope.status();
   EXPECT_FALSE(envelope->current_scope().has_value());
 }

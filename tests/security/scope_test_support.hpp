@@ -22,9 +22,10 @@ using whizbang::SecurityScope;
 
 // An envelope whose hops have these scopes (and types), each hop's topic "hop<i>".
 inline Envelope envelope_with(std::vector<std::optional<SecurityScope>> scopes,
-                       std::vector<HopType> types = {}) {
-  Envelope envelope = Envelope::create(whizbang::AnyMessage::make(store_test::OrderCreated{"o-1", 1}),
-                                       store_test::instance("orders"));
+                              std::vector<HopType> types = {}) {
+  Envelope envelope =
+      Envelope::create(whizbang::AnyMessage::make(store_test::OrderCreated{"o-1", 1}),
+                       store_test::instance("orders"));
   envelope.hops.clear();
   for (std::size_t i = 0; i < scopes.size(); ++i) {
     whizbang::MessageHop hop;
@@ -52,7 +53,8 @@ inline std::string sc_of(const std::string& json, rapidjson::SizeType index) {
 }
 
 // The same envelope with hand-written `sc` members put into its hops, read back.
-inline absl::StatusOr<Envelope> read_with(std::vector<std::string> scs, std::vector<HopType> types = {}) {
+inline absl::StatusOr<Envelope> read_with(std::vector<std::string> scs,
+                                          std::vector<HopType> types = {}) {
   std::vector<std::optional<SecurityScope>> none(scs.size());
   std::string json = whizbang::serialize_envelope(envelope_with(std::move(none), std::move(types)));
   for (std::size_t i = 0; i < scs.size(); ++i) {
