@@ -278,8 +278,7 @@ absl::Status apply_collections(const Value& changes, SecurityScope& scope, bool&
 }  // namespace
 
 // A .NET ScopeDelta {"v":{…},"c":{…}}, or the flat {"u":…,"t":…} of earlier envelopes of this
-// runtime (a user and tenant replacing the earlier ones). A hop whose `sc` changes nothing has no
-// scope of its own.
+// runtime (a user and tenant replacing the earlier ones).
 absl::Status read_scope(const Value& sc, MessageHop& hop, const std::string& path,
                         const SecurityScope* base) {
   if (!sc.IsObject()) return shape_error(path, "an object");
@@ -302,7 +301,9 @@ absl::Status read_scope(const Value& sc, MessageHop& hop, const std::string& pat
       WB_RETURN_IF_ERROR(apply_collections(*changes, result, found, path + ".c"));
     }
   }
-  if (found) hop.scope = std::move(result);
+  // A delta that leaves the earlier hops' scope as it was changes nothing: the hop has no scope of
+  // its own (as if it carried none), so what is read is what is written back.
+  if (found && (base == nullptr || result != *base)) hop.scope = std::move(result);
   return absl::OkStatus();
 }
 
