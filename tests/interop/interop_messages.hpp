@@ -2,6 +2,7 @@
 // with the receptor a C++ service runs for a command .NET sends.
 #pragma once
 
+#include <whizbang/security/security_context.hpp>
 #include <whizbang/whizbang.hpp>
 
 #include <chrono>
@@ -64,6 +65,8 @@ struct ShipLog {
   std::mutex mutex;
   std::condition_variable changed;
   std::vector<ShipOrder> handled;
+  // What the receptor saw as its security context, one per command handled.
+  std::vector<whizbang::SecurityContext> security;
 
   // True once `count` commands were handled, false after `timeout` without them.
   bool wait_for(std::size_t count, std::chrono::milliseconds timeout) {

@@ -6,6 +6,8 @@ OrderShipped ShipOrderReceptor::handle(const ShipOrder& command) {
   {
     std::lock_guard lock(log_.mutex);
     log_.handled.push_back(command);
+    const whizbang::MessageContext* context = whizbang::MessageContext::current();
+    log_.security.push_back(context != nullptr ? context->security : whizbang::SecurityContext());
   }
   log_.changed.notify_all();
   OrderShipped shipped;

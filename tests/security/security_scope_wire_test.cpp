@@ -1,5 +1,5 @@
-// The whole security scope travels on every hop as a .NET ScopeDelta, and a receiver believes
-// only the latest hop's scope.
+// The whole security scope travels on the hops as .NET ScopeDeltas, and a receiver folds them
+// (scope_delta_golden_test.cpp and scope_fold_test.cpp pin the forms and the fold).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -72,8 +72,8 @@ TEST(SecurityScopeWireTests, DotNetDeltaForms_AreRead) {
   ASSERT_NE(json.find(plain), std::string::npos);
   json.replace(json.find(plain), plain.size(),
                R"("sc":{"v":{"scope":{"t":"t","u":"u"},"ACTUAL":"bob","Effective":null,"type":2},)"
-               R"("c":{"Roles":{"s":["a","b"],"a":["c","a"],"r":["b"]},"PERMS":{"a":["p"]},)"
-               R"("Claims":{"a":{"x":"1","y":"2"},"r":["y"]},"Pr":{"s":["ignored"]}}})");
+               R"("c":{"Roles":{"r":["b"],"a":["c","a"]},"PERMS":{"a":["p"]},)"
+               R"("Claims":{"a":{"x":"1"},"r":["y"]},"Pr":{"s":["group:g"]}}})");
   const Envelope back = decoded(json);
   ASSERT_TRUE(back.hops[0].scope.has_value());
   const SecurityScope& scope = *back.hops[0].scope;
@@ -81,7 +81,8 @@ TEST(SecurityScopeWireTests, DotNetDeltaForms_AreRead) {
   EXPECT_EQ(scope.actual_principal, "bob");
   EXPECT_EQ(scope.effective_principal, "");
   EXPECT_EQ(scope.type, SecurityContextType::Impersonated);
-  EXPECT_EQ(scope.roles, (std::vector<std::string>{"a", "c"}));
+  EXPECT_EQ(scope.roles, (std::vector<std::string>{"c", "a"}));
+  EXPECT_EQ(scope.principals, (std::vector<std::string>{"group:g"}));
   EXPECT_EQ(scope.permissions, (std::vector<std::string>{"p"}));
   EXPECT_EQ(scope.claims, (std::map<std::string, std::string>{{"x", "1"}}));
   EXPECT_TRUE(scope.has_role("c"));
@@ -106,9 +107,9 @@ TEST(SecurityScopeWireTests, MalformedScopeMembers_AreShapeErrors) {
   }
 }
 
-// Only the latest hop's scope counts: an earlier hop (a forged one, or an old caller's) adds
-// nothing to it — a later hop that sets only a tenant does not inherit an earlier user.
-TEST(SecurityScopeWireTests, OnlyTheLatestHopsScope_Counts) {
+// In memory a hop holds the whole scope in force from it on, so the message's scope is the latest
+// Current hop's: a later hop holding only a tenant has no user (on the wire its delta says so).
+TEST(SecurityScopeWireTests, InMemory_TheLatestCurrentHopsScope_IsTheMessagesScope) {
   SecurityScope forged;
   forged.user_id = "SYSTEM";
   forged.type = SecurityContextType::System;
@@ -119,6 +120,10 @@ TEST(SecurityScopeWireTests, OnlyTheLatestHopsScope_Counts) {
   ASSERT_TRUE(envelope.current_scope().has_value());
   EXPECT_EQ(*envelope.current_scope(), latest);
   EXPECT_EQ(envelope.current_scope_hop(), &envelope.hops[1]);
+  absl::StatusOr<Envelope> back =
+      deserialize_envelope(serialize_envelope(envelope), store_test::resolve);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->current_scope(), latest);
 
   // A Causation hop's scope is not the message's.
   envelope.hops[1].type = HopType::Causation;

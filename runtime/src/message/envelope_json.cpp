@@ -40,14 +40,17 @@ void write_hops(Writer& writer, const Envelope& envelope) {
   const std::uint32_t version = envelope.payload ? envelope.payload.info()->version : 1;
   const absl::StatusOr<std::uint32_t> declared = payload_version(envelope.hops);
   const bool stamp = declared.ok() ? *declared != version : true;
+  ScopeFold fold;  // each hop's scope is written as the change from the earlier hops'
   if (!stamp) {
-    for (const MessageHop& hop : envelope.hops) write_hop(writer, hop);
+    for (const MessageHop& hop : envelope.hops) write_hop(writer, hop, fold);
     return;
   }
-  for (std::size_t i = 0; i + 1 < envelope.hops.size(); ++i) write_hop(writer, envelope.hops[i]);
+  for (std::size_t i = 0; i + 1 < envelope.hops.size(); ++i) {
+    write_hop(writer, envelope.hops[i], fold);
+  }
   MessageHop last = envelope.hops.empty() ? MessageHop{} : envelope.hops.back();
   last.metadata[std::string(kPayloadVersionKey)] = std::to_string(version);
-  write_hop(writer, last);
+  write_hop(writer, last, fold);
 }
 
 }  // namespace
@@ -154,8 +157,9 @@ absl::StatusOr<Envelope> deserialize_envelope(std::string_view json,
                                                     limits.max_hops));
     }
     envelope.hops.resize(hops->Size());
+    ScopeFold fold;  // each hop's scope is read as a change to the earlier hops'
     for (rapidjson::SizeType i = 0; i < hops->Size(); ++i) {
-      WB_RETURN_IF_ERROR(read_hop((*hops)[i], envelope.hops[i], fmt::format("$.h[{}]", i)));
+      WB_RETURN_IF_ERROR(read_hop((*hops)[i], envelope.hops[i], fmt::format("$.h[{}]", i), fold));
     }
   }
 

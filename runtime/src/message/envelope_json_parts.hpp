@@ -38,8 +38,28 @@ inline void string(Writer& writer, std::string_view text) {
 }
 inline void uuid(Writer& writer, const Uuid& id) { internal::write_uuid_string(writer, id); }
 
-void write_scope(Writer& writer, const SecurityScope& scope);  // scope_delta_json.cpp
-void write_hop(Writer& writer, const MessageHop& hop);         // hop_json.cpp
+// The scope folded from the Current hops written or read so far: what the next hop's `sc` is a
+// change from (docs/guide/16-security.md). Points into the hops, which outlive it.
+class ScopeFold {
+ public:
+  // What `hop`'s scope is a change from: the fold for a Current hop (nullptr before any scope),
+  // nothing for a Causation hop, whose scope stands alone.
+  const SecurityScope* base(const MessageHop& hop) const {
+    return hop.type == HopType::Current ? folded_ : nullptr;
+  }
+  // Takes in `hop` once written or read.
+  void take(const MessageHop& hop) {
+    if (hop.type == HopType::Current && hop.scope) folded_ = &*hop.scope;
+  }
+
+ private:
+  const SecurityScope* folded_ = nullptr;
+};
+
+// A hop's `sc`: the change from `base` (the whole scope when nullptr); nothing when unchanged.
+void write_scope(Writer& writer, const SecurityScope& scope,
+                 const SecurityScope* base);                             // scope_delta_json.cpp
+void write_hop(Writer& writer, const MessageHop& hop, ScopeFold& fold);  // hop_json.cpp
 void write_record(Writer& writer, const ReceptorInvocationRecord& record);
 
 // ---- reading (envelope_json_values.cpp) -------------------------------------------------------
@@ -67,9 +87,12 @@ absl::Status read_text(const Value& object, std::string_view name, std::string_v
 absl::Status read_string_array(const Value& json, std::vector<std::string>& out,
                                const std::string& path);
 
-// The security scope of a hop (scope_delta_json.cpp).
-absl::Status read_scope(const Value& sc, MessageHop& hop, const std::string& path);
-absl::Status read_hop(const Value& json, MessageHop& hop, const std::string& path);  // hop_json.cpp
+// A hop's `sc` applied to `base` (an empty scope when nullptr): the hop's scope
+// (scope_delta_read.cpp).
+absl::Status read_scope(const Value& sc, MessageHop& hop, const std::string& path,
+                        const SecurityScope* base);
+absl::Status read_hop(const Value& json, MessageHop& hop, const std::string& path,
+                      ScopeFold& fold);  // hop_json.cpp
 absl::Status read_record(const Value& json, ReceptorInvocationRecord& record,
                          const std::string& path);
 

@@ -14,7 +14,7 @@ const std::string kAggregateIdKey(kAggregateId);
 
 }  // namespace
 
-void write_hop(Writer& writer, const MessageHop& hop) {
+void write_hop(Writer& writer, const MessageHop& hop, ScopeFold& fold) {
   writer.StartObject();
   if (hop.type != HopType::Current) {
     key(writer, "ty");
@@ -55,7 +55,8 @@ void write_hop(Writer& writer, const MessageHop& hop) {
     key(writer, "st");
     uuid(writer, *hop.stream_id);
   }
-  if (hop.scope) write_scope(writer, *hop.scope);
+  if (hop.scope) write_scope(writer, *hop.scope, fold.base(hop));
+  fold.take(hop);
   // The stream id also travels as metadata "AggregateId", where .NET receivers look for it
   // (unless the metadata holds an "AggregateId" of its own, read from an envelope whose two
   // disagreed: kept as it was).
@@ -113,7 +114,8 @@ void write_record(Writer& writer, const ReceptorInvocationRecord& record) {
   writer.EndObject();
 }
 
-absl::Status read_hop(const Value& json, MessageHop& hop, const std::string& path) {
+absl::Status read_hop(const Value& json, MessageHop& hop, const std::string& path,
+                      ScopeFold& fold) {
   if (!json.IsObject()) return shape_error(path, "an object");
   if (const Value* ty = member(json, "ty", "Type"); ty != nullptr) {
     if (!ty->IsInt64() || (ty->GetInt64() != 0 && ty->GetInt64() != 1)) {
@@ -154,8 +156,9 @@ absl::Status read_hop(const Value& json, MessageHop& hop, const std::string& pat
     hop.stream_id = internal::parse_uuid(std::string_view(st->GetString(), st->GetStringLength()));
   }
   if (const Value* sc = member(json, "sc", "Scope"); sc != nullptr && !sc->IsNull()) {
-    WB_RETURN_IF_ERROR(read_scope(*sc, hop, path + ".sc"));
+    WB_RETURN_IF_ERROR(read_scope(*sc, hop, path + ".sc", fold.base(hop)));
   }
+  fold.take(hop);
   if (const Value* md = member(json, "md", "Metadata"); md != nullptr && !md->IsNull()) {
     if (!md->IsObject()) return shape_error(path + ".md", "an object");
     for (auto it = md->MemberBegin(); it != md->MemberEnd(); ++it) {

@@ -1,14 +1,13 @@
-// A hop's security scope in the envelope JSON: the .NET ScopeDelta form, written and read.
-#include <cstdint>
+// A hop's security scope in the envelope JSON, written as the .NET ScopeDelta does: only what
+// changed from the scope folded from the earlier hops (docs/guide/16-security.md). Read in
+// scope_delta_read.cpp.
+#include <algorithm>
 #include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "absl/strings/match.h"
 #include "envelope_json_parts.hpp"
-#include "fmt/format.h"
-#include "whizbang/internal/absl_view.hpp"
 
 namespace whizbang::envelope_json {
 namespace {
@@ -19,265 +18,228 @@ void write_string_array(Writer& writer, const std::vector<std::string>& values) 
   writer.EndArray();
 }
 
-// One ScopeDelta collection change, applied to what is set so far: "s" replaces, "a" adds,
-// "r" removes.
-absl::Status apply_collection(const Value& change, std::vector<std::string>& values,
-                              const std::string& path) {
-  if (!change.IsObject()) return shape_error(path, "an object");
-  if (const Value* set = member(change, "s"); set != nullptr && !set->IsNull()) {
-    values.clear();
-    WB_RETURN_IF_ERROR(read_string_array(*set, values, path + ".s"));
+bool contains(const std::vector<std::string>& values, const std::string& value) {
+  return std::find(values.begin(), values.end(), value) != values.end();
+}
+
+// The part of a scope .NET keeps in its PerspectiveScope (`Sc`).
+bool same_perspective_scope(const SecurityScope& a, const SecurityScope& b) {
+  return a.tenant_id == b.tenant_id && a.user_id == b.user_id && a.customer_id == b.customer_id &&
+         a.organization_id == b.organization_id && a.allowed_principals == b.allowed_principals &&
+         a.is_system == b.is_system && a.declared_unscoped == b.declared_unscoped &&
+         a.extensions == b.extensions;
+}
+
+// `Sc`: the members that are set, in .NET's order; `ap` and `ex` only when not empty, `sys` and
+// `dec` only when true.
+void write_perspective_scope(Writer& writer, const SecurityScope& scope) {
+  writer.StartObject();
+  for (const auto& [name, value] :
+       {std::pair{"t", &scope.tenant_id}, std::pair{"u", &scope.user_id},
+        std::pair{"c", &scope.customer_id}, std::pair{"o", &scope.organization_id}}) {
+    if (value->empty()) continue;
+    key(writer, name);
+    string(writer, *value);
   }
-  if (const Value* add = member(change, "a"); add != nullptr && !add->IsNull()) {
-    std::vector<std::string> added;
-    WB_RETURN_IF_ERROR(read_string_array(*add, added, path + ".a"));
-    for (std::string& value : added) {
-      if (std::find(values.begin(), values.end(), value) == values.end()) {
-        values.push_back(std::move(value));
+  if (!scope.allowed_principals.empty()) {
+    key(writer, "ap");
+    write_string_array(writer, scope.allowed_principals);
+  }
+  for (const auto& [name, flag] :
+       {std::pair{"sys", scope.is_system}, std::pair{"dec", scope.declared_unscoped}}) {
+    if (!flag) continue;
+    key(writer, name);
+    writer.Bool(true);
+  }
+  if (!scope.extensions.empty()) {
+    key(writer, "ex");
+    writer.StartArray();
+    for (const ScopeExtension& extension : scope.extensions) {
+      writer.StartObject();
+      key(writer, "k");
+      string(writer, extension.key);
+      if (extension.value) {
+        key(writer, "v");
+        string(writer, *extension.value);
       }
+      writer.EndObject();
     }
-  }
-  if (const Value* remove = member(change, "r"); remove != nullptr && !remove->IsNull()) {
-    std::vector<std::string> removed;
-    WB_RETURN_IF_ERROR(read_string_array(*remove, removed, path + ".r"));
-    std::erase_if(values, [&](const std::string& value) {
-      return std::find(removed.begin(), removed.end(), value) != removed.end();
-    });
-  }
-  return absl::OkStatus();
-}
-
-absl::Status apply_claims(const Value& change, std::map<std::string, std::string>& claims,
-                          const std::string& path) {
-  if (!change.IsObject()) return shape_error(path, "an object");
-  for (const char* name : {"s", "a"}) {
-    const Value* set = member(change, name);
-    if (set == nullptr || set->IsNull()) continue;
-    if (!set->IsObject()) return shape_error(path + "." + name, "an object of strings");
-    if (std::string_view(name) == "s") claims.clear();
-    for (auto it = set->MemberBegin(); it != set->MemberEnd(); ++it) {
-      if (!it->value.IsString()) return shape_error(path + "." + name, "an object of strings");
-      claims[std::string(it->name.GetString(), it->name.GetStringLength())] =
-          std::string(it->value.GetString(), it->value.GetStringLength());
-    }
-  }
-  if (const Value* remove = member(change, "r"); remove != nullptr && !remove->IsNull()) {
-    std::vector<std::string> removed;
-    WB_RETURN_IF_ERROR(read_string_array(*remove, removed, path + ".r"));
-    for (const std::string& claim : removed) claims.erase(claim);
-  }
-  return absl::OkStatus();
-}
-
-absl::Status read_optional_text(const Value& value, std::string& out, const std::string& path) {
-  if (value.IsNull()) return absl::OkStatus();
-  if (!value.IsString()) return shape_error(path, "a string");
-  out.assign(value.GetString(), value.GetStringLength());
-  return absl::OkStatus();
-}
-
-// The properties a ScopeDelta names, by their short ("Sc") or enum ("Scope") names in any case,
-// as .NET reads them.
-enum class ScopeProp : std::uint8_t {
-  Unknown,
-  Scope,
-  Actual,
-  Effective,
-  Type,
-  Roles,
-  Perms,
-  Principals,
-  Claims,
-};
-
-ScopeProp scope_prop(const Value& name) {
-  static constexpr std::pair<std::string_view, ScopeProp> kNames[] = {
-      {"sc", ScopeProp::Scope},      {"scope", ScopeProp::Scope},
-      {"ac", ScopeProp::Actual},     {"actual", ScopeProp::Actual},
-      {"ef", ScopeProp::Effective},  {"effective", ScopeProp::Effective},
-      {"ty", ScopeProp::Type},       {"type", ScopeProp::Type},
-      {"ro", ScopeProp::Roles},      {"roles", ScopeProp::Roles},
-      {"pe", ScopeProp::Perms},      {"perms", ScopeProp::Perms},
-      {"pr", ScopeProp::Principals}, {"principals", ScopeProp::Principals},
-      {"cl", ScopeProp::Claims},     {"claims", ScopeProp::Claims},
-  };
-  const std::string_view given(name.GetString(), name.GetStringLength());
-  for (const auto& [text, prop] : kNames) {
-    if (absl::EqualsIgnoreCase(internal::absl_view(given), internal::absl_view(text))) return prop;
-  }
-  return ScopeProp::Unknown;
-}
-
-struct ScopeMember {
-  ScopeProp prop;
-  std::string path;
-  const Value* value;
-};
-
-// The members of a ScopeDelta's "v" or "c" that name a property, each once: "Sc" and "Scope" in
-// one delta would be read differently by readers that keep the first and the last.
-absl::StatusOr<std::vector<ScopeMember>> scope_members(const Value& object,
-                                                       const std::string& path) {
-  if (!object.IsObject()) return shape_error(path, "an object");
-  std::vector<ScopeMember> members;
-  for (auto it = object.MemberBegin(); it != object.MemberEnd(); ++it) {
-    const ScopeProp prop = scope_prop(it->name);
-    if (prop == ScopeProp::Unknown || it->value.IsNull()) continue;
-    std::string member_path = path + "." + std::string(it->name.GetString());
-    for (const ScopeMember& seen : members) {
-      if (seen.prop == prop) {
-        return shape_error(member_path, "named once (it is there under two names)");
-      }
-    }
-    members.push_back({prop, std::move(member_path), &it->value});
-  }
-  return members;
-}
-
-// A ScopeDelta's "v": the scope (tenant and user), the principals and the kind. `found` tells
-// whether it set any of them.
-absl::Status apply_scope_values(const Value& values, SecurityScope& scope, bool& found,
-                                const std::string& path) {
-  absl::StatusOr<std::vector<ScopeMember>> members = scope_members(values, path);
-  if (!members.ok()) return members.status();
-  for (const auto& [prop, at, value] : *members) {
-    switch (prop) {
-      case ScopeProp::Scope:
-        if (!value->IsObject()) return shape_error(at, "an object");
-        WB_RETURN_IF_ERROR(read_string(*value, "u", scope.user_id, at));
-        WB_RETURN_IF_ERROR(read_string(*value, "t", scope.tenant_id, at));
-        break;
-      case ScopeProp::Actual:
-        WB_RETURN_IF_ERROR(read_optional_text(*value, scope.actual_principal, at));
-        break;
-      case ScopeProp::Effective:
-        WB_RETURN_IF_ERROR(read_optional_text(*value, scope.effective_principal, at));
-        break;
-      case ScopeProp::Type:
-        if (!value->IsInt64() || value->GetInt64() < 0 || value->GetInt64() > 3) {
-          return shape_error(at, "a security context type (0 to 3)");
-        }
-        scope.type = static_cast<SecurityContextType>(value->GetInt64());
-        break;
-      default:
-        continue;  // a collection is changed under "c", not set here
-    }
-    found = true;
-  }
-  return absl::OkStatus();
-}
-
-// A ScopeDelta's "c": changes to the roles, permissions and claims. `found` as above.
-absl::Status apply_scope_changes(const Value& changes, SecurityScope& scope, bool& found,
-                                 const std::string& path) {
-  absl::StatusOr<std::vector<ScopeMember>> members = scope_members(changes, path);
-  if (!members.ok()) return members.status();
-  for (const auto& [prop, at, value] : *members) {
-    switch (prop) {
-      case ScopeProp::Roles:
-        WB_RETURN_IF_ERROR(apply_collection(*value, scope.roles, at));
-        break;
-      case ScopeProp::Perms:
-        WB_RETURN_IF_ERROR(apply_collection(*value, scope.permissions, at));
-        break;
-      case ScopeProp::Claims:
-        WB_RETURN_IF_ERROR(apply_claims(*value, scope.claims, at));
-        break;
-      default:
-        // "Pr" (security principals) is not modelled (docs/guide/16-security.md).
-        continue;
-    }
-    found = true;
-  }
-  return absl::OkStatus();
-}
-
-}  // namespace
-
-// A hop's scope as a .NET ScopeDelta (docs/guide/16-security.md): values under "v" (the tenant
-// and user as "Sc", the principals as "Ac"/"Ef", the kind as "Ty"), collections under "c" as
-// full replacements ("s"), claims as additions ("a"). Defaults are left out, so a plain
-// user-and-tenant scope is {"v":{"Sc":{"t":…,"u":…}}}, exactly what .NET writes for one.
-void write_scope(Writer& writer, const SecurityScope& scope) {
-  key(writer, "sc");
-  writer.StartObject();
-  key(writer, "v");
-  writer.StartObject();
-  key(writer, "Sc");
-  writer.StartObject();
-  if (!scope.tenant_id.empty()) {
-    key(writer, "t");
-    string(writer, scope.tenant_id);
-  }
-  if (!scope.user_id.empty()) {
-    key(writer, "u");
-    string(writer, scope.user_id);
+    writer.EndArray();
   }
   writer.EndObject();
-  if (!scope.actual_principal.empty()) {
-    key(writer, "Ac");
-    string(writer, scope.actual_principal);
+}
+
+// The "v" members that changed: Sc, Ac, Ef, Ty. Without a base the scope is written whole (Sc
+// always, the others when set); a principal cleared since the base is written as null.
+struct ValueChanges {
+  bool scope = false;
+  bool actual = false;
+  bool effective = false;
+  bool type = false;
+
+  bool any() const { return scope || actual || effective || type; }
+};
+
+ValueChanges value_changes(const SecurityScope& scope, const SecurityScope* base) {
+  if (base == nullptr) {
+    return {true, !scope.actual_principal.empty(), !scope.effective_principal.empty(),
+            scope.type != SecurityContextType::User};
   }
-  if (!scope.effective_principal.empty()) {
-    key(writer, "Ef");
-    string(writer, scope.effective_principal);
+  return {!same_perspective_scope(*base, scope), base->actual_principal != scope.actual_principal,
+          base->effective_principal != scope.effective_principal, base->type != scope.type};
+}
+
+void write_principal(Writer& writer, const char* name, const std::string& principal) {
+  key(writer, name);
+  if (principal.empty()) {
+    writer.Null();
+  } else {
+    string(writer, principal);
   }
-  if (scope.type != SecurityContextType::User) {
+}
+
+void write_values(Writer& writer, const SecurityScope& scope, const ValueChanges& changes) {
+  key(writer, "v");
+  writer.StartObject();
+  if (changes.scope) {
+    key(writer, "Sc");
+    write_perspective_scope(writer, scope);
+  }
+  if (changes.actual) write_principal(writer, "Ac", scope.actual_principal);
+  if (changes.effective) write_principal(writer, "Ef", scope.effective_principal);
+  if (changes.type) {
     key(writer, "Ty");
     writer.Int(static_cast<int>(scope.type));
   }
   writer.EndObject();
-  if (!scope.roles.empty() || !scope.permissions.empty() || !scope.claims.empty()) {
-    key(writer, "c");
-    writer.StartObject();
-    for (const auto& [name, values] :
-         {std::pair{"Ro", &scope.roles}, std::pair{"Pe", &scope.permissions}}) {
-      if (values->empty()) continue;
-      key(writer, name);
-      writer.StartObject();
-      key(writer, "s");
-      write_string_array(writer, *values);
-      writer.EndObject();
+}
+
+// How .NET writes a change to roles, permissions or principals: "s" (set) when there was nothing
+// before or everything was replaced, else what was added ("a") and removed ("r").
+struct CollectionChange {
+  const char* name;
+  std::vector<std::string> set, add, remove;
+
+  bool any() const { return !set.empty() || !add.empty() || !remove.empty(); }
+};
+
+std::size_t distinct(const std::vector<std::string>& values) {
+  std::vector<std::string> seen;
+  for (const std::string& value : values) {
+    if (!contains(seen, value)) seen.push_back(value);
+  }
+  return seen.size();
+}
+
+CollectionChange collection_change(const char* name, const std::vector<std::string>& previous,
+                                   const std::vector<std::string>& current) {
+  CollectionChange change{name, {}, {}, {}};
+  for (const std::string& value : current) {
+    if (!contains(previous, value) && !contains(change.add, value)) change.add.push_back(value);
+  }
+  for (const std::string& value : previous) {
+    if (!contains(current, value) && !contains(change.remove, value)) {
+      change.remove.push_back(value);
     }
-    if (!scope.claims.empty()) {
-      key(writer, "Cl");
-      writer.StartObject();
-      key(writer, "a");
-      writer.StartObject();
-      for (const auto& [claim, value] : scope.claims) {
-        key(writer, claim);
-        string(writer, value);
-      }
-      writer.EndObject();
-      writer.EndObject();
+  }
+  // Collections are sets (a value listed twice counts once), as in .NET.
+  const bool all_replaced = !current.empty() && change.add.size() == distinct(current) &&
+                            change.remove.size() == distinct(previous);
+  if ((previous.empty() && !current.empty()) || all_replaced) {
+    change.add.clear();
+    change.remove.clear();
+    for (const std::string& value : current) {
+      if (!contains(change.set, value)) change.set.push_back(value);
     }
-    writer.EndObject();
+  }
+  return change;
+}
+
+void write_collection(Writer& writer, const CollectionChange& change) {
+  key(writer, change.name);
+  writer.StartObject();
+  for (const auto& [op, values] :
+       {std::pair{"s", &change.set}, std::pair{"a", &change.add}, std::pair{"r", &change.remove}}) {
+    if (values->empty()) continue;
+    key(writer, op);
+    write_string_array(writer, *values);
   }
   writer.EndObject();
 }
 
-// The security scope of a hop: a .NET ScopeDelta {"v":{…},"c":{…}}, or the flat {"u":…,"t":…} of
-// earlier envelopes of this runtime. The delta applies to an empty scope: only the latest hop's
-// scope counts (docs/guide/16-security.md).
-absl::Status read_scope(const Value& sc, MessageHop& hop, const std::string& path) {
-  if (!sc.IsObject()) return shape_error(path, "an object");
-  SecurityScope result;
-  const Value* values = member(sc, "v");
-  const Value* changes = member(sc, "c");
-  bool found = values == nullptr && changes == nullptr;
-  if (found) {
-    WB_RETURN_IF_ERROR(read_string(sc, "u", result.user_id, path));
-    WB_RETURN_IF_ERROR(read_string(sc, "t", result.tenant_id, path));
-  } else {
-    if (values != nullptr && !values->IsNull()) {
-      WB_RETURN_IF_ERROR(apply_scope_values(*values, result, found, path + ".v"));
-    }
-    if (changes != nullptr && !changes->IsNull()) {
-      WB_RETURN_IF_ERROR(apply_scope_changes(*changes, result, found, path + ".c"));
-    }
+// Claims change by key: new or changed ones under "a" (an object), removed keys under "r".
+struct ClaimsChange {
+  std::map<std::string, std::string> add;
+  std::vector<std::string> remove;
+
+  bool any() const { return !add.empty() || !remove.empty(); }
+};
+
+ClaimsChange claims_change(const std::map<std::string, std::string>& previous,
+                           const std::map<std::string, std::string>& current) {
+  ClaimsChange change;
+  for (const auto& [claim, value] : current) {
+    auto it = previous.find(claim);
+    if (it == previous.end() || it->second != value) change.add.emplace(claim, value);
   }
-  if (found) hop.scope = std::move(result);
-  return absl::OkStatus();
+  for (const auto& [claim, value] : previous) {
+    if (!current.contains(claim)) change.remove.push_back(claim);
+  }
+  return change;
+}
+
+void write_claims(Writer& writer, const ClaimsChange& change) {
+  key(writer, "Cl");
+  writer.StartObject();
+  if (!change.add.empty()) {
+    key(writer, "a");
+    writer.StartObject();
+    for (const auto& [claim, value] : change.add) {
+      key(writer, claim);
+      string(writer, value);
+    }
+    writer.EndObject();
+  }
+  if (!change.remove.empty()) {
+    key(writer, "r");
+    write_string_array(writer, change.remove);
+  }
+  writer.EndObject();
+}
+
+}  // namespace
+
+// Values under "v" (Sc, Ac, Ef, Ty), collections under "c" (Ro, Pe, Pr, Cl), each only when it
+// changed from `base`. A plain user-and-tenant scope on a first hop is {"v":{"Sc":{"t":…,
+// "u":…}}}, exactly what .NET writes for one.
+void write_scope(Writer& writer, const SecurityScope& scope, const SecurityScope* base) {
+  static const SecurityScope kNone;
+  const SecurityScope& previous = base != nullptr ? *base : kNone;
+  const ValueChanges values = value_changes(scope, base);
+  const CollectionChange collections[] = {
+      collection_change("Ro", previous.roles, scope.roles),
+      collection_change("Pe", previous.permissions, scope.permissions),
+      collection_change("Pr", previous.principals, scope.principals),
+  };
+  const ClaimsChange claims = claims_change(previous.claims, scope.claims);
+  const bool any_collection =
+      claims.any() || std::any_of(std::begin(collections), std::end(collections),
+                                  [](const CollectionChange& change) { return change.any(); });
+  if (!values.any() && !any_collection) return;  // unchanged: the hop carries no "sc"
+
+  key(writer, "sc");
+  writer.StartObject();
+  if (values.any()) write_values(writer, scope, values);
+  if (any_collection) {
+    key(writer, "c");
+    writer.StartObject();
+    for (const CollectionChange& change : collections) {
+      if (change.any()) write_collection(writer, change);
+    }
+    if (claims.any()) write_claims(writer, claims);
+    writer.EndObject();
+  }
+  writer.EndObject();
 }
 
 }  // namespace whizbang::envelope_json

@@ -90,16 +90,19 @@ absl::StatusOr<InboxWorker::Handling> InboxWorker::go_through(const WorkItem& it
 
 void InboxWorker::drop_untrusted_scope(Envelope& envelope, const WorkItem& item) const {
   if (!options_.scope_trusted_services) return;
-  const MessageHop* hop = envelope.current_scope_hop();
-  if (hop == nullptr) return;
   const std::vector<std::string>& trusted = *options_.scope_trusted_services;
-  const std::string& setter = hop->service_instance.service_name;
-  if (std::find(trusted.begin(), trusted.end(), setter) != trusted.end()) return;
-  log(options_.logger, spdlog::level::warn, log_events::kUntrustedScopeDropped,
-      "inbox row {} ({}): its security scope was set by service '{}', which this service does not "
-      "trust to set one; handled with no scope",
-      item.message_id, item.message_type, setter);
-  for (MessageHop& each : envelope.hops) each.scope.reset();
+  // The scope is the fold of every Current hop's change: each hop that changed it set part of it.
+  for (const MessageHop& hop : envelope.hops) {
+    if (hop.type != HopType::Current || !hop.scope) continue;
+    const std::string& setter = hop.service_instance.service_name;
+    if (std::find(trusted.begin(), trusted.end(), setter) != trusted.end()) continue;
+    log(options_.logger, spdlog::level::warn, log_events::kUntrustedScopeDropped,
+        "inbox row {} ({}): its security scope was set by service '{}', which this service does "
+        "not trust to set one; handled with no scope",
+        item.message_id, item.message_type, setter);
+    for (MessageHop& each : envelope.hops) each.scope.reset();
+    return;
+  }
 }
 
 // Runs the handling inside the group's transaction, in a savepoint of its own: a handling that

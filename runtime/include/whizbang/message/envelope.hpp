@@ -62,30 +62,47 @@ enum class SecurityContextType : std::uint8_t {
   ServiceAccount = 3,
 };
 
-// The security scope that travels with a message on every hop: who acts, for which tenant, in
-// which role (docs/guide/16-security.md). Empty strings and lists mean "not set". A receiver
-// believes the latest hop's scope only, and only from upstream services it trusts to set one.
+// One extension value of a scope (.NET's ScopeExtension, `{"k":…,"v":…}`); a value may be null.
+struct ScopeExtension {
+  std::string key;
+  std::optional<std::string> value;
+
+  friend bool operator==(const ScopeExtension&, const ScopeExtension&) = default;
+};
+
+// The security scope that travels with a message (docs/guide/16-security.md): who acts, for
+// which tenant, customer and organization, in which roles. Empty strings and lists mean "not
+// set". On the wire each hop carries only what changed (a .NET ScopeDelta); in memory a hop holds
+// the whole scope in force from it on, and a receiver folds the hops' changes in order.
 struct SecurityScope {
   SecurityScope() = default;
   // The common scope: a user acting for a tenant.
   SecurityScope(std::string user, std::string tenant)
       : user_id(std::move(user)), tenant_id(std::move(tenant)) {}
 
+  // .NET's PerspectiveScope (`Sc` on the wire): t, u, c, o, ap, sys, dec, ex.
   std::string user_id;
   std::string tenant_id;
+  std::string customer_id;
+  std::string organization_id;
+  // The principals allowed to see what this scope writes ("user:alice", "group:sales").
+  std::vector<std::string> allowed_principals;
+  bool is_system = false;
+  // The scope was declared unscoped on purpose (not merely left unset).
+  bool declared_unscoped = false;
+  std::vector<ScopeExtension> extensions;
+
   SecurityContextType type = SecurityContextType::User;
   // Who really initiated (the caller of as_system()/run_as()), and who the dispatch acts as.
   std::string actual_principal;
   std::string effective_principal;
   std::vector<std::string> roles;
   std::vector<std::string> permissions;
+  // The security principals the caller is (`Pr`: "user:alice", "group:sales").
+  std::vector<std::string> principals;
   std::map<std::string, std::string> claims;
 
-  bool empty() const {
-    return user_id.empty() && tenant_id.empty() && type == SecurityContextType::User &&
-           actual_principal.empty() && effective_principal.empty() && roles.empty() &&
-           permissions.empty() && claims.empty();
-  }
+  bool empty() const { return *this == SecurityScope(); }
   bool has_role(std::string_view role) const;
   bool has_permission(std::string_view permission) const;
   friend bool operator==(const SecurityScope&, const SecurityScope&) = default;
@@ -107,6 +124,8 @@ struct MessageHop {
   // The transport topic, or "(event-store)" for an event-store-only row.
   std::string topic;
   std::optional<Uuid> stream_id;
+  // The whole scope in force from this hop on; nullopt when the hop changed nothing. Written as
+  // the change from the scope of the earlier Current hops (a Causation hop's stands alone).
   std::optional<SecurityScope> scope;
   std::map<std::string, std::string> metadata;
   std::optional<std::chrono::microseconds> duration;
@@ -225,10 +244,10 @@ class Envelope {
   // From the last Current hop that has one.
   std::optional<Uuid> stream_id() const;
   std::string_view topic() const;
-  // The scope of the latest Current hop that carries one (earlier hops' scopes are history, not
-  // authority); nullopt when none does.
+  // The security scope: the Current hops' scopes folded in order (each hop holds the whole scope
+  // in force from it on, so the latest that carries one); nullopt when none does.
   std::optional<SecurityScope> current_scope() const;
-  // That hop itself (whose service set the scope), or nullptr.
+  // The latest Current hop that changed the scope, or nullptr.
   const MessageHop* current_scope_hop() const;
   // The service name of the last hop (the service the message came from); empty when no hops.
   std::string_view source_service_name() const;

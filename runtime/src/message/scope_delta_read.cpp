@@ -1,0 +1,310 @@
+// A hop's security scope read from the envelope JSON: a .NET ScopeDelta applied to the scope
+// folded from the earlier hops, as .NET's ScopeDelta.ApplyTo does (docs/guide/16-security.md).
+// Written in scope_delta_json.cpp.
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "envelope_json_parts.hpp"
+#include "whizbang/internal/absl_view.hpp"
+
+namespace whizbang::envelope_json {
+namespace {
+
+// .NET's ScopeProp, with its numbers.
+enum class ScopeProp : std::uint8_t {
+  Scope = 0,
+  Roles = 1,
+  Perms = 2,
+  Principals = 3,
+  Claims = 4,
+  Actual = 5,
+  Effective = 6,
+  Type = 7,
+  Unknown = 255,
+};
+
+// A "v" or "c" key as .NET reads it: the two-letter name exactly, else the enum's name in any
+// case (or its number, which Enum.TryParse also takes).
+ScopeProp scope_prop(std::string_view name) {
+  static constexpr std::pair<std::string_view, std::string_view> kNames[] = {
+      {"Sc", "Scope"},  {"Ro", "Roles"},  {"Pe", "Perms"},     {"Pr", "Principals"},
+      {"Cl", "Claims"}, {"Ac", "Actual"}, {"Ef", "Effective"}, {"Ty", "Type"},
+  };
+  for (std::size_t i = 0; i < std::size(kNames); ++i) {
+    if (name == kNames[i].first) return static_cast<ScopeProp>(i);
+  }
+  for (std::size_t i = 0; i < std::size(kNames); ++i) {
+    if (absl::EqualsIgnoreCase(internal::absl_view(name), internal::absl_view(kNames[i].second))) {
+      return static_cast<ScopeProp>(i);
+    }
+  }
+  unsigned number = 0;
+  const auto [end, error] = std::from_chars(name.data(), name.data() + name.size(), number);
+  if (error == std::errc() && end == name.data() + name.size() && number < std::size(kNames)) {
+    return static_cast<ScopeProp>(number);
+  }
+  return ScopeProp::Unknown;
+}
+
+struct ScopeMember {
+  ScopeProp prop;
+  std::string path;
+  const Value* value;
+};
+
+// The members of a ScopeDelta's "v" or "c", each property once: "Sc" and "Scope" in one delta
+// would be read differently by readers that keep the first and the last. A name .NET does not
+// know is an error, as it is for .NET.
+absl::StatusOr<std::vector<ScopeMember>> scope_members(const Value& object,
+                                                       const std::string& path) {
+  if (!object.IsObject()) return shape_error(path, "an object");
+  std::vector<ScopeMember> members;
+  for (auto it = object.MemberBegin(); it != object.MemberEnd(); ++it) {
+    const std::string_view name(it->name.GetString(), it->name.GetStringLength());
+    std::string member_path = path;
+    member_path.append(".").append(name);
+    const ScopeProp prop = scope_prop(name);
+    if (prop == ScopeProp::Unknown) {
+      return shape_error(member_path, "a scope property (Sc, Ro, Pe, Pr, Cl, Ac, Ef or Ty)");
+    }
+    for (const ScopeMember& seen : members) {
+      if (seen.prop == prop) {
+        return shape_error(member_path, "named once (it is there under two names)");
+      }
+    }
+    members.push_back({prop, std::move(member_path), &it->value});
+  }
+  return members;
+}
+
+std::string text_of(const Value& value) {
+  return std::string(value.GetString(), value.GetStringLength());
+}
+
+// A string, or null for "not set".
+absl::Status read_optional_text(const Value& value, std::string& out, const std::string& path) {
+  if (value.IsNull()) {
+    out.clear();
+    return absl::OkStatus();
+  }
+  if (!value.IsString()) return shape_error(path, "a string or null");
+  out = text_of(value);
+  return absl::OkStatus();
+}
+
+// An array of strings whose nulls .NET skips.
+absl::Status read_strings(const Value& value, std::vector<std::string>& out,
+                          const std::string& path) {
+  if (!value.IsArray()) return shape_error(path, "an array of strings");
+  for (const Value& item : value.GetArray()) {
+    if (item.IsNull()) continue;
+    if (!item.IsString()) return shape_error(path, "an array of strings");
+    out.push_back(text_of(item));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status read_flag(const Value& object, const char* name, bool& out, const std::string& at) {
+  const Value* value = member(object, name);
+  if (value == nullptr || value->IsNull()) return absl::OkStatus();
+  if (!value->IsBool()) return shape_error(at + "." + name, "true or false");
+  out = value->GetBool();
+  return absl::OkStatus();
+}
+
+absl::Status read_extensions(const Value& value, std::vector<ScopeExtension>& out,
+                             const std::string& path) {
+  if (value.IsNull()) return absl::OkStatus();
+  if (!value.IsArray()) return shape_error(path, "an array of {\"k\":…,\"v\":…}");
+  for (const Value& item : value.GetArray()) {
+    const Value* k = item.IsObject() ? member(item, "k") : nullptr;
+    if (k == nullptr || !k->IsString()) return shape_error(path, "an array of {\"k\":…,\"v\":…}");
+    ScopeExtension extension{text_of(*k), std::nullopt};
+    if (const Value* v = member(item, "v"); v != nullptr && !v->IsNull()) {
+      if (!v->IsString()) return shape_error(path + ".v", "a string or null");
+      extension.value = text_of(*v);
+    }
+    out.push_back(std::move(extension));
+  }
+  return absl::OkStatus();
+}
+
+// `Sc`: replaces the whole PerspectiveScope part of the scope.
+absl::Status read_perspective_scope(const Value& sc, SecurityScope& scope, const std::string& at) {
+  if (!sc.IsObject()) return shape_error(at, "an object");
+  SecurityScope read;
+  for (const auto& [name, out] :
+       {std::pair{"t", &read.tenant_id}, std::pair{"u", &read.user_id},
+        std::pair{"c", &read.customer_id}, std::pair{"o", &read.organization_id}}) {
+    if (const Value* value = member(sc, name); value != nullptr) {
+      WB_RETURN_IF_ERROR(read_optional_text(*value, *out, at + "." + name));
+    }
+  }
+  // .NET reads "ap" only when it is an array.
+  if (const Value* ap = member(sc, "ap"); ap != nullptr && ap->IsArray()) {
+    WB_RETURN_IF_ERROR(read_strings(*ap, read.allowed_principals, at + ".ap"));
+  }
+  WB_RETURN_IF_ERROR(read_flag(sc, "sys", read.is_system, at));
+  WB_RETURN_IF_ERROR(read_flag(sc, "dec", read.declared_unscoped, at));
+  if (const Value* ex = member(sc, "ex"); ex != nullptr) {
+    WB_RETURN_IF_ERROR(read_extensions(*ex, read.extensions, at + ".ex"));
+  }
+  scope.tenant_id = std::move(read.tenant_id);
+  scope.user_id = std::move(read.user_id);
+  scope.customer_id = std::move(read.customer_id);
+  scope.organization_id = std::move(read.organization_id);
+  scope.allowed_principals = std::move(read.allowed_principals);
+  scope.is_system = read.is_system;
+  scope.declared_unscoped = read.declared_unscoped;
+  scope.extensions = std::move(read.extensions);
+  return absl::OkStatus();
+}
+
+// "v": each value present replaces the one before; a null principal clears it.
+absl::Status apply_values(const Value& values, SecurityScope& scope, bool& found,
+                          const std::string& path) {
+  absl::StatusOr<std::vector<ScopeMember>> members = scope_members(values, path);
+  if (!members.ok()) return members.status();
+  for (const auto& [prop, at, value] : *members) {
+    switch (prop) {
+      case ScopeProp::Scope:
+        WB_RETURN_IF_ERROR(read_perspective_scope(*value, scope, at));
+        break;
+      case ScopeProp::Actual:
+        WB_RETURN_IF_ERROR(read_optional_text(*value, scope.actual_principal, at));
+        break;
+      case ScopeProp::Effective:
+        WB_RETURN_IF_ERROR(read_optional_text(*value, scope.effective_principal, at));
+        break;
+      case ScopeProp::Type:
+        if (!value->IsInt64() || value->GetInt64() < 0 || value->GetInt64() > 3) {
+          return shape_error(at, "a security context type (0 to 3)");
+        }
+        scope.type = static_cast<SecurityContextType>(value->GetInt64());
+        break;
+      default:
+        continue;  // a collection is changed under "c"; .NET ignores it here
+    }
+    found = true;
+  }
+  return absl::OkStatus();
+}
+
+// Roles, permissions or principals: "s" replaces them outright; otherwise "r" is removed, then
+// "a" added. Sets: a value is there once.
+absl::Status apply_collection(const Value& change, std::vector<std::string>& values,
+                              const std::string& path) {
+  const auto op = [&](const char* name) -> const Value* {
+    const Value* value = member(change, name);
+    return value != nullptr && !value->IsNull() ? value : nullptr;
+  };
+  const auto add_all = [&](const std::vector<std::string>& added) {
+    for (const std::string& value : added) {
+      if (std::find(values.begin(), values.end(), value) == values.end()) values.push_back(value);
+    }
+  };
+  if (const Value* set = op("s")) {
+    std::vector<std::string> replacement;
+    WB_RETURN_IF_ERROR(read_strings(*set, replacement, path + ".s"));
+    values.clear();
+    add_all(replacement);
+    return absl::OkStatus();
+  }
+  std::vector<std::string> removed;
+  std::vector<std::string> added;
+  if (const Value* remove = op("r"))
+    WB_RETURN_IF_ERROR(read_strings(*remove, removed, path + ".r"));
+  if (const Value* add = op("a")) WB_RETURN_IF_ERROR(read_strings(*add, added, path + ".a"));
+  std::erase_if(values, [&](const std::string& value) {
+    return std::find(removed.begin(), removed.end(), value) != removed.end();
+  });
+  add_all(added);
+  return absl::OkStatus();
+}
+
+// Claims: "r" lists keys removed, then "a" ({claim: value}) upserts; "s" is ignored, as in .NET.
+absl::Status apply_claims(const Value& change, std::map<std::string, std::string>& claims,
+                          const std::string& path) {
+  if (const Value* remove = member(change, "r"); remove != nullptr && !remove->IsNull()) {
+    std::vector<std::string> removed;
+    WB_RETURN_IF_ERROR(read_strings(*remove, removed, path + ".r"));
+    for (const std::string& claim : removed) claims.erase(claim);
+  }
+  if (const Value* add = member(change, "a"); add != nullptr && !add->IsNull()) {
+    if (!add->IsObject()) return shape_error(path + ".a", "an object of strings");
+    for (auto it = add->MemberBegin(); it != add->MemberEnd(); ++it) {
+      if (it->value.IsNull()) continue;  // .NET skips a null value
+      if (!it->value.IsString()) return shape_error(path + ".a", "an object of strings");
+      claims[std::string(it->name.GetString(), it->name.GetStringLength())] = text_of(it->value);
+    }
+  }
+  return absl::OkStatus();
+}
+
+// "c": the changes to roles, permissions, principals and claims.
+absl::Status apply_collections(const Value& changes, SecurityScope& scope, bool& found,
+                               const std::string& path) {
+  absl::StatusOr<std::vector<ScopeMember>> members = scope_members(changes, path);
+  if (!members.ok()) return members.status();
+  for (const auto& [prop, at, value] : *members) {
+    if (!value->IsObject()) return shape_error(at, "an object");
+    switch (prop) {
+      case ScopeProp::Roles:
+        WB_RETURN_IF_ERROR(apply_collection(*value, scope.roles, at));
+        break;
+      case ScopeProp::Perms:
+        WB_RETURN_IF_ERROR(apply_collection(*value, scope.permissions, at));
+        break;
+      case ScopeProp::Principals:
+        WB_RETURN_IF_ERROR(apply_collection(*value, scope.principals, at));
+        break;
+      case ScopeProp::Claims:
+        WB_RETURN_IF_ERROR(apply_claims(*value, scope.claims, at));
+        break;
+      default:
+        continue;  // a value is set under "v"; .NET ignores it here
+    }
+    found = true;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+// A .NET ScopeDelta {"v":{…},"c":{…}}, or the flat {"u":…,"t":…} of earlier envelopes of this
+// runtime (a user and tenant replacing the earlier ones).
+absl::Status read_scope(const Value& sc, MessageHop& hop, const std::string& path,
+                        const SecurityScope* base) {
+  if (!sc.IsObject()) return shape_error(path, "an object");
+  SecurityScope result = base != nullptr ? *base : SecurityScope();
+  const Value* values = member(sc, "v");
+  const Value* changes = member(sc, "c");
+  bool found = values == nullptr && changes == nullptr;
+  if (found) {
+    SecurityScope flat;
+    WB_RETURN_IF_ERROR(read_string(sc, "u", flat.user_id, path));
+    WB_RETURN_IF_ERROR(read_string(sc, "t", flat.tenant_id, path));
+    found = !flat.user_id.empty() || !flat.tenant_id.empty();
+    result.user_id = std::move(flat.user_id);
+    result.tenant_id = std::move(flat.tenant_id);
+  } else {
+    if (values != nullptr && !values->IsNull()) {
+      WB_RETURN_IF_ERROR(apply_values(*values, result, found, path + ".v"));
+    }
+    if (changes != nullptr && !changes->IsNull()) {
+      WB_RETURN_IF_ERROR(apply_collections(*changes, result, found, path + ".c"));
+    }
+  }
+  // A delta that leaves the earlier hops' scope as it was changes nothing: the hop has no scope of
+  // its own (as if it carried none), so what is read is what is written back.
+  if (found && (base == nullptr || result != *base)) hop.scope = std::move(result);
+  return absl::OkStatus();
+}
+
+}  // namespace whizbang::envelope_json
