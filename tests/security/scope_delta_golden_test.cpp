@@ -14,6 +14,8 @@
 namespace whizbang {
 namespace {
 
+using scope_test::sorted;
+
 using scope_test::envelope_with;
 using scope_test::read_with;
 using scope_test::sc_of;
@@ -23,11 +25,6 @@ SecurityScope read_one(const std::string& sc) {
   EXPECT_TRUE(envelope.ok()) << envelope.status() << "\n" << sc;
   if (!envelope.ok() || !envelope->hops[0].scope) return SecurityScope();
   return *envelope->hops[0].scope;
-}
-
-std::vector<std::string> sorted(std::vector<std::string> values) {
-  std::sort(values.begin(), values.end());
-  return values;
 }
 
 // ---- writing --------------------------------------------------------------------------------

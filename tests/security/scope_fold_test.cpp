@@ -13,10 +13,7 @@
 namespace whizbang {
 namespace {
 
-std::vector<std::string> sorted(std::vector<std::string> values) {
-  std::sort(values.begin(), values.end());
-  return values;
-}
+using scope_test::sorted;
 
 // Hops as a .NET service chain writes them (hand-written deltas), with a Causation hop whose
 // scope (SYSTEM, an admin role) must not leak into the message's scope.

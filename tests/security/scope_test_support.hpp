@@ -7,6 +7,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -15,6 +16,12 @@
 #include "whizbang/message/envelope_json.hpp"
 
 namespace scope_test {
+
+// `values` in order: scope collections compare as sets.
+inline std::vector<std::string> sorted(std::vector<std::string> values) {
+  std::sort(values.begin(), values.end());
+  return values;
+}
 
 using whizbang::Envelope;
 using whizbang::HopType;

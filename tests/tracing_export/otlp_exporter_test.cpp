@@ -9,6 +9,7 @@
 #include "trace_receiver.hpp"
 #include "whizbang/otlp/otlp_exporter.hpp"
 
+namespace otlp_exporter_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -199,3 +200,4 @@ TEST(OtlpExporterTests, RefusedBatchesAreCountedAndTheirFailureLoggedOnceNotPerB
 }
 
 }  // namespace
+}  // namespace otlp_exporter_test

@@ -9,6 +9,7 @@
 #include "trace_receiver.hpp"
 #include "whizbang/otlp/otlp_exporter.hpp"
 
+namespace otlp_retry_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -163,3 +164,4 @@ TEST(OtlpRetryTests, AttemptsBelowOne_AreRefused) {
 }
 
 }  // namespace
+}  // namespace otlp_retry_test

@@ -10,6 +10,7 @@
 
 #include "whizbang/host/service_runner.hpp"
 
+namespace runner_otel_env_test {
 namespace {
 
 using Headers = std::vector<std::pair<std::string, std::string>>;
@@ -138,3 +139,4 @@ TEST(RunnerOtelEnvTests, NoServiceNameAnywhere_TheErrorNamesOtelServiceNameToo) 
 }
 
 }  // namespace
+}  // namespace runner_otel_env_test

@@ -13,6 +13,7 @@
 #include "whizbang/host/service_runner.hpp"
 #include "whizbang_registry.hpp"
 
+namespace runner_tracing_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -156,3 +157,4 @@ TEST(RunnerTracingTests, AnEndpointThatIsNotHttpFailsTheStart) {
 }
 
 }  // namespace
+}  // namespace runner_tracing_test
