@@ -40,9 +40,9 @@ bool is_tick_duration(const clang::CXXRecordDecl* record, const clang::ASTContex
   }
   const clang::QualType canonical_rep = rep.getCanonicalType();
   const clang::TemplateArgumentList* ratio = arguments_of(period);
-  return canonical_rep->isSignedIntegerType() && !canonical_rep->isAnyCharacterType() &&
-         context.getTypeSize(canonical_rep) == 64 && is_integer_argument(ratio, 0, 1) &&
-         is_integer_argument(ratio, 1, 10'000'000);
+  return canonical_rep->isBuiltinType() && canonical_rep->isSignedIntegerType() &&
+         !canonical_rep->isAnyCharacterType() && context.getTypeSize(canonical_rep) == 64 &&
+         is_integer_argument(ratio, 0, 1) && is_integer_argument(ratio, 1, 10'000'000);
 }
 
 std::string integer_type(clang::QualType type, const clang::ASTContext& context) {
