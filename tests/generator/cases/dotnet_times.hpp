@@ -19,8 +19,8 @@ struct Slot {
   whizbang::TimeSpan length{};
 };
 
-struct [[whizbang::dotnet_type("Clinic.Contracts.AppointmentBooked, Clinic.Contracts")]]
-AppointmentBooked : whizbang::Event {
+struct [[whizbang::dotnet_type(
+    "Clinic.Contracts.AppointmentBooked, Clinic.Contracts")]] AppointmentBooked : whizbang::Event {
   whizbang::DateTime booked_at;
   whizbang::DateOnly day;
   whizbang::TimeOnly starts;
