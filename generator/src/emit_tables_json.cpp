@@ -65,7 +65,9 @@ void write_message(llvm::json::OStream& json, const MessageModel& message, std::
         json.object([&] {
           json.attribute("name", field.name);
           json.attribute("type", field.type);
-          if (!message.dotnet_type.empty()) json.attribute("dotnet_name", field.dotnet_name);
+          if (message.dotnet_type.empty()) return;
+          json.attribute("dotnet_name", field.dotnet_name);
+          if (!field.dotnet_type.empty()) json.attribute("dotnet_type", field.dotnet_type);
         });
       }
     });

@@ -24,6 +24,9 @@ struct Field {
   // Its name in the .NET style (a C# property): [[whizbang::dotnet_name]] or the name in
   // PascalCase.
   std::string dotnet_name;
+  // The C# type System.Text.Json reads its JSON as ("System.DateTime"); empty when that type
+  // has a name of its own (an enum, a struct).
+  std::string dotnet_type;
 };
 
 // A plain struct reachable from a message's fields: gets a JsonCodec of its own.

@@ -1,6 +1,7 @@
 // Scanner: message types, their fields and the order their JSON codecs are emitted in.
 #include "scanner_internal.hpp"
 
+#include "dotnet_member_types.hpp"
 #include "dotnet_names.hpp"
 
 #include <algorithm>
@@ -95,12 +96,14 @@ std::vector<Field> Scanner::scan_fields(const clang::CXXRecordDecl* record,
                  *problem +
                  "' (supported: arithmetic, bool, enums, std::string, "
                  "std::optional, std::vector, std::map<std::string, T>, plain structs, Uuid, "
-                 "MessageId, system_clock::time_point)");
+                 "MessageId, system_clock::time_point, whizbang::DateTime, DateOnly, TimeOnly, "
+                 "TimeSpan)");
       continue;
     }
     for (const clang::CXXRecordDecl* n : nested) codec_edges_[record].push_back(n);
     const std::string name = field->getNameAsString();
-    fields.push_back({name, type_name(field->getType(), context_), dotnet_name_of(field, owner)});
+    fields.push_back({name, type_name(field->getType(), context_), dotnet_name_of(field, owner),
+                      dotnet_member_type(field->getType(), context_)});
   }
   codec_fields_[record] = fields;
   return fields;

@@ -2,6 +2,7 @@
 
 #include "clang/AST/QualTypeNames.h"
 #include "clang/AST/Type.h"
+#include "dotnet_member_types.hpp"
 
 namespace whizgen {
 namespace {
@@ -154,6 +155,8 @@ std::optional<std::string> check_field_type(clang::QualType type, const clang::A
   if (record == nullptr) return type_name(type, context);
   const std::string name = template_or_class_name(record);
   if (name == "whizbang::Uuid" || name == "whizbang::MessageId") return std::nullopt;
+  // .NET's DateTime, DateOnly, TimeOnly and TimeSpan: a codec of their own, not a struct's.
+  if (!dotnet_time_type(canonical, context).empty()) return std::nullopt;
   if (const auto* spec = as_specialization(record)) {
     const std::vector<clang::QualType> args = type_arguments(spec);
     if (name == "std::basic_string") {

@@ -1,7 +1,5 @@
 #include "dotnet_time.hpp"
 
-#include "whizbang/message/json_codec.hpp"
-
 #include <cstdint>
 #include <cstdio>
 #include <limits>
@@ -111,11 +109,9 @@ std::optional<std::int64_t> fraction_micros(Cursor& cursor) {
   return ticks / 10;
 }
 
-// The ISO-8601 text of a time in UTC: the fraction trimmed of trailing zeros (how Whizbang .NET
-// writes hop timestamps) or as 7 digits of ticks (.NET's "O" format).
-enum class Fraction { Trimmed, Ticks };
-
-void append_iso(std::string& out, std::int64_t micros, Fraction style) {
+// The ISO-8601 text of a time in UTC, the fraction trimmed of trailing zeros (how Whizbang .NET
+// writes hop timestamps).
+void append_iso(std::string& out, std::int64_t micros) {
   std::int64_t seconds = micros / kMicrosPerSecond;
   std::int64_t fraction = micros % kMicrosPerSecond;
   if (fraction < 0) {
@@ -136,10 +132,7 @@ void append_iso(std::string& out, std::int64_t micros, Fraction style) {
   append_digits(out, date.day, 2);
   out.push_back('T');
   append_clock(out, of_day);
-  if (style == Fraction::Ticks) {
-    out.push_back('.');
-    append_digits(out, fraction * 10, 7);
-  } else if (fraction != 0) {
+  if (fraction != 0) {
     int width = 6;
     while (fraction % 10 == 0) {
       fraction /= 10;
@@ -153,9 +146,7 @@ void append_iso(std::string& out, std::int64_t micros, Fraction style) {
 
 }  // namespace
 
-void append_timestamp(std::string& out, TimePoint time) {
-  append_iso(out, to_unix_micros(time), Fraction::Trimmed);
-}
+void append_timestamp(std::string& out, TimePoint time) { append_iso(out, to_unix_micros(time)); }
 
 std::optional<TimePoint> parse_timestamp(std::string_view text) {
   Cursor cursor(text);
@@ -271,17 +262,3 @@ std::optional<std::chrono::microseconds> parse_timespan(std::string_view text) {
 }
 
 }  // namespace whizbang::dotnet_time
-
-namespace whizbang::internal {
-
-void append_dotnet_time(std::string& out, std::int64_t micros_since_epoch) {
-  dotnet_time::append_iso(out, micros_since_epoch, dotnet_time::Fraction::Ticks);
-}
-
-std::optional<std::int64_t> parse_dotnet_time(std::string_view text) {
-  const std::optional<TimePoint> time = dotnet_time::parse_timestamp(text);
-  if (!time) return std::nullopt;
-  return to_unix_micros(*time);
-}
-
-}  // namespace whizbang::internal

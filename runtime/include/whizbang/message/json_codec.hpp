@@ -7,14 +7,16 @@
 //
 // Encoding (documented for users in message/message_type.hpp): enums as their underlying integer,
 // Uuid and MessageId as hyphenated lowercase strings, system_clock::time_point as int64
-// microseconds since the Unix epoch, empty optionals as null. Decoding never throws or crashes: a
-// wrong JSON type or an out-of-range number is InvalidArgument naming the JSON path (e.g.
+// microseconds since the Unix epoch, empty optionals as null; DateTime, DateOnly, TimeOnly and
+// TimeSpan (message/dotnet_date_time.hpp) as .NET's text in both styles. Decoding never throws or
+// crashes: a wrong JSON type or an out-of-range number is InvalidArgument naming the JSON path
+// (e.g.
 // "$.items[2].qty").
 //
 // A message declared with [[whizbang::dotnet_type(...)]] is encoded in the .NET style instead
 // (JsonStyle::DotNet), as System.Text.Json reads a C# record: members under their C# property
-// names (PascalCase) and time points as .NET's round-trip "O" text. Generated codecs carry both
-// names of every member, so a nested struct serves messages of either style.
+// names (PascalCase) and time points as .NET's round-trip "O" text (100 ns ticks). Generated codecs
+// carry both names of every member, so a nested struct serves messages of either style.
 #pragma once
 
 #include <rapidjson/document.h>
@@ -41,6 +43,7 @@
 #include "whizbang/ids/uuid.hpp"
 #include "whizbang/internal/bounded_json.hpp"
 #include "whizbang/message/any_message.hpp"
+#include "whizbang/message/dotnet_date_time.hpp"
 
 namespace whizbang {
 
@@ -68,10 +71,11 @@ struct MemberName {
   }
 };
 
-// .NET's round-trip ("O") text of a time, "2026-03-09T17:30:01.6930000+00:00", at microsecond
-// precision; and back from any ISO-8601 text with 0-7 fraction digits and an optional offset
-// (nullopt when malformed or beyond about +/-292 years of 1970). In message/dotnet_time.cpp.
-void append_dotnet_time(std::string& out, std::int64_t micros_since_epoch);
+// .NET's round-trip ("O") text of a time in 100 ns ticks since the Unix epoch,
+// "2026-03-09T17:30:01.6932491+00:00"; and back from what System.Text.Json reads as a
+// DateTimeOffset (no offset: UTC), nullopt when malformed or outside the years 1 to 9999. In
+// message/dotnet_date_time*.cpp.
+void append_dotnet_time(std::string& out, std::int64_t ticks_since_epoch);
 std::optional<std::int64_t> parse_dotnet_time(std::string_view text);
 
 inline absl::Status json_type_error(const std::string& path, std::string_view expected) {
@@ -157,15 +161,17 @@ void write_value(JsonWriter& writer, const T& value, JsonStyle style = JsonStyle
   } else if constexpr (std::is_same_v<T, MessageId>) {
     write_uuid_string(writer, value.uuid());
   } else if constexpr (IsTimePoint<T>::value) {
-    const auto micros = static_cast<std::int64_t>(
-        std::chrono::duration_cast<std::chrono::microseconds>(value.time_since_epoch()).count());
     if (style == JsonStyle::DotNet) {
       std::string text;
-      append_dotnet_time(text, micros);
+      append_dotnet_time(text, std::chrono::floor<TimeSpan>(value.time_since_epoch()).count());
       writer.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
     } else {
-      writer.Int64(micros);
+      writer.Int64(static_cast<std::int64_t>(
+          std::chrono::duration_cast<std::chrono::microseconds>(value.time_since_epoch()).count()));
     }
+  } else if constexpr (kIsDotNetTime<T>) {
+    const std::string text = to_dotnet_text(value);
+    writer.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
   } else if constexpr (IsOptional<T>::value) {
     if (value.has_value()) {
       write_value(writer, *value, style);
@@ -202,6 +208,21 @@ void write_member(JsonWriter& writer, JsonStyle style, MemberName name, const T&
 }
 
 // ---- read -----------------------------------------------------------------------------------
+
+// A time point `since_epoch` after 1970: a finer duration than the received one (nanoseconds:
+// about +/-292 years) overflows converting larger values, undefined behaviour, in practice a
+// wrapped time; they are rejected instead. A coarser one is rounded down.
+template <class T, class D>
+absl::Status time_point_from(D since_epoch, T& out, const std::string& path) {
+  if constexpr (std::ratio_less_equal_v<typename T::duration::period, typename D::period>) {
+    constexpr D kMax = std::chrono::duration_cast<D>(T::duration::max());
+    if (since_epoch > kMax || since_epoch < -kMax) {
+      return json_type_error(path, "a time within the time point's range");
+    }
+  }
+  out = T(std::chrono::floor<typename T::duration>(since_epoch));
+  return absl::OkStatus();
+}
 
 template <class T>
 absl::Status read_value(const JsonValue& json, T& out, const std::string& path,
@@ -250,28 +271,19 @@ absl::Status read_value(const JsonValue& json, T& out, const std::string& path,
       out = MessageId::from_trusted(*id);
     }
   } else if constexpr (IsTimePoint<T>::value) {
-    std::int64_t micros = 0;
     if (style == JsonStyle::DotNet) {
-      const std::optional<std::int64_t> parsed =
+      const std::optional<std::int64_t> ticks =
           json.IsString()
               ? parse_dotnet_time(std::string_view(json.GetString(), json.GetStringLength()))
               : std::nullopt;
-      if (!parsed) return json_type_error(path, "ISO-8601 date and time with offset");
-      micros = *parsed;
-    } else {
-      if (!json.IsInt64()) return json_type_error(path, "integer microseconds");
-      micros = json.GetInt64();
+      if (!ticks) return json_type_error(path, "ISO-8601 date and time with offset");
+      return time_point_from(TimeSpan(*ticks), out, path);
     }
-    if constexpr (std::ratio_less_equal_v<typename T::duration::period, std::micro>) {
-      // A finer duration (nanoseconds: about +/-292 years) overflows converting larger values:
-      // undefined behaviour, in practice a wrapped time. Reject them instead.
-      constexpr std::int64_t kMax =
-          std::chrono::duration_cast<std::chrono::microseconds>(T::duration::max()).count();
-      if (micros > kMax || micros < -kMax) {
-        return json_type_error(path, "microseconds within the time point's range");
-      }
-    }
-    out = T(std::chrono::duration_cast<typename T::duration>(std::chrono::microseconds(micros)));
+    if (!json.IsInt64()) return json_type_error(path, "integer microseconds");
+    return time_point_from(std::chrono::microseconds(json.GetInt64()), out, path);
+  } else if constexpr (kIsDotNetTime<T>) {
+    if (!json.IsString()) return json_type_error(path, "string");
+    return read_dotnet_text(std::string_view(json.GetString(), json.GetStringLength()), out, path);
   } else if constexpr (IsOptional<T>::value) {
     if (json.IsNull()) {
       out.reset();

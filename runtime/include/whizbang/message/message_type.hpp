@@ -40,7 +40,8 @@ struct SourceLocation {
 // Arithmetic as numbers, bool, enums as their underlying integer, std::string, std::optional
 // (null or absent when empty), std::vector (array), std::map<std::string, T> (object), nested
 // structs (object), Uuid/MessageId (hyphenated lowercase string),
-// std::chrono::system_clock::time_point (integer microseconds since the Unix epoch). Decoding
+// std::chrono::system_clock::time_point (integer microseconds since the Unix epoch), DateTime,
+// DateOnly, TimeOnly and TimeSpan (.NET's text, message/dotnet_date_time.hpp). Decoding
 // ignores unknown members, keeps the default for absent ones and returns InvalidArgument (naming
 // the JSON path) for a wrong type or an out-of-range number; it never crashes.
 struct MessageTypeInfo {
