@@ -109,6 +109,34 @@ TEST(ServiceRunnerConfigTests, Retry_FlagRepeats_EnvironmentSplitsOnSemicolons_M
       << wrong;
 }
 
+TEST(ServiceRunnerConfigTests, CommandInboxes_EveryNamespaceByDefault_AListOrNone_SharedKept) {
+  auto defaults = parse({"--service", "x"});
+  ASSERT_TRUE(defaults.ok()) << defaults.status();
+  const whizbang::CommandInboxes all = whizbang::command_inboxes_from_config(*defaults);
+  EXPECT_EQ(all.namespaces, (std::vector<std::string>{"*"}));
+  EXPECT_FALSE(all.keep_shared_inbox);
+  auto listed = parse({"--service", "x", "--command-inboxes", "shop.orders, shop.billing",
+                       "--keep-shared-inbox=true"});
+  ASSERT_TRUE(listed.ok()) << listed.status();
+  const whizbang::CommandInboxes some = whizbang::command_inboxes_from_config(*listed);
+  EXPECT_EQ(some.namespaces, (std::vector<std::string>{"shop.orders", "shop.billing"}));
+  EXPECT_TRUE(some.keep_shared_inbox);
+  EXPECT_TRUE(some.has_own_inbox("shop.orders"));
+  EXPECT_FALSE(some.has_own_inbox("shop.shipping"));
+  {
+    ScopedEnv none("WHIZBANG_COMMAND_INBOXES", "none");
+    auto shared = parse({"--service", "x"});
+    ASSERT_TRUE(shared.ok()) << shared.status();
+    EXPECT_EQ(whizbang::command_inboxes_from_config(*shared).namespaces,
+              whizbang::CommandInboxes::shared_only().namespaces);
+  }
+  EXPECT_NE(parse({"--service", "x", "--keep-shared-inbox", "yes"})
+                .status()
+                .message()
+                .find("--keep-shared-inbox: 'yes' is not true or false"),
+            std::string_view::npos);
+}
+
 TEST(ServiceRunnerConfigTests, Signing_ModeFromFlagKeysFromTheEnvironmentOnly) {
   const std::string secret(32, 's');
   ScopedEnv keys("WHIZBANG_SIGNING_KEYS", ("k1:" + absl::Base64Escape(secret)).c_str());

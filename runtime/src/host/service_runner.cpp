@@ -148,6 +148,7 @@ absl::StatusOr<std::unique_ptr<ServiceRunner>> ServiceRunner::start(const Regist
   if (!signing.ok()) return signing.status();
   options.signing = *std::move(signing);
   options.scope_trusted_services = scope_trusted_services_from_config(runner->config_);
+  options.command_inboxes = command_inboxes_from_config(runner->config_);
   absl::StatusOr<RetryPolicies> retry_policies =
       parse_retry_policy_specs(runner->config_.retry_policies);
   if (!retry_policies.ok()) return retry_policies.status();

@@ -17,7 +17,8 @@ namespace {
 
 constexpr std::string_view kKnownOptions =
     "--service, --store, --transport, --http-port, --http-address, --signing, "
-    "--trusted-scope-services, --otlp-endpoint, --otlp-header, --trace-sampling, --retry";
+    "--trusted-scope-services, --otlp-endpoint, --otlp-header, --trace-sampling, --retry, "
+    "--command-inboxes, --keep-shared-inbox";
 
 absl::Status set_port(ServiceRunnerConfig& config, std::string_view value) {
   int port = 0;
@@ -144,6 +145,9 @@ absl::StatusOr<ServiceRunnerConfig> parse_service_runner_config(int argc,
   option("--trace-sampling", "WHIZBANG_TRACE_SAMPLING", sampling);
   std::vector<std::string> headers;  // repeatable; WHIZBANG_OTLP_HEADERS read in set_headers
   app.add_option("--otlp-header", headers)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  option("--command-inboxes", "WHIZBANG_COMMAND_INBOXES", config.command_inboxes);
+  std::string keep_shared;
+  option("--keep-shared-inbox", "WHIZBANG_KEEP_SHARED_INBOX", keep_shared);
   // Repeatable; else WHIZBANG_RETRY, rules separated by ';' (docs/guide/14-running-services.md).
   app.add_option("--retry", config.retry_policies)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
@@ -168,6 +172,13 @@ absl::StatusOr<ServiceRunnerConfig> parse_service_runner_config(int argc,
     }
   }
   if (absl::Status status = set_headers(config, headers); !status.ok()) return status;
+  if (!keep_shared.empty()) {
+    if (keep_shared != "true" && keep_shared != "false") {
+      return absl::InvalidArgumentError("--keep-shared-inbox: '" + keep_shared +
+                                        "' is not true or false");
+    }
+    config.keep_shared_inbox = keep_shared == "true";
+  }
   if (const char* retry = std::getenv("WHIZBANG_RETRY");
       config.retry_policies.empty() && retry != nullptr) {
     for (absl::string_view rule : absl::StrSplit(retry, ';', absl::SkipWhitespace())) {
@@ -207,6 +218,18 @@ absl::StatusOr<EnvelopeSigning> signing_from_config(const ServiceRunnerConfig& c
   signing.keys = *std::move(keys);
   if (absl::Status valid = signing.validate(); !valid.ok()) return valid;
   return signing;
+}
+
+CommandInboxes command_inboxes_from_config(const ServiceRunnerConfig& config) {
+  CommandInboxes inboxes;
+  inboxes.keep_shared_inbox = config.keep_shared_inbox;
+  inboxes.namespaces.clear();  // "none": every command on the shared inbox
+  if (config.command_inboxes == "none") return inboxes;
+  for (absl::string_view name : absl::StrSplit(config.command_inboxes, ',')) {
+    name = absl::StripAsciiWhitespace(name);
+    if (!name.empty()) inboxes.namespaces.emplace_back(name.data(), name.size());
+  }
+  return inboxes;
 }
 
 std::optional<std::vector<std::string>> scope_trusted_services_from_config(

@@ -60,6 +60,12 @@ struct ServiceRunnerConfig {
   std::vector<std::pair<std::string, std::string>> otlp_headers;
   // The share of new traces recorded, 0 to 1 (HostOptions::trace_sampling_ratio).
   double trace_sampling = 1.0;
+  // Command namespaces with an inbox of their own (HostOptions::command_inboxes): "*" (every
+  // one, the default), a comma-separated list ("shop.orders,shop.billing"), or "none" (every
+  // command on the shared inbox, the layout before). docs/guide/13-rabbitmq.md.
+  std::string command_inboxes = "*";
+  // Also listen on the shared inbox while senders still publish there.
+  bool keep_shared_inbox = false;
   // Retry policy rules, "RULE=POLICY" each (whizbang/host/service_runner_retry.hpp), applied in
   // order to HostOptions::retry_policies; none: the store's schedule.
   std::vector<std::string> retry_policies;
@@ -75,11 +81,15 @@ struct ServiceRunnerConfig {
 // visible to every user of the machine), WHIZBANG_TRACE_SAMPLING; below those, OpenTelemetry's
 // OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT, OTEL_EXPORTER_OTLP_(TRACES_)HEADERS, OTEL_SERVICE_NAME
 // and OTEL_TRACES_SAMPLER_ARG (docs/guide/18-tracing.md). --retry RULE=POLICY (repeatable; else
-// WHIZBANG_RETRY, rules separated by ';') sets retry policies (docs/guide/11-failures.md). A
-// service name is required.
+// WHIZBANG_RETRY, rules separated by ';') sets retry policies (docs/guide/11-failures.md);
+// --command-inboxes LIST and --keep-shared-inbox true|false (WHIZBANG_COMMAND_INBOXES,
+// WHIZBANG_KEEP_SHARED_INBOX) choose the command inboxes (docs/guide/13-rabbitmq.md). A service
+// name is required.
 absl::StatusOr<ServiceRunnerConfig> parse_service_runner_config(int argc, const char* const argv[]);
 // The signing a configuration asks for, with the keys from WHIZBANG_SIGNING_KEYS.
 absl::StatusOr<EnvelopeSigning> signing_from_config(const ServiceRunnerConfig& config);
+// The command inboxes a configuration asks for.
+CommandInboxes command_inboxes_from_config(const ServiceRunnerConfig& config);
 // The trusted scope setters a configuration lists; nullopt for "*".
 std::optional<std::vector<std::string>> scope_trusted_services_from_config(
     const ServiceRunnerConfig& config);
