@@ -10,8 +10,8 @@
 namespace whizbang {
 namespace {
 
-constexpr std::int64_t kTicksPerSecond = 10'000'000;
-constexpr std::int64_t kTicksPerDay = 86'400 * kTicksPerSecond;
+using internal::kTicksPerDay;
+using internal::kTicksPerSecond;
 constexpr std::int64_t kDaysBeforeUnixEpoch = DateTime::kUnixEpochTicks / kTicksPerDay;
 
 void append_digits(std::string& out, std::uint64_t value, int width) {

@@ -11,8 +11,8 @@
 namespace whizbang {
 namespace {
 
-constexpr std::int64_t kTicksPerSecond = 10'000'000;
-constexpr std::int64_t kTicksPerDay = 86'400 * kTicksPerSecond;
+using internal::kTicksPerDay;
+using internal::kTicksPerSecond;
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 

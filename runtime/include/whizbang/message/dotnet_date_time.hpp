@@ -169,6 +169,10 @@ std::optional<DateTime> DateTime::utc(std::chrono::sys_time<Duration> time) {
 
 namespace internal {
 
+// Ticks (100 ns) per second and per day, for the codec's arithmetic.
+inline constexpr std::int64_t kTicksPerSecond = TimeSpan::period::den;
+inline constexpr std::int64_t kTicksPerDay = 86'400 * kTicksPerSecond;
+
 // A duration of 100 ns ticks in a signed 64-bit count: TimeSpan (std::int64_t), or the same
 // duration counted in the other 64-bit type (long long where std::int64_t is long).
 template <class T>
