@@ -18,6 +18,7 @@
 #include "whizbang_registry.hpp"
 
 namespace interop_test {
+namespace dotnet_newer_members {  // named: the unity build compiles the interop files together
 namespace {
 
 using std::chrono::microseconds;
@@ -263,4 +264,5 @@ TEST(DotNetNewerMembersTests, RecordLimit_CountsRinAndRiTogether) {
 }
 
 }  // namespace
+}  // namespace dotnet_newer_members
 }  // namespace interop_test

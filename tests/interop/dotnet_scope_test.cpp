@@ -16,6 +16,7 @@
 #include "whizbang_registry.hpp"
 
 namespace interop_test {
+namespace dotnet_scope {  // named: the unity build compiles the interop files together
 namespace {
 
 constexpr char kMessageId[] = "0195a8f0-3333-7000-8000-00000000b001";
@@ -155,4 +156,5 @@ TEST_F(DotNetScopeTests, EveryHopThatChangedTheScopeIsTrusted_TheScopeIsKept) {
 }
 
 }  // namespace
+}  // namespace dotnet_scope
 }  // namespace interop_test
