@@ -102,7 +102,14 @@ struct SecurityScope {
   std::vector<std::string> principals;
   std::map<std::string, std::string> claims;
 
-  bool empty() const { return *this == SecurityScope(); }
+  // Member by member, with no default scope to build and compare against: every dispatch asks.
+  bool empty() const {
+    return user_id.empty() && tenant_id.empty() && customer_id.empty() && organization_id.empty() &&
+           allowed_principals.empty() && !is_system && !declared_unscoped && extensions.empty() &&
+           type == SecurityContextType::User && actual_principal.empty() &&
+           effective_principal.empty() && roles.empty() && permissions.empty() &&
+           principals.empty() && claims.empty();
+  }
   bool has_role(std::string_view role) const;
   bool has_permission(std::string_view permission) const;
   friend bool operator==(const SecurityScope&, const SecurityScope&) = default;
