@@ -11,6 +11,7 @@
 #include <whizbang/host/service_runner.hpp>
 #include <whizbang/observability/prometheus.hpp>
 #include "absl/strings/escaping.h"
+#include "support/runner_config_args.hpp"
 
 #include <chrono>
 #include <cstdlib>
@@ -29,30 +30,11 @@ const whizbang::Registry& registry() {
   return whizbang::generated::runner_test_receptors::registry();
 }
 
+using whizbang_test::ScopedEnv;
+
 absl::StatusOr<whizbang::ServiceRunnerConfig> parse(std::vector<const char*> args) {
-  args.insert(args.begin(), "service");
-  return whizbang::parse_service_runner_config(static_cast<int>(args.size()), args.data());
+  return whizbang_test::parse_runner_args(std::move(args));
 }
-
-// Sets an environment variable for one test.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) saved_ = old;
-    setenv(name, value, 1);
-  }
-  ~ScopedEnv() {
-    if (saved_) {
-      setenv(name_, saved_->c_str(), 1);
-    } else {
-      unsetenv(name_);
-    }
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> saved_;
-};
 
 TEST(ServiceRunnerConfigTests, Flags_InBothSpellings) {
   auto config = parse({"--service", "orders", "--store=sqlite:/tmp/orders.db", "--transport",

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "support/runner_config_args.hpp"
 #include "whizbang/host/service_runner.hpp"
 
 namespace runner_otel_env_test {
@@ -15,36 +16,11 @@ namespace {
 
 using Headers = std::vector<std::pair<std::string, std::string>>;
 
+using whizbang_test::ScopedEnv;
+
 absl::StatusOr<whizbang::ServiceRunnerConfig> parse(std::vector<const char*> args) {
-  args.insert(args.begin(), "service");
-  return whizbang::parse_service_runner_config(static_cast<int>(args.size()), args.data());
+  return whizbang_test::parse_runner_args(std::move(args));
 }
-
-// Sets (or, with nullptr, unsets) a variable for the scope; restores it after.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) saved_ = old;
-    if (value != nullptr) {
-      setenv(name, value, 1);
-    } else {
-      unsetenv(name);
-    }
-  }
-  ~ScopedEnv() {
-    if (saved_) {
-      setenv(name_, saved_->c_str(), 1);
-    } else {
-      unsetenv(name_);
-    }
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-  std::optional<std::string> saved_;
-};
 
 TEST(RunnerOtelEnvTests, OtelVariablesSetEndpointHeadersServiceAndRatio) {
   ScopedEnv endpoint("OTEL_EXPORTER_OTLP_ENDPOINT", "http://otel-collector:4318");

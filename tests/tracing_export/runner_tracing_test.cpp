@@ -9,6 +9,7 @@
 
 #include "runner_receptors.hpp"
 #include "span_samples.hpp"
+#include "support/runner_config_args.hpp"
 #include "trace_receiver.hpp"
 #include "whizbang/host/service_runner.hpp"
 #include "whizbang_registry.hpp"
@@ -19,29 +20,11 @@ namespace {
 using namespace std::chrono_literals;
 using Headers = std::vector<std::pair<std::string, std::string>>;
 
+using whizbang_test::ScopedEnv;
+
 absl::StatusOr<whizbang::ServiceRunnerConfig> parse(std::vector<const char*> args) {
-  args.insert(args.begin(), "service");
-  return whizbang::parse_service_runner_config(static_cast<int>(args.size()), args.data());
+  return whizbang_test::parse_runner_args(std::move(args));
 }
-
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) saved_ = old;
-    setenv(name, value, 1);
-  }
-  ~ScopedEnv() {
-    if (saved_) {
-      setenv(name_, saved_->c_str(), 1);
-    } else {
-      unsetenv(name_);
-    }
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> saved_;
-};
 
 TEST(RunnerTracingConfigTests, WithoutTracingFlagsNothingIsExported) {
   auto config = parse({"--service", "orders"});
