@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "whizbang/retry/backoff.hpp"
+
 namespace whizbang::otlp {
 
 bool retryable(const HttpPostResult& result) {
@@ -15,9 +17,8 @@ std::chrono::milliseconds retry_delay(int retry, const HttpPostResult& result,
                                       std::chrono::milliseconds initial,
                                       std::chrono::milliseconds max) {
   if (result.retry_after) return std::min(*result.retry_after, max);
-  std::chrono::milliseconds delay = initial;
-  for (int i = 1; i < retry && delay < max; ++i) delay *= 2;
-  return std::min(delay, max);
+  const Backoff backoff{.initial = initial, .factor = 2, .cap = max};
+  return std::chrono::duration_cast<std::chrono::milliseconds>(backoff.delay(retry));
 }
 
 }  // namespace whizbang::otlp
