@@ -6,10 +6,8 @@
 
 #include <stdexcept>
 
-#include "store_backends.hpp"
+#include "one_message_inbox_fixture.hpp"
 #include "whizbang/retry/failure.hpp"
-#include "whizbang/store/store_reader.hpp"
-#include "whizbang/workers/inbox_worker.hpp"
 #include "whizbang/workers/retry_policies.hpp"
 
 namespace store_test {
@@ -44,35 +42,13 @@ RetryPolicy gateway_policy() {
 }
 
 template <class Backend>
-class RetryPolicyTests : public BackendStoreTest<Backend> {
+class RetryPolicyTests : public OneMessageInboxTest<Backend> {
  protected:
   void make_worker(RetryPolicies policies, std::function<absl::Status()> outcome) {
     whizbang::InboxWorkerOptions options;
     options.retry_policies = std::move(policies);
-    worker_ = std::make_unique<whizbang::InboxWorker>(
-        *this->store_, resolve,
-        [this, outcome = std::move(outcome)](whizbang::InboxHandling&) {
-          ++calls_;
-          return outcome();
-        },
-        options);
-    ASSERT_TRUE(worker_->receive({&message_, 1}).ok());
+    OneMessageInboxTest<Backend>::make_worker(std::move(options), std::move(outcome));
   }
-  whizbang::InboxCycleResult cycle() {
-    auto result = worker_->run_once();
-    EXPECT_TRUE(result.ok()) << result.status();
-    return result.ok() ? *result : whizbang::InboxCycleResult{};
-  }
-  std::optional<whizbang::InboxRow> row() {
-    auto found = whizbang::reader_of(*this->store_)->find_inbox_row(message_.message_id);
-    EXPECT_TRUE(found.ok());
-    return found.ok() ? *found : std::nullopt;
-  }
-
-  const whizbang::TransportMessage message_ =
-      transport_message(outbox_message(OrderCreated{"o-1", 1}, "orders"));
-  int calls_ = 0;
-  std::unique_ptr<whizbang::InboxWorker> worker_;
 };
 
 TYPED_TEST_SUITE(RetryPolicyTests, Backends, BackendNames);

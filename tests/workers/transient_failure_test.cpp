@@ -5,43 +5,24 @@
 // was an attempt, and contention could dead-letter a good message.
 #include <gtest/gtest.h>
 
-#include "store_backends.hpp"
-#include "whizbang/store/store_reader.hpp"
-#include "whizbang/workers/inbox_worker.hpp"
+#include "one_message_inbox_fixture.hpp"
 
 namespace store_test {
 namespace {
 
 template <class Backend>
-class TransientFailureTests : public BackendStoreTest<Backend> {
+class TransientFailureTests : public OneMessageInboxTest<Backend> {
  protected:
   void make_worker(std::function<absl::Status()> outcome, int max_transient_retries = 10) {
     whizbang::InboxWorkerOptions options;
     options.max_transient_retries = max_transient_retries;
-    worker_ = std::make_unique<whizbang::InboxWorker>(
-        *this->store_, resolve,
-        [this, outcome = std::move(outcome)](whizbang::InboxHandling&) {
-          ++calls_;
-          return outcome();
-        },
-        options);
-    ASSERT_TRUE(worker_->receive({&message_, 1}).ok());
-  }
-  whizbang::InboxCycleResult cycle() {
-    auto result = worker_->run_once();
-    EXPECT_TRUE(result.ok()) << result.status();
-    return result.ok() ? *result : whizbang::InboxCycleResult{};
+    OneMessageInboxTest<Backend>::make_worker(std::move(options), std::move(outcome));
   }
   int attempts() {
-    auto row = whizbang::reader_of(*this->store_)->find_inbox_row(message_.message_id);
-    EXPECT_TRUE(row.ok() && row->has_value());
-    return row.ok() && row->has_value() ? (*row)->state.attempts : -1;
+    const std::optional<whizbang::InboxRow> row = this->row();
+    EXPECT_TRUE(row.has_value());
+    return row ? row->state.attempts : -1;
   }
-
-  const whizbang::TransportMessage message_ =
-      transport_message(outbox_message(OrderCreated{"o-1", 1}, "orders"));
-  int calls_ = 0;
-  std::unique_ptr<whizbang::InboxWorker> worker_;
 };
 
 TYPED_TEST_SUITE(TransientFailureTests, Backends, BackendNames);
