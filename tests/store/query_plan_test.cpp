@@ -154,6 +154,13 @@ class PostgresQueryPlanTests : public ::testing::Test {
     run("INSERT INTO wh_message_deduplication (message_id, first_seen_at) SELECT "
         "md5('d' || i)::uuid, i FROM generate_series(1, " +
         n + ") AS i");
+    run("INSERT INTO wh_dispatch_keys (message_id, first_seen_at) SELECT md5('k' || i)::uuid, i "
+        "FROM generate_series(1, " +
+        n + ") AS i");
+    run("INSERT INTO wh_receptor_invocations (message_id, receptor_id, service_name, perspective, "
+        "stage, completed_at, duration_us) SELECT md5('r' || i)::uuid, 'shop::Mailer', 'orders', "
+        "'', 0, i, 1 FROM generate_series(1, " +
+        n + ") AS i");
     run("ANALYZE");
   }
   void TearDown() override {
@@ -221,11 +228,19 @@ TEST_F(PostgresQueryPlanTests, PerspectiveClaim_ProbesTheLanePerRow_NeverJoinsTh
   EXPECT_FALSE(any_line_has(lines, "Anti Join")) << joined(lines);
 }
 
+// Each batch finds its rows through the age index and deletes them by ctid (a TID scan).
 TEST_F(PostgresQueryPlanTests, RetentionPurges_ReadOnlyTheExpiredRows) {
-  expect_indexed(plan(pg::kPurgeDeduplication, "bigint", "100"),
-                 {"wh_message_deduplication_first_seen_at"});
-  expect_indexed(plan(pg::kPurgeRefusedDeliveries, "bigint", "100"),
-                 {"wh_inbox_refused_dead_lettered_at"});
+  // cut-off, this instance (where used), batch size
+  constexpr const char* kTypes = "bigint, uuid, bigint";
+  constexpr const char* kArguments = "100, '00000000-0000-0000-0000-000000000001', 5000";
+  expect_indexed(plan(pg::kPurgeDeduplication, kTypes, kArguments),
+                 {"wh_message_deduplication_first_seen_at", "Tid Scan"});
+  expect_indexed(plan(pg::kPurgeRefusedDeliveries, kTypes, kArguments),
+                 {"wh_inbox_refused_dead_lettered_at", "Tid Scan"});
+  expect_indexed(plan(pg::kPurgeInvocations, kTypes, kArguments),
+                 {"wh_receptor_invocations_completed_at", "Tid Scan"});
+  expect_indexed(plan(pg::kPurgeDispatchKeys, kTypes, kArguments),
+                 {"wh_dispatch_keys_first_seen_at", "Tid Scan"});
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -68,6 +69,10 @@ struct RetentionOptions {
   // The records of keyed dispatches (Dispatcher::send/publish with an IdempotencyKey): a retry
   // with the same key later than this is a new dispatch.
   std::chrono::seconds dispatch_keys = std::chrono::hours(24 * 7);
+  // Rows a purge removes per transaction. A purge of a million expired rows in one transaction
+  // held the store (and SQLite's write lock) for seconds, and every worker waited; in batches a
+  // worker waits for one batch at most (docs/guide/11-failures.md, "Retention").
+  std::size_t purge_batch_size = 5000;
 };
 
 }  // namespace whizbang

@@ -155,6 +155,9 @@ struct PurgeCounts {
   std::int64_t service_instances = 0;
   std::int64_t refused_deliveries = 0;
   std::int64_t dispatch_keys = 0;
+  // The transactions the purge took: each removes at most RetentionOptions::purge_batch_size
+  // rows, so a worker waits for one batch at most, never for the whole purge.
+  std::int64_t transactions = 0;
 };
 
 // The handler name of an inbox row that keeps a delivery the inbox refused at its door (a dead

@@ -133,6 +133,7 @@ absl::StatusOr<PurgeCounts> MemoryOperations::purge(const RetentionOptions& rete
                  row.state.dead_lettered_at &&
                  *row.state.dead_lettered_at < now - retention.refused_deliveries;
         }));
+    purged.transactions = 1;  // in memory, one pass: nothing waits on a disk
     return purged;
   });
   if (counts.ok()) store_internal::report_purged(core_.options, *counts);

@@ -1,6 +1,7 @@
 // PostgresOperations: the operations role (dead letters, requeue, retention purge) on PostgreSQL.
 #include "postgres/postgres_operations.hpp"
 
+#include "batched_purge.hpp"
 #include "postgres/postgres_core.hpp"
 #include "postgres/sql.hpp"
 #include "row_decoding.hpp"
@@ -50,32 +51,22 @@ absl::StatusOr<std::size_t> PostgresOperations::requeue_dead_letters(
 }
 
 absl::StatusOr<PurgeCounts> PostgresOperations::purge(const RetentionOptions& retention) {
-  absl::StatusOr<PurgeCounts> counts = core_.gate.run([&]() -> absl::StatusOr<PurgeCounts> {
-    const TimePoint now = core_.options.now();
-    auto purge_older = [&](const std::string& sql, std::chrono::seconds age,
-                           std::int64_t& count) -> absl::Status {
-      Query query(*core_.connection, sql);
-      query.bind_int(1, to_unix_micros(now - age));
-      query.bind_uuid(2, core_.options.instance.instance_id);  // where the statement has ?2
-      WB_RETURN_IF_ERROR(query.run());
-      count = query.changes();
-      return absl::OkStatus();
-    };
-    PurgeCounts purged;
-    WB_RETURN_IF_ERROR(purge_older(postgres::sql::kPurgeDeduplication,
-                                   retention.inbox_deduplication, purged.inbox_deduplication));
-    WB_RETURN_IF_ERROR(purge_older(postgres::sql::kPurgePublishedIds, retention.outbox_tombstones,
-                                   purged.outbox_tombstones));
-    WB_RETURN_IF_ERROR(purge_older(postgres::sql::kPurgeInvocations, retention.receptor_invocations,
-                                   purged.receptor_invocations));
-    WB_RETURN_IF_ERROR(purge_older(postgres::sql::kPurgeInstances, retention.service_instances,
-                                   purged.service_instances));
-    WB_RETURN_IF_ERROR(purge_older(postgres::sql::kPurgeRefusedDeliveries,
-                                   retention.refused_deliveries, purged.refused_deliveries));
-    WB_RETURN_IF_ERROR(purge_older(postgres::sql::kPurgeDispatchKeys, retention.dispatch_keys,
-                                   purged.dispatch_keys));
-    return purged;
-  });
+  namespace sql = postgres::sql;
+  static const store_internal::PurgeStatements kStatements{
+      sql::kPurgeDeduplication, sql::kPurgeTombstones,        sql::kPurgeInvocations,
+      sql::kPurgeInstances,     sql::kPurgeRefusedDeliveries, sql::kPurgeDispatchKeys};
+  absl::StatusOr<PurgeCounts> counts = store_internal::purge_in_batches(
+      core_.gate, store_internal::purge_steps(kStatements, retention),
+      to_unix_micros(core_.options.now()), retention,
+      [&](const std::string& statement, std::int64_t cut_off,
+          std::int64_t batch) -> absl::StatusOr<std::int64_t> {
+        Query query(*core_.connection, statement);
+        query.bind_int(1, cut_off);
+        query.bind_uuid(2, core_.options.instance.instance_id);  // where the statement has $2
+        query.bind_int(3, batch);
+        WB_RETURN_IF_ERROR(query.run());
+        return query.changes();
+      });
   if (counts.ok()) store_internal::report_purged(core_.options, *counts);
   return counts;
 }

@@ -1,6 +1,7 @@
 // SqliteOperations: the operations role (dead letters, requeue, retention purge) on SQLite.
 #include "sqlite/sqlite_operations.hpp"
 
+#include "batched_purge.hpp"
 #include "fmt/format.h"
 #include "row_decoding.hpp"
 #include "sqlite/sql.hpp"
@@ -53,36 +54,25 @@ absl::StatusOr<std::size_t> SqliteOperations::requeue_dead_letters(std::span<con
 }
 
 absl::StatusOr<PurgeCounts> SqliteOperations::purge(const RetentionOptions& retention) {
-  absl::StatusOr<PurgeCounts> counts = core_.gate.run([&]() -> absl::StatusOr<PurgeCounts> {
-    const TimePoint now = core_.options.now();
-    // ?2, where a statement has it, is this instance (never purged: it is alive).
-    auto purge_older = [&](const std::string& sql, std::chrono::seconds age,
-                           std::int64_t& count) -> absl::Status {
-      WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, core_.connection->prepare(sql));
-      Use use(*core_.connection, stmt);
-      use.bind_int(1, to_unix_micros(now - age));
-      if (sqlite3_bind_parameter_count(stmt) >= 2) {
-        use.bind_uuid(2, core_.options.instance.instance_id);
-      }
-      WB_RETURN_IF_ERROR(use.run());
-      count = use.changes();
-      return absl::OkStatus();
-    };
-    PurgeCounts purged;
-    WB_RETURN_IF_ERROR(purge_older(sqlite::sql::kPurgeDeduplication, retention.inbox_deduplication,
-                                   purged.inbox_deduplication));
-    WB_RETURN_IF_ERROR(purge_older(sqlite::sql::kPurgeTombstones, retention.outbox_tombstones,
-                                   purged.outbox_tombstones));
-    WB_RETURN_IF_ERROR(purge_older(sqlite::sql::kPurgeInvocations, retention.receptor_invocations,
-                                   purged.receptor_invocations));
-    WB_RETURN_IF_ERROR(purge_older(sqlite::sql::kPurgeInstances, retention.service_instances,
-                                   purged.service_instances));
-    WB_RETURN_IF_ERROR(purge_older(sqlite::sql::kPurgeRefusedDeliveries,
-                                   retention.refused_deliveries, purged.refused_deliveries));
-    WB_RETURN_IF_ERROR(purge_older(sqlite::sql::kPurgeDispatchKeys, retention.dispatch_keys,
-                                   purged.dispatch_keys));
-    return purged;
-  });
+  namespace sql = sqlite::sql;
+  static const store_internal::PurgeStatements kStatements{
+      sql::kPurgeDeduplication, sql::kPurgeTombstones,        sql::kPurgeInvocations,
+      sql::kPurgeInstances,     sql::kPurgeRefusedDeliveries, sql::kPurgeDispatchKeys};
+  absl::StatusOr<PurgeCounts> counts = store_internal::purge_in_batches(
+      core_.gate, store_internal::purge_steps(kStatements, retention),
+      to_unix_micros(core_.options.now()), retention,
+      [&](const std::string& statement, std::int64_t cut_off,
+          std::int64_t batch) -> absl::StatusOr<std::int64_t> {
+        WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, core_.connection->prepare(statement));
+        Use use(*core_.connection, stmt);
+        use.bind_int(1, cut_off);
+        if (statement == sql::kPurgeInstances) {
+          use.bind_uuid(2, core_.options.instance.instance_id);
+        }
+        use.bind_int(3, batch);
+        WB_RETURN_IF_ERROR(use.run());
+        return static_cast<std::int64_t>(use.changes());
+      });
   if (counts.ok()) store_internal::report_purged(core_.options, *counts);
   return counts;
 }

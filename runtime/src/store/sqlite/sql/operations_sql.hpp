@@ -16,24 +16,41 @@ inline const std::string kDeadLetters = shapes::dead_letters<Dialect>();
 inline std::string requeue(std::string_view table, std::string_view key) {
   return shapes::requeue<Dialect>(table, key);
 }
-// ?1 cut-off (micros)
+// The retention purge, one batch per statement (store/batched_purge.hpp): ?1 cut-off (micros),
+// ?3 batch size. The tables are WITHOUT ROWID, and SQLite's DELETE takes no LIMIT: the expired
+// rows' keys are found through the age index, at most ?3 of them, and deleted by key.
+inline std::string purge_batch(std::string_view table, std::string_view key,
+                               std::string_view expired) {
+  return std::string("DELETE FROM ")
+      .append(table)
+      .append(" WHERE (")
+      .append(key)
+      .append(") IN (SELECT ")
+      .append(key)
+      .append(" FROM ")
+      .append(table)
+      .append(" WHERE ")
+      .append(expired)
+      .append(" LIMIT ?3)");
+}
 inline const std::string kPurgeDeduplication =
-    shapes::purge_older<Dialect>("wh_message_deduplication", "first_seen_at");
+    purge_batch("wh_message_deduplication", "message_id", "first_seen_at < ?1");
 inline const std::string kPurgeTombstones =
-    shapes::purge_older<Dialect>("wh_outbox_tombstones", "stored_at");
+    purge_batch("wh_outbox_tombstones", "message_id", "stored_at < ?1");
 inline const std::string kPurgeInvocations =
-    shapes::purge_older<Dialect>("wh_receptor_invocations", "completed_at");
+    purge_batch("wh_receptor_invocations", "message_id, receptor_id, service_name, perspective",
+                "completed_at < ?1");
 inline const std::string kPurgeDispatchKeys =
-    shapes::purge_older<Dialect>("wh_dispatch_keys", "first_seen_at");
+    purge_batch("wh_dispatch_keys", "message_id", "first_seen_at < ?1");
+inline const std::string kPurgeRefusedDeliveries = purge_batch(
+    "wh_inbox", "message_id",
+    "handler_name = '" + std::string(kRefusedDeliveryHandler) + "' AND dead_lettered_at < ?1");
+// ?2 this instance (never purged: it is alive)
+inline const std::string kPurgeInstances = purge_batch(
+    "wh_service_instances", "instance_id", "last_heartbeat_at < ?1 AND instance_id <> ?2");
 // ?1 id ?2 now
 inline const std::string kRememberDispatch =
     "INSERT INTO wh_dispatch_keys (message_id, first_seen_at) VALUES (?1, ?2) "
     "ON CONFLICT (message_id) DO NOTHING";
-inline const std::string kPurgeRefusedDeliveries = "DELETE FROM wh_inbox WHERE handler_name = '" +
-                                                   std::string(kRefusedDeliveryHandler) +
-                                                   "' AND dead_lettered_at < ?1";
-// ?1 cut-off ?2 this instance (never purged: it is alive)
-inline const std::string kPurgeInstances =
-    "DELETE FROM wh_service_instances WHERE last_heartbeat_at < ?1 AND instance_id <> ?2";
 
 }  // namespace whizbang::sqlite::sql
