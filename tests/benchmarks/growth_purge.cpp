@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <limits>
 #include <thread>
 
 #include "growth_stores.hpp"
@@ -44,7 +45,7 @@ absl::Status seed_expired(whizbang::WorkStore& store, std::size_t count,
   return store.process_work_batch(done).status();
 }
 
-void purge_expired(benchmark::State& state, Backend backend) {
+void purge_expired(benchmark::State& state, Backend backend, std::size_t batch_size) {
   if (skip_without_postgres(state, backend)) return;
   const auto pending = static_cast<std::size_t>(state.range(0));
   whizbang::StoreOptions options;
@@ -91,7 +92,9 @@ void purge_expired(benchmark::State& state, Backend backend) {
       }
     });
     const auto started = Clock::now();
-    auto result = store.purge(whizbang::RetentionOptions{});
+    whizbang::RetentionOptions retention;
+    retention.purge_batch_size = batch_size;
+    auto result = store.purge(retention);
     purge_time = Clock::now() - started;
     purging = false;
     worker.join();
@@ -118,13 +121,25 @@ void purge_sizes(benchmark::internal::Benchmark* benchmark) {
   benchmark->Iterations(1)->Unit(benchmark::kMillisecond);
 }
 
+constexpr std::size_t kDefaultBatch = whizbang::RetentionOptions{}.purge_batch_size;
+// The baseline: the whole purge of a table in one transaction (as before batching).
+constexpr std::size_t kOneTransaction = std::numeric_limits<std::int64_t>::max();
+
 void BM_Growth_Sqlite_PurgeExpired(benchmark::State& state) {
-  purge_expired(state, Backend::Sqlite);
+  purge_expired(state, Backend::Sqlite, kDefaultBatch);
 }
 BENCHMARK(BM_Growth_Sqlite_PurgeExpired)->Apply(purge_sizes);
+void BM_Growth_Sqlite_PurgeExpiredInOneTransaction(benchmark::State& state) {
+  purge_expired(state, Backend::Sqlite, kOneTransaction);
+}
+BENCHMARK(BM_Growth_Sqlite_PurgeExpiredInOneTransaction)->Apply(purge_sizes);
 void BM_Growth_Postgres_PurgeExpired(benchmark::State& state) {
-  purge_expired(state, Backend::Postgres);
+  purge_expired(state, Backend::Postgres, kDefaultBatch);
 }
 BENCHMARK(BM_Growth_Postgres_PurgeExpired)->Apply(purge_sizes);
+void BM_Growth_Postgres_PurgeExpiredInOneTransaction(benchmark::State& state) {
+  purge_expired(state, Backend::Postgres, kOneTransaction);
+}
+BENCHMARK(BM_Growth_Postgres_PurgeExpiredInOneTransaction)->Apply(purge_sizes);
 
 }  // namespace growth::purge
