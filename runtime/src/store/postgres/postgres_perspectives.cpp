@@ -37,7 +37,9 @@ absl::Status PostgresCore::fail_keyed(const std::string& sql, std::string_view t
 
 absl::StatusOr<std::vector<PerspectiveWork>> PostgresPerspectives::claim_perspective_work(
     std::size_t max_items) {
-  return core_.gate.run([&]() -> absl::StatusOr<std::vector<PerspectiveWork>> {
+  // Only leases: lost to a power loss, the rows are claimable again (as when a lease
+  // lapses), so the commit need not wait for a sync (backend_begin_unsynced).
+  return core_.gate.run_unsynced([&]() -> absl::StatusOr<std::vector<PerspectiveWork>> {
     const std::int64_t now = core_.now_micros();
     postgres::Pipeline pipeline(*core_.connection);
     Query& turn = pipeline.add(postgres::sql::kClaimLock);

@@ -33,7 +33,9 @@ absl::Status PostgresStageWork::store_detached_work(const DetachedWork& work) {
 
 absl::StatusOr<std::vector<DetachedWork>> PostgresStageWork::claim_detached_work(
     std::size_t max_items) {
-  return core_.gate.run([&]() -> absl::StatusOr<std::vector<DetachedWork>> {
+  // Only leases: lost to a power loss, the rows are claimable again (as when a lease
+  // lapses), so the commit need not wait for a sync (backend_begin_unsynced).
+  return core_.gate.run_unsynced([&]() -> absl::StatusOr<std::vector<DetachedWork>> {
     const std::int64_t now = core_.now_micros();
     Query claim(*core_.connection, postgres::sql::kClaimDetachedWork);
     claim.bind_int(1, now);
@@ -69,7 +71,9 @@ absl::Status PostgresStageWork::fail_detached_work(const MessageId& work_id, std
 
 absl::StatusOr<std::vector<LifecycleWork>> PostgresStageWork::claim_lifecycle_work(
     std::size_t max_items) {
-  return core_.gate.run([&]() -> absl::StatusOr<std::vector<LifecycleWork>> {
+  // Only leases: lost to a power loss, the rows are claimable again (as when a lease
+  // lapses), so the commit need not wait for a sync (backend_begin_unsynced).
+  return core_.gate.run_unsynced([&]() -> absl::StatusOr<std::vector<LifecycleWork>> {
     const std::int64_t now = core_.now_micros();
     Query claim(*core_.connection, postgres::sql::kClaimLifecycleWork);
     claim.bind_int(1, now);

@@ -34,7 +34,9 @@ absl::StatusOr<std::vector<PerspectiveWork>> SqlitePerspectives::claim_perspecti
   // An idle poll reads only (see process_work_batch).
   WB_ASSIGN_OR_RETURN(bool idle, core_.nothing_claimable(sqlite::sql::kClaimablePerspectiveWork));
   if (idle) return std::vector<PerspectiveWork>();
-  return core_.gate.run([&]() -> absl::StatusOr<std::vector<PerspectiveWork>> {
+  // Only leases: lost to a power loss, the rows are claimable again (as when a lease
+  // lapses), so the commit need not wait for a sync (backend_begin_unsynced).
+  return core_.gate.run_unsynced([&]() -> absl::StatusOr<std::vector<PerspectiveWork>> {
     sqlite::Connection& db = *core_.connection;
     const std::int64_t now = core_.now_micros();
     const Uuid& self = core_.options.instance.instance_id;

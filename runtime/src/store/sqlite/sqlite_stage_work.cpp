@@ -36,7 +36,9 @@ absl::StatusOr<std::vector<DetachedWork>> SqliteStageWork::claim_detached_work(
   // An idle poll reads only (see process_work_batch).
   WB_ASSIGN_OR_RETURN(bool idle, core_.nothing_claimable(sqlite::sql::kClaimableDetachedWork));
   if (idle) return std::vector<DetachedWork>();
-  return core_.gate.run([&]() -> absl::StatusOr<std::vector<DetachedWork>> {
+  // Only leases: lost to a power loss, the rows are claimable again (as when a lease
+  // lapses), so the commit need not wait for a sync (backend_begin_unsynced).
+  return core_.gate.run_unsynced([&]() -> absl::StatusOr<std::vector<DetachedWork>> {
     sqlite::Connection& db = *core_.connection;
     const std::int64_t now = core_.now_micros();
     const Uuid& self = core_.options.instance.instance_id;
@@ -86,7 +88,9 @@ absl::StatusOr<std::vector<LifecycleWork>> SqliteStageWork::claim_lifecycle_work
   // An idle poll reads only (see process_work_batch).
   WB_ASSIGN_OR_RETURN(bool idle, core_.nothing_claimable(sqlite::sql::kClaimableLifecycleWork));
   if (idle) return std::vector<LifecycleWork>();
-  return core_.gate.run([&]() -> absl::StatusOr<std::vector<LifecycleWork>> {
+  // Only leases: lost to a power loss, the rows are claimable again (as when a lease
+  // lapses), so the commit need not wait for a sync (backend_begin_unsynced).
+  return core_.gate.run_unsynced([&]() -> absl::StatusOr<std::vector<LifecycleWork>> {
     sqlite::Connection& db = *core_.connection;
     const std::int64_t now = core_.now_micros();
     const Uuid& self = core_.options.instance.instance_id;
