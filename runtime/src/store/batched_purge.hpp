@@ -70,6 +70,7 @@ absl::StatusOr<PurgeCounts> purge_in_batches(Gate& gate, const std::vector<Purge
       ++purged.transactions;
       purged.*step.count += removed;
       if (removed < batch) break;
+      gate.let_queued_callers_in();
     }
   }
   return purged;

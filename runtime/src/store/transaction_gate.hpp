@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <map>
@@ -87,6 +88,18 @@ class TransactionGate {
   absl::Status rollback() { return leave(/*success=*/false); }
   bool in_transaction() const {
     return owner_.load(std::memory_order_acquire) == std::this_thread::get_id();
+  }
+  // Lets the callers already queued for the store go first. A job of many transactions (the
+  // retention purge) calls it between two of them: a mutex is not fair, and the job would often
+  // take it again at once, so a queued worker waited for many of its transactions instead of
+  // one. Gives up after `patience` (a queued caller may be behind another's long transaction).
+  void let_queued_callers_in(std::chrono::milliseconds patience = std::chrono::milliseconds(50)) {
+    if (in_transaction()) return;
+    const auto deadline = std::chrono::steady_clock::now() + patience;
+    while (queued_.load(std::memory_order_acquire) > 0 &&
+           std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::yield();
+    }
   }
   // OK when the calling thread holds an explicit transaction of this store: what the user's SQL
   // needs (sql_session.hpp); else why not, for `what`.
@@ -208,7 +221,9 @@ class TransactionGate {
       if (metrics_) {
         metrics_->add(metric_names::kWorkCoordinatorMeter, metric_names::kTransactionWaits, 1, {});
       }
+      queued_.fetch_add(1, std::memory_order_acq_rel);
       mutex_.lock();
+      queued_.fetch_sub(1, std::memory_order_acq_rel);
     }
     if (depth_ == 0) {
       absl::Status status = kind == Kind::Read       ? backend_.backend_begin_read()
@@ -296,6 +311,7 @@ class TransactionGate {
   std::shared_ptr<Metrics> metrics_;
   SqlSession* sql_session_ = nullptr;
   std::recursive_mutex mutex_;
+  std::atomic<int> queued_{0};  // callers blocked in enter(), waiting for mutex_
   std::atomic<std::thread::id> owner_{};
   int depth_ = 0;
   bool explicit_ = false;  // the open transaction was opened by begin()
