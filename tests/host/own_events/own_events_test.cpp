@@ -39,9 +39,9 @@ bool eventually(const std::function<bool()>& done) {
 
 // One service: its store, receptors' mailbox, metrics and host on the run's broker.
 struct Service {
-  Service(whizbang::Transport& transport, std::string name,
+  Service(whizbang::Transport& transport, std::string service_name,
           const std::function<void(whizbang::HostOptions&)>& adjust = {})
-      : name(std::move(name)) {
+      : name(std::move(service_name)) {
     services.add<Mailbox>(mailbox);
     whizbang::HostOptions options;
     options.service_name = this->name;
