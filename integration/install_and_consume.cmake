@@ -17,6 +17,18 @@ run_step(${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${WORK_DIR}/build -G Ninj
 run_step(${CMAKE_COMMAND} --build ${WORK_DIR}/build -j 2)
 run_step(${WORK_DIR}/build/consumer)
 run_step(${WORK_DIR}/build/sqlite_consumer ${WORK_DIR}/admin.db)
+# The service process: starts, stops on its SIGTERM (exit 0); a wrong flag exits with code 2.
+execute_process(COMMAND ${WORK_DIR}/build/service --service consumer-service --http-port 0
+                        --amqp-prefetch 10
+                RESULT_VARIABLE service_result OUTPUT_VARIABLE service_out ERROR_VARIABLE service_out)
+if(NOT service_result EQUAL 0 OR NOT service_out MATCHES "service 'consumer-service' running")
+  message(FATAL_ERROR "the service process did not run and stop (${service_result}): ${service_out}")
+endif()
+execute_process(COMMAND ${WORK_DIR}/build/service --service consumer-service --amqp-prefetch 0
+                RESULT_VARIABLE bad_result OUTPUT_VARIABLE bad_out ERROR_VARIABLE bad_out)
+if(NOT bad_result EQUAL 2 OR NOT bad_out MATCHES "--amqp-prefetch")
+  message(FATAL_ERROR "a wrong flag should exit with code 2 (${bad_result}): ${bad_out}")
+endif()
 # The admin tool runs the installed commands with its registry: it knows the consumer's types.
 execute_process(COMMAND ${WORK_DIR}/build/admin store stream ${WORK_DIR}/admin.db
                         00000000-0000-0000-0000-000000000001 --upcast

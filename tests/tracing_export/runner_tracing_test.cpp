@@ -93,19 +93,12 @@ TEST(RunnerTracingTests, ARunnerWithAnEndpointExportsItsHostsSpansAndFlushesThem
   config.otlp_endpoint = (*receiver)->endpoint();
   config.otlp_headers = {{"authorization", "Bearer sesame"}};
   config.trace_sampling = 0.125;
-  std::shared_ptr<whizbang::SpanSink> host_sink;
-  double host_ratio = -1;
-  whizbang::ServiceRunnerHooks hooks;
-  hooks.host = [&](whizbang::HostOptions& options) {
-    host_sink = options.span_sink;
-    host_ratio = options.trace_sampling_ratio;
-  };
   auto runner = whizbang::ServiceRunner::start(
-      whizbang::generated::runner_test_receptors::registry(), services, config, hooks);
+      whizbang::generated::runner_test_receptors::registry(), services, config);
   ASSERT_TRUE(runner.ok()) << runner.status();
   ASSERT_NE((*runner)->span_sink(), nullptr);
-  EXPECT_EQ(host_sink.get(), (*runner)->span_sink());
-  EXPECT_EQ(host_ratio, 0.125);
+  EXPECT_EQ((*runner)->host().options().span_sink.get(), (*runner)->span_sink());
+  EXPECT_EQ((*runner)->host().options().trace_sampling_ratio, 0.125);
 
   // A span as the host's tracer would end it. stop() returns once it is sent (the exporter's
   // own delay, 1 s, has most likely not passed yet: without the flush on stop it would be

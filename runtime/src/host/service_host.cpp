@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <set>
+
+#include "service_host_own_events.hpp"
 
 #include "whizbang/exactly_once/database_receptor_dedup_store.hpp"
 #include "whizbang/ids/derived_identity.hpp"
@@ -145,10 +148,17 @@ absl::Status ServiceHost::build_perspectives(const ServiceRegistry& services) {
 void ServiceHost::bind_transport() {
   // Bind what this service handles: events on their topic, commands on their namespace's inbox
   // or the shared one (command_inboxes.hpp). An event only a perspective projects is handled
-  // too: the inbox stores it for the perspective.
+  // too: the inbox stores it for the perspective. An event whose receptors here all fire off the
+  // inbox path (local, outbox stages), or one of own_events.local_only, is not bound
+  // (service_host_own_events.hpp).
+  std::set<const MessageTypeInfo*> own_does_nothing;
   for (const MessageEntry& entry : registry_.messages()) {
     if (entry.receptor_count == 0 && entry.perspectives.empty()) continue;
     if (entry.info->kind == MessageKind::Event) {
+      const host_internal::EventBinding event =
+          host_internal::event_binding(registry_, entry, options_.own_events);
+      if (!event.bind) continue;
+      if (event.own_does_nothing) own_does_nothing.insert(entry.info);
       bindings_.push_back(
           {default_destination(*entry.info), routing_key_for(entry.info->wire_name)});
       continue;
@@ -160,6 +170,11 @@ void ServiceHost::bind_transport() {
       });
       if (!known) bindings_.push_back(std::move(binding));
     }
+  }
+  if (options_.own_events.drop_on_receipt && !own_does_nothing.empty()) {
+    drop_own_event_ = [types = std::move(own_does_nothing)](const MessageTypeInfo& type) {
+      return types.contains(&type);
+    };
   }
 }
 
@@ -196,6 +211,7 @@ void ServiceHost::build_workers() {
   inbox_options.service_name = o.service_name;
   inbox_options.service_id = o.service_id;
   inbox_options.bindings = bindings_;
+  inbox_options.drop_own_event = drop_own_event_;
   inbox_options.poll_interval = o.poll_interval;
   inbox_options.lease_renewal_interval = o.lease_renewal_interval;
   inbox_options.max_group = o.inbox_max_group;
@@ -248,7 +264,8 @@ absl::StatusOr<HostCycle> ServiceHost::run_once() {
 }
 
 absl::Status ServiceHost::subscribe() {
-  if (options_.transport == nullptr || subscription_) return absl::OkStatus();
+  // Nothing bound (a service that only publishes): no queue, no consumer.
+  if (options_.transport == nullptr || subscription_ || bindings_.empty()) return absl::OkStatus();
   absl::StatusOr<std::unique_ptr<TransportSubscription>> subscription =
       inbox_->subscribe(*options_.transport);
   if (!subscription.ok()) return subscription.status();

@@ -24,11 +24,8 @@ absl::StatusOr<std::unique_ptr<Transport>> open_transport(const ServiceRunnerCon
     return absl::InvalidArgumentError(
         "--transport: expected amqp://…, amqps://…, amqp: (WHIZBANG_AMQP_URL) or none");
   }
-  // "amqp:" alone: the URL from WHIZBANG_AMQP_URL.
-  const std::string url = config.transport == "amqp:" ? std::string() : config.transport;
-  absl::StatusOr<RabbitMqOptions> options = rabbitmq_options_from_url(url);
+  absl::StatusOr<RabbitMqOptions> options = rabbitmq_options_from_config(config);
   if (!options.ok()) return options.status();
-  options->connection_name = config.service_name;
   options->logger = std::move(logger);
   return std::unique_ptr<Transport>(new RabbitMqTransport(*std::move(options)));
 }
@@ -110,7 +107,26 @@ absl::StatusOr<std::unique_ptr<ServiceRunner>> ServiceRunner::start(const Regist
   std::unique_ptr<ServiceRunner> runner(new ServiceRunner());
   runner->config_ = std::move(config);
   runner->metrics_ = hooks.metrics ? hooks.metrics : std::make_shared<InMemoryMetrics>();
-  std::shared_ptr<spdlog::logger> logger = spdlog::default_logger();
+  // The host's options first: the logger the host hook leaves in them is the store's, the
+  // transport's, the exporter's and the runner's too (docs/guide/14-running-services.md).
+  HostOptions options;
+  options.service_name = runner->config_.service_name;
+  options.trace_sampling_ratio = runner->config_.trace_sampling;
+  options.logger = spdlog::default_logger();
+  options.metrics = runner->metrics_;
+  absl::StatusOr<EnvelopeSigning> signing = signing_from_config(runner->config_);
+  if (!signing.ok()) return signing.status();
+  options.signing = *std::move(signing);
+  options.scope_trusted_services = scope_trusted_services_from_config(runner->config_);
+  options.command_inboxes = command_inboxes_from_config(runner->config_);
+  options.own_events = own_events_from_config(runner->config_);
+  absl::StatusOr<RetryPolicies> retry_policies =
+      parse_retry_policy_specs(runner->config_.retry_policies);
+  if (!retry_policies.ok()) return retry_policies.status();
+  options.retry_policies = *std::move(retry_policies);
+  if (hooks.host) hooks.host(options);
+  const std::shared_ptr<spdlog::logger> logger = options.logger;
+  runner->logger_ = logger;
 
   StoreOptions store_options;
   store_options.instance.service_name = runner->config_.service_name;
@@ -135,25 +151,10 @@ absl::StatusOr<std::unique_ptr<ServiceRunner>> ServiceRunner::start(const Regist
       runner->config_, store_options.instance.instance_id.to_string(), runner->metrics_, logger);
   if (!span_sink.ok()) return span_sink.status();
   runner->span_sink_ = *std::move(span_sink);
-
-  HostOptions options;
-  options.service_name = runner->config_.service_name;
-  options.span_sink = runner->span_sink_;
-  options.trace_sampling_ratio = runner->config_.trace_sampling;
-  options.store = runner->store_.get();
-  options.transport = runner->transport_.get();
-  options.logger = logger;
-  options.metrics = runner->metrics_;
-  absl::StatusOr<EnvelopeSigning> signing = signing_from_config(runner->config_);
-  if (!signing.ok()) return signing.status();
-  options.signing = *std::move(signing);
-  options.scope_trusted_services = scope_trusted_services_from_config(runner->config_);
-  options.command_inboxes = command_inboxes_from_config(runner->config_);
-  absl::StatusOr<RetryPolicies> retry_policies =
-      parse_retry_policy_specs(runner->config_.retry_policies);
-  if (!retry_policies.ok()) return retry_policies.status();
-  options.retry_policies = *std::move(retry_policies);
-  if (hooks.host) hooks.host(options);
+  // What the hook set itself is kept.
+  if (options.store == nullptr) options.store = runner->store_.get();
+  if (options.transport == nullptr) options.transport = runner->transport_.get();
+  if (!options.span_sink) options.span_sink = runner->span_sink_;
   absl::StatusOr<std::unique_ptr<ServiceHost>> host =
       ServiceHost::create(registry, services, std::move(options));
   if (!host.ok()) return host.status();
@@ -229,14 +230,18 @@ int run_service_main(int argc, char** argv, const Registry& registry,
               << " did not start: " << runner.status().message() << "\n";
     return 1;
   }
-  spdlog::info("service '{}' running (store: {}, transport: {}, http port: {}, traces: {})",
-               config->service_name, store_kind(config->store),
-               config->transport == "none" ? "none" : "rabbitmq", (*runner)->http_port(),
-               config->otlp_endpoint.empty() ? "off" : "otlp");
+  // The host's logger (HostOptions::logger after the host hook); null: quiet.
+  const std::shared_ptr<spdlog::logger> logger = (*runner)->logger();
+  if (logger) {
+    logger->info("service '{}' running (store: {}, transport: {}, http port: {}, traces: {})",
+                 config->service_name, store_kind(config->store),
+                 config->transport == "none" ? "none" : "rabbitmq", (*runner)->http_port(),
+                 config->otlp_endpoint.empty() ? "off" : "otlp");
+  }
   int received = 0;
   sigwait(&stop_signals, &received);
   (*runner)->stop();
-  spdlog::info("service '{}' stopped on signal {}", config->service_name, received);
+  if (logger) logger->info("service '{}' stopped on signal {}", config->service_name, received);
   return 0;
 }
 

@@ -8,6 +8,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "service_runner_otel_env.hpp"
+#include "service_runner_transport_flags.hpp"
 #include "whizbang/host/service_runner.hpp"
 #include "whizbang/host/service_runner_retry.hpp"
 #include "whizbang/internal/absl_view.hpp"
@@ -151,18 +152,24 @@ absl::StatusOr<ServiceRunnerConfig> parse_service_runner_config(int argc,
   // Repeatable; else WHIZBANG_RETRY, rules separated by ';' (docs/guide/14-running-services.md).
   app.add_option("--retry", config.retry_policies)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  runner_flags::TransportFlags transport_flags;  // --amqp-*, own events: checked below
+  runner_flags::add_transport_flags(app, transport_flags);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     return parse_error(error);
   }
   if (const std::vector<std::string> extras = app.remaining(); !extras.empty()) {
-    return absl::InvalidArgumentError("unknown option '" +
-                                      extras[0].substr(0, extras[0].find('=')) +
-                                      "' (known: " + std::string(kKnownOptions) + ")");
+    return absl::InvalidArgumentError(
+        "unknown option '" + extras[0].substr(0, extras[0].find('=')) +
+        "' (known: " + std::string(kKnownOptions) + runner_flags::known_transport_flags() + ")");
   }
   if (!port.empty()) {
     if (absl::Status status = set_port(config, port); !status.ok()) return status;
+  }
+  if (absl::Status status = runner_flags::apply_transport_flags(transport_flags, config);
+      !status.ok()) {
+    return status;
   }
   if (!sampling.empty()) {
     if (absl::Status status = set_sampling(config, sampling); !status.ok()) return status;

@@ -25,6 +25,7 @@ struct InboxWorker::Admission {
   std::vector<std::size_t> row_of;  // each row's index into the delivered batch
   std::vector<Refusal> refused;     // in batch order
   std::size_t duplicates = 0;       // admitted messages the inbox had received before
+  std::size_t own_dropped = 0;      // this service's own events, dropped (drop_own_event)
   // Tracing on: each row's receive span (parallel to rows), ended when the delivery is settled;
   // and the rows the store took as new, when the store said which (the others were duplicates).
   std::vector<Span> spans;

@@ -78,6 +78,12 @@ InboxWorker::Admission InboxWorker::admit(std::span<const TransportMessage> batc
       admission.refused.push_back({index, *verdict.refused, std::move(verdict.reason)});
       continue;
     }
+    // This service's own event back from the broker, doing nothing here: dropped unstored.
+    if (options_.drop_own_event && message.is_event && !verdict.source_service.is_nil() &&
+        verdict.source_service == options_.service_id && options_.drop_own_event(*verdict.type)) {
+      ++admission.own_dropped;
+      continue;
+    }
     InboxMessage row;
     row.message_id = message.message_id;
     // Stored under the wire name, however the sender named the type (a .NET service sends its
@@ -223,9 +229,15 @@ void InboxWorker::note_delivery(const absl::Status& stored, const Admission& adm
         duplicates == 1 ? " was" : "s were", duplicates == 1 ? "" : "s");
   }
   if (!stored.ok()) count(options_.metrics, metric_names::kInboxDeliveryStoreFailed, 1);
+  // Counted once acknowledged (a batch that failed comes again, own events and all).
+  if (stored.ok()) {
+    count(options_.metrics, metric_names::kInboxOwnEventDropped,
+          static_cast<std::int64_t>(admission.own_dropped));
+  }
   std::lock_guard lock(delivery_mutex_);
   health_.duplicates_dropped += duplicates;
   if (stored.ok()) {
+    health_.own_events_dropped += admission.own_dropped;
     health_.refused_deliveries += admission.refused.size();
     health_.failing_since.reset();
     return;

@@ -31,6 +31,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -58,6 +59,23 @@
 
 namespace whizbang {
 
+// The events a service publishes and also handles: the broker delivers them back to it, since it
+// binds their type, and cannot tell them from another service's events of the same type
+// (docs/guide/13-rabbitmq.md, "Own events").
+struct OwnEvents {
+  // A delivered event this service published itself (its envelope's source service is this
+  // service's id) is acknowledged and dropped before it is stored, and counted
+  // (whizbang.work_coordinator.inbox.own_event_dropped): its receptors ran when it was
+  // published, and the inbox stages would skip it (EventId 10). Kept when a receptor here fires
+  // for its type at a stage that runs for this service's own messages too (PreInbox,
+  // PostLifecycle, ...) or a perspective here applies it. false: stored and handled as before.
+  bool drop_on_receipt = true;
+  // Event types only this service publishes (wire names; a trailing '*' matches any suffix):
+  // not bound, so the broker never delivers them here and carries them once. Assumes no other
+  // service publishes them: one that does is not heard here.
+  std::vector<std::string> local_only;
+};
+
 struct HostOptions {
   std::string service_name;
   // This service's id (stamped on published envelopes). Nil: derived from the service name.
@@ -78,6 +96,8 @@ struct HostOptions {
   // shared inbox `shared_inbox_topic` (docs/guide/13-rabbitmq.md, "Command inboxes").
   std::string shared_inbox_topic = "inbox";
   CommandInboxes command_inboxes;
+  // What comes back of this service's own events (above).
+  OwnEvents own_events;
   // A publish made outside any store transaction (application code, a detached receptor):
   // Defer queues its rows on the host's deferred outbox channel (process memory) for the drain
   // worker's next cycle, which the queueing wakes; WriteThrough commits them before publish()
@@ -179,7 +199,8 @@ class ServiceHost {
   // too; calling it again does nothing). A transport hands a message only to the subscriptions
   // bound when it is published, so in a process hosting several services, subscribe every one
   // before starting any: otherwise the first to start can drain rows to services not yet
-  // listening. Tests and demos that step run_once() subscribe and never start.
+  // listening. Tests and demos that step run_once() subscribe and never start. A host that binds
+  // nothing (no receptor or perspective for what others send) opens no subscription.
   absl::Status subscribe();
   // Subscribes to the transport and starts the workers on their threads.
   absl::Status start();
@@ -205,6 +226,8 @@ class ServiceHost {
   const Registry& registry_;
   HostOptions options_;
   std::vector<TransportBinding> bindings_;
+  // The event types whose own deliveries the inbox drops (own_events.drop_on_receipt); null: none.
+  std::function<bool(const MessageTypeInfo&)> drop_own_event_;
   DeferredOutboxChannel deferred_;
   std::unique_ptr<Dispatcher> dispatcher_;
   std::unique_ptr<ReceptorInvoker> invoker_;

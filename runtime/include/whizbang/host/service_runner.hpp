@@ -30,6 +30,7 @@
 #include "absl/status/statusor.h"
 #include "whizbang/host/service_host.hpp"
 #include "whizbang/observability/metrics.hpp"
+#include "whizbang/transport/rabbitmq/rabbitmq_options.hpp"
 
 namespace whizbang {
 
@@ -69,6 +70,15 @@ struct ServiceRunnerConfig {
   // Retry policy rules, "RULE=POLICY" each (whizbang/host/service_runner_retry.hpp), applied in
   // order to HostOptions::retry_policies; none: the store's schedule.
   std::vector<std::string> retry_policies;
+  // The RabbitMQ options besides where the broker is: host, port, vhost, user, password and TLS
+  // on or off come from `transport`'s URL, the connection name is the service name and the
+  // logger the host's (--amqp-* flags; docs/guide/14-running-services.md).
+  RabbitMqOptions amqp;
+  // HostOptions::own_events (docs/guide/13-rabbitmq.md, "Own events"): drop this service's own
+  // events coming back from the broker before they are stored, and the event types (wire names,
+  // a trailing '*' matches any suffix; comma-separated) only this service publishes, not bound.
+  bool drop_own_events = true;
+  std::vector<std::string> local_only_events;
 };
 
 // --service NAME, --store LOCATION, --transport URL, --http-port N, --http-address ADDRESS,
@@ -83,8 +93,14 @@ struct ServiceRunnerConfig {
 // and OTEL_TRACES_SAMPLER_ARG (docs/guide/18-tracing.md). --retry RULE=POLICY (repeatable; else
 // WHIZBANG_RETRY, rules separated by ';') sets retry policies (docs/guide/11-failures.md);
 // --command-inboxes LIST and --keep-shared-inbox true|false (WHIZBANG_COMMAND_INBOXES,
-// WHIZBANG_KEEP_SHARED_INBOX) choose the command inboxes (docs/guide/13-rabbitmq.md). A service
-// name is required.
+// WHIZBANG_KEEP_SHARED_INBOX) choose the command inboxes (docs/guide/13-rabbitmq.md).
+// --amqp-heartbeat, --amqp-prefetch, --amqp-unrouted-grace, --amqp-connect-timeout,
+// --amqp-rpc-timeout, --amqp-confirm-timeout, --amqp-reconnect-initial-delay,
+// --amqp-reconnect-max-delay, --amqp-max-message-bytes, --amqp-consume-poll-interval,
+// --amqp-dead-letter-exchanges, --amqp-ca-cert, --amqp-client-cert, --amqp-client-key
+// (WHIZBANG_AMQP_HEARTBEAT, …) set `amqp`; --drop-own-events true|false and
+// --local-only-events LIST (WHIZBANG_DROP_OWN_EVENTS, WHIZBANG_LOCAL_ONLY_EVENTS) the own events
+// (docs/guide/14-running-services.md). A service name is required.
 absl::StatusOr<ServiceRunnerConfig> parse_service_runner_config(int argc, const char* const argv[]);
 // The signing a configuration asks for, with the keys from WHIZBANG_SIGNING_KEYS.
 absl::StatusOr<EnvelopeSigning> signing_from_config(const ServiceRunnerConfig& config);
@@ -93,6 +109,11 @@ CommandInboxes command_inboxes_from_config(const ServiceRunnerConfig& config);
 // The trusted scope setters a configuration lists; nullopt for "*".
 std::optional<std::vector<std::string>> scope_trusted_services_from_config(
     const ServiceRunnerConfig& config);
+// The RabbitMQ options a configuration asks for: `amqp` with the broker of `transport`'s URL
+// ("amqp:": WHIZBANG_AMQP_URL) and the service name as the connection name.
+absl::StatusOr<RabbitMqOptions> rabbitmq_options_from_config(const ServiceRunnerConfig& config);
+// What a configuration does with the service's own events.
+OwnEvents own_events_from_config(const ServiceRunnerConfig& config);
 
 // What a service's main() adds to the configuration.
 class ServiceRunner;
@@ -106,7 +127,11 @@ struct ServiceRunnerHooks {
   // Your migrations (docs/guide/17-your-data.md): runs once the store is open (its own tables
   // migrated) and before anything is handled; an error fails the start.
   std::function<absl::Status(WorkStore&)> migrate;
-  // Adjust the host's options before it is created (executor, guardrails, poll interval, …).
+  // Adjust the host's options (executor, guardrails, poll interval, logger, …). It runs before
+  // the store, the transport and the trace exporter are made, so the logger it leaves in
+  // HostOptions::logger (spdlog's default logger unless it sets one; null: quiet) is theirs and
+  // the runner's too; the store, transport and span sink are filled in after it unless it set
+  // them itself.
   std::function<void(HostOptions&)> host;
   // Runs once the service is started (e.g. to send what a job process sends); an error stops
   // it again and fails the start.
@@ -137,6 +162,9 @@ class ServiceRunner {
   int http_port() const;
   // Where the host's spans go: the OTLP exporter; null without an OTLP endpoint.
   SpanSink* span_sink() const { return span_sink_.get(); }
+  // Where the service's lines go (the host's, the store's, the transport's, the runner's own):
+  // HostOptions::logger as the host hook left it.
+  const std::shared_ptr<spdlog::logger>& logger() const { return logger_; }
 
   // Not ready from here on; stops the host (workers, detached work, deferred rows: nothing in
   // flight is lost), sends the spans still queued for the collector, then stops the HTTP
@@ -154,6 +182,7 @@ class ServiceRunner {
   std::unique_ptr<ServiceHost> host_;
   std::unique_ptr<HttpEndpoint> http_;
   std::shared_ptr<SpanSink> span_sink_;  // the OTLP exporter; null without --otlp-endpoint
+  std::shared_ptr<spdlog::logger> logger_;
   std::atomic<bool> running_{false};
 };
 

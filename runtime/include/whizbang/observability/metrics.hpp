@@ -48,6 +48,10 @@ inline constexpr std::string_view kInboxDeliveryRefused =
 // One per delivered message dropped because the inbox had received it before.
 inline constexpr std::string_view kInboxDuplicateDropped =
     "whizbang.work_coordinator.inbox.duplicate_dropped";
+// One per delivered event this service published itself, dropped before it was stored: its
+// receptors ran when it was published (HostOptions::own_events, docs/guide/13-rabbitmq.md).
+inline constexpr std::string_view kInboxOwnEventDropped =
+    "whizbang.work_coordinator.inbox.own_event_dropped";
 // One per delivered batch the store did not take (it comes again); a rising rate is a stuck
 // subscription (ServiceRunner's /readyz reports it).
 inline constexpr std::string_view kInboxDeliveryStoreFailed =

@@ -92,6 +92,11 @@ struct InboxWorkerOptions {
   Uuid service_id;
   // What subscribe() binds to.
   std::vector<TransportBinding> bindings;
+  // A delivered event whose envelope's source service is `service_id` (this service published
+  // it) and whose type this answers true for is acknowledged and dropped at the door, never
+  // stored, and counted (`…inbox.own_event_dropped`). Null: none is (ServiceHost sets it from
+  // HostOptions::own_events).
+  std::function<bool(const MessageTypeInfo&)> drop_own_event;
   std::size_t max_batch = 100;
   // Group commit: at most this many rows' handlings per transaction (1: one commit per handling),
   // and no group stays open longer than `max_group_duration` (other writers wait while it is).
@@ -148,6 +153,7 @@ struct DeliveryHealth {
   std::uint64_t failed_batches = 0;      // since the worker was made
   std::uint64_t refused_deliveries = 0;  // likewise
   std::uint64_t duplicates_dropped = 0;  // likewise
+  std::uint64_t own_events_dropped = 0;  // likewise (InboxWorkerOptions::drop_own_event)
 };
 
 struct InboxCycleResult {
