@@ -21,7 +21,7 @@
 #include "whizbang_messages.hpp"
 #include "whizbang_registry.hpp"
 
-namespace runner_test {
+namespace runner_test::logger {
 namespace {
 
 using namespace std::chrono_literals;
@@ -195,4 +195,4 @@ TEST(NoReceptorsTests, JobProcessOverTheBroker_ReadyWithoutAnyQueue) {
 }
 
 }  // namespace
-}  // namespace runner_test
+}  // namespace runner_test::logger

@@ -13,7 +13,7 @@
 #include "support/temp_dir.hpp"
 #include "whizbang_registry.hpp"
 
-namespace runner_test {
+namespace runner_test::transport_flags {
 namespace {
 
 using namespace std::chrono_literals;
@@ -193,4 +193,4 @@ TEST(RunnerTransportFlagsTests, ServiceMain_AMistakeExitsWithCodeTwo) {
 }
 
 }  // namespace
-}  // namespace runner_test
+}  // namespace runner_test::transport_flags
