@@ -9,6 +9,7 @@
 #include "absl/strings/str_split.h"
 #include "service_runner_otel_env.hpp"
 #include "whizbang/host/service_runner.hpp"
+#include "whizbang/host/service_runner_circuit_breaker.hpp"
 #include "whizbang/host/service_runner_retry.hpp"
 #include "whizbang/internal/absl_view.hpp"
 
@@ -18,7 +19,7 @@ namespace {
 constexpr std::string_view kKnownOptions =
     "--service, --store, --transport, --http-port, --http-address, --signing, "
     "--trusted-scope-services, --otlp-endpoint, --otlp-header, --trace-sampling, --retry, "
-    "--command-inboxes, --keep-shared-inbox";
+    "--command-inboxes, --keep-shared-inbox, --circuit-breaker";
 
 absl::Status set_port(ServiceRunnerConfig& config, std::string_view value) {
   int port = 0;
@@ -151,6 +152,8 @@ absl::StatusOr<ServiceRunnerConfig> parse_service_runner_config(int argc,
   // Repeatable; else WHIZBANG_RETRY, rules separated by ';' (docs/guide/14-running-services.md).
   app.add_option("--retry", config.retry_policies)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  app.add_option("--circuit-breaker", config.circuit_breakers)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -188,6 +191,17 @@ absl::StatusOr<ServiceRunnerConfig> parse_service_runner_config(int argc,
   if (absl::StatusOr<RetryPolicies> policies = parse_retry_policy_specs(config.retry_policies);
       !policies.ok()) {
     return policies.status();
+  }
+  if (const char* breakers = std::getenv("WHIZBANG_CIRCUIT_BREAKER");
+      config.circuit_breakers.empty() && breakers != nullptr) {
+    for (absl::string_view rule : absl::StrSplit(breakers, ';', absl::SkipWhitespace())) {
+      config.circuit_breakers.emplace_back(absl::StripAsciiWhitespace(rule));
+    }
+  }
+  if (absl::StatusOr<CircuitBreakerRules> rules =
+          parse_circuit_breaker_specs(config.circuit_breakers);
+      !rules.ok()) {
+    return rules.status();
   }
   // OpenTelemetry's standard variables, below our flags and WHIZBANG_* variables.
   runner_otel::fill_unset(config);

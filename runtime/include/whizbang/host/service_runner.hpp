@@ -69,6 +69,9 @@ struct ServiceRunnerConfig {
   // Retry policy rules, "RULE=POLICY" each (whizbang/host/service_runner_retry.hpp), applied in
   // order to HostOptions::retry_policies; none: the store's schedule.
   std::vector<std::string> retry_policies;
+  // Circuit breaker rules, "RULE=SPEC" each (whizbang/host/service_runner_circuit_breaker.hpp),
+  // into HostOptions::circuit_breakers; none: no breakers.
+  std::vector<std::string> circuit_breakers;
 };
 
 // --service NAME, --store LOCATION, --transport URL, --http-port N, --http-address ADDRESS,
@@ -81,7 +84,9 @@ struct ServiceRunnerConfig {
 // visible to every user of the machine), WHIZBANG_TRACE_SAMPLING; below those, OpenTelemetry's
 // OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT, OTEL_EXPORTER_OTLP_(TRACES_)HEADERS, OTEL_SERVICE_NAME
 // and OTEL_TRACES_SAMPLER_ARG (docs/guide/18-tracing.md). --retry RULE=POLICY (repeatable; else
-// WHIZBANG_RETRY, rules separated by ';') sets retry policies (docs/guide/11-failures.md);
+// WHIZBANG_RETRY, rules separated by ';') sets retry policies, --circuit-breaker RULE=SPEC
+// (repeatable; else WHIZBANG_CIRCUIT_BREAKER, likewise) circuit breakers
+// (docs/guide/11-failures.md);
 // --command-inboxes LIST and --keep-shared-inbox true|false (WHIZBANG_COMMAND_INBOXES,
 // WHIZBANG_KEEP_SHARED_INBOX) choose the command inboxes (docs/guide/13-rabbitmq.md). A service
 // name is required.
