@@ -62,7 +62,7 @@ TYPED_TEST(DeferWorkContractTests, DeferredOutboxRow_HoldsBackTheLaterRowsOfItsS
   const Uuid stream = MessageId::mint().uuid();
   const OutboxMessage first = outbox_message(OrderCreated{"o-1", 1}, "orders", stream);
   const OutboxMessage second = outbox_message(OrderCreated{"o-1", 2}, "orders", stream);
-  ASSERT_TRUE(this->store_->store_outbox_messages({first, second}).ok());
+  ASSERT_TRUE(this->store_->store_outbox_messages(std::vector<OutboxMessage>{first, second}).ok());
   ASSERT_EQ(this->batch().size(), 2u);
   this->defer(WorkSource::Outbox, first.message_id, 10s);
   const WorkCompletion release{WorkSource::Outbox, second.message_id, MessageStatus::None};
@@ -77,7 +77,7 @@ TYPED_TEST(DeferWorkContractTests, DeferredOutboxRow_HoldsBackTheLaterRowsOfItsS
 
 TYPED_TEST(DeferWorkContractTests, DeadLetter_IsNotDeferredNorOfferedAgain) {
   const OutboxMessage message = outbox_message(OrderCreated{"o-1", 1}, "orders");
-  ASSERT_TRUE(this->store_->store_outbox_messages({message}).ok());
+  ASSERT_TRUE(this->store_->store_outbox_messages({&message, 1}).ok());
   ASSERT_EQ(this->batch().size(), 1u);
   const WorkFailure failure{WorkSource::Outbox,
                             message.message_id,

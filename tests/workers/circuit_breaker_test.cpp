@@ -65,7 +65,7 @@ class CircuitBreakerTests : public BackendStoreTest<Backend> {
         [this](whizbang::InboxHandling& handling) {
           if (handling.item.handler_name == "PaymentsHandler") {
             ++payments_calls_;
-            if (payments_down_) return absl::UnavailableError("payment gateway unreachable");
+            if (payments_down_) return absl::DeadlineExceededError("payment gateway timed out");
           } else {
             ++shipping_calls_;
           }

@@ -93,6 +93,8 @@ CircuitBreakers::CircuitBreakers(CircuitBreakerKind kind, CircuitBreakerRules ru
                                  Observers observers)
     : kind_(kind), rules_(std::move(rules)), observers_(std::move(observers)) {}
 
+CircuitBreakers::~CircuitBreakers() = default;
+
 TimePoint CircuitBreakers::now() const { return observers_.now ? observers_.now() : Clock::now(); }
 
 CircuitBreakers::Breaker* CircuitBreakers::find(std::string_view name) {

@@ -119,6 +119,9 @@ class CircuitBreakers {
     std::function<TimePoint()> now;
   };
   CircuitBreakers(CircuitBreakerKind kind, CircuitBreakerRules rules, Observers observers);
+  ~CircuitBreakers();
+  CircuitBreakers(const CircuitBreakers&) = delete;
+  CircuitBreakers& operator=(const CircuitBreakers&) = delete;
 
   // Whether `name`'s work may be attempted now. `trial`: the half-open breaker's one trial, whose
   // outcome must be reported (succeeded, failed or abandoned). Otherwise `defer` is how long the
