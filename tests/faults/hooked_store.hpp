@@ -84,6 +84,9 @@ class HookedStore final : public whizbang::WorkStore, public whizbang::StoreRead
     }
     return inner_->complete_work(completions, failures);
   }
+  absl::Status defer_work(std::span<const whizbang::WorkDeferral> deferrals) override {
+    return inner_->defer_work(deferrals);
+  }
   absl::StatusOr<std::vector<whizbang::MessageId>> renew_leases(
       std::span<const whizbang::WorkLease> leases) override {
     if (before_renew_leases) {

@@ -198,6 +198,16 @@ void ServiceHost::build_workers() {
     return !dispatcher->receptors_at(type, stage).empty();
   };
   outbox_options.retry_policies = o.retry_policies;
+  const CircuitBreakers::Observers observers{o.metrics, o.logger, o.circuit_breaker_clock};
+  if (o.circuit_breakers.any(CircuitBreakerKind::Destination)) {
+    destination_breakers_ = std::make_shared<CircuitBreakers>(CircuitBreakerKind::Destination,
+                                                              o.circuit_breakers, observers);
+  }
+  if (o.circuit_breakers.any(CircuitBreakerKind::Receptor)) {
+    receptor_breakers_ = std::make_shared<CircuitBreakers>(CircuitBreakerKind::Receptor,
+                                                           o.circuit_breakers, observers);
+  }
+  outbox_options.circuit_breakers = destination_breakers_;
   outbox_options.signing = o.signing;
   outbox_options.logger = o.logger;
   outbox_options.tracer = dispatcher_->options().tracer;
@@ -216,6 +226,7 @@ void ServiceHost::build_workers() {
   inbox_options.lease_renewal_interval = o.lease_renewal_interval;
   inbox_options.max_group = o.inbox_max_group;
   inbox_options.retry_policies = o.retry_policies;
+  inbox_options.circuit_breakers = receptor_breakers_;
   inbox_options.max_group_duration = o.inbox_max_group_duration;
   inbox_options.handle_on_delivery = o.inbox_handle_on_delivery.value_or(
       o.transport != nullptr && o.transport->delivers_on_own_threads() &&
@@ -297,6 +308,17 @@ std::optional<ServiceHost::FailingWorker> ServiceHost::failing_worker() const {
   if (perspective_worker_) consider("perspective", perspective_worker_->loop());
   consider("detached work", detached_->loop());
   return longest;
+}
+
+std::vector<CircuitBreakerSnapshot> ServiceHost::circuit_breakers() const {
+  std::vector<CircuitBreakerSnapshot> breakers;
+  for (const auto& kind : {receptor_breakers_, destination_breakers_}) {
+    if (!kind) continue;
+    std::vector<CircuitBreakerSnapshot> each = kind->snapshot();
+    breakers.insert(breakers.end(), std::make_move_iterator(each.begin()),
+                    std::make_move_iterator(each.end()));
+  }
+  return breakers;
 }
 
 bool ServiceHost::wait_until_ready(std::chrono::milliseconds timeout) const {

@@ -1,4 +1,5 @@
 #include "whizbang/host/service_runner.hpp"
+#include "whizbang/host/service_runner_circuit_breaker.hpp"
 #include "whizbang/host/service_runner_retry.hpp"
 
 #include <pthread.h>
@@ -124,6 +125,10 @@ absl::StatusOr<std::unique_ptr<ServiceRunner>> ServiceRunner::start(const Regist
       parse_retry_policy_specs(runner->config_.retry_policies);
   if (!retry_policies.ok()) return retry_policies.status();
   options.retry_policies = *std::move(retry_policies);
+  absl::StatusOr<CircuitBreakerRules> circuit_breakers =
+      parse_circuit_breaker_specs(runner->config_.circuit_breakers);
+  if (!circuit_breakers.ok()) return circuit_breakers.status();
+  options.circuit_breakers = *std::move(circuit_breakers);
   if (hooks.host) hooks.host(options);
   const std::shared_ptr<spdlog::logger> logger = options.logger;
   runner->logger_ = logger;

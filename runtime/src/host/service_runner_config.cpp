@@ -10,6 +10,7 @@
 #include "service_runner_otel_env.hpp"
 #include "service_runner_transport_flags.hpp"
 #include "whizbang/host/service_runner.hpp"
+#include "whizbang/host/service_runner_circuit_breaker.hpp"
 #include "whizbang/host/service_runner_retry.hpp"
 #include "whizbang/internal/absl_view.hpp"
 
@@ -19,7 +20,7 @@ namespace {
 constexpr std::string_view kKnownOptions =
     "--service, --store, --transport, --http-port, --http-address, --signing, "
     "--trusted-scope-services, --otlp-endpoint, --otlp-header, --trace-sampling, --retry, "
-    "--command-inboxes, --keep-shared-inbox";
+    "--command-inboxes, --keep-shared-inbox, --circuit-breaker";
 
 absl::Status set_port(ServiceRunnerConfig& config, std::string_view value) {
   int port = 0;
@@ -154,6 +155,8 @@ absl::StatusOr<ServiceRunnerConfig> parse_service_runner_config(int argc,
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   runner_flags::TransportFlags transport_flags;  // --amqp-*, own events: checked below
   runner_flags::add_transport_flags(app, transport_flags);
+  app.add_option("--circuit-breaker", config.circuit_breakers)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -195,6 +198,17 @@ absl::StatusOr<ServiceRunnerConfig> parse_service_runner_config(int argc,
   if (absl::StatusOr<RetryPolicies> policies = parse_retry_policy_specs(config.retry_policies);
       !policies.ok()) {
     return policies.status();
+  }
+  if (const char* breakers = std::getenv("WHIZBANG_CIRCUIT_BREAKER");
+      config.circuit_breakers.empty() && breakers != nullptr) {
+    for (absl::string_view rule : absl::StrSplit(breakers, ';', absl::SkipWhitespace())) {
+      config.circuit_breakers.emplace_back(absl::StripAsciiWhitespace(rule));
+    }
+  }
+  if (absl::StatusOr<CircuitBreakerRules> rules =
+          parse_circuit_breaker_specs(config.circuit_breakers);
+      !rules.ok()) {
+    return rules.status();
   }
   // OpenTelemetry's standard variables, below our flags and WHIZBANG_* variables.
   runner_otel::fill_unset(config);

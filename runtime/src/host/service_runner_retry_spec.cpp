@@ -8,6 +8,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
+#include "service_runner_durations.hpp"
 #include "whizbang/internal/absl_view.hpp"
 
 namespace whizbang {
@@ -15,26 +16,6 @@ namespace {
 
 absl::Status invalid(std::string_view spec, std::string_view why) {
   return absl::InvalidArgumentError("--retry '" + std::string(spec) + "': " + std::string(why));
-}
-
-// "500ms", "30s", "5m", "1h".
-std::optional<std::chrono::microseconds> duration_of(std::string_view text) {
-  const auto suffixed =
-      [&](std::string_view suffix,
-          std::int64_t micros_per_unit) -> std::optional<std::chrono::microseconds> {
-    if (!text.ends_with(suffix)) return std::nullopt;
-    std::int64_t count = 0;
-    if (!absl::SimpleAtoi(internal::absl_view(text.substr(0, text.size() - suffix.size())),
-                          &count) ||
-        count < 0 || count > std::int64_t{1} << 40) {
-      return std::nullopt;
-    }
-    return std::chrono::microseconds(count * micros_per_unit);
-  };
-  if (auto ms = suffixed("ms", 1000)) return ms;
-  if (auto s = suffixed("s", 1'000'000)) return s;
-  if (auto m = suffixed("m", 60'000'000)) return m;
-  return suffixed("h", 3'600'000'000);
 }
 
 std::optional<FailureReason> reason_named(std::string_view name) {
@@ -76,7 +57,8 @@ absl::StatusOr<RetryPolicy> policy_of(std::string_view spec, std::string_view te
       ok = absl::SimpleAtoi(internal::absl_view(value), &count) && count >= 0;
       (key == "immediate" ? policy.immediate_retries : policy.max_attempts) = count;
     } else if (key == "initial" || key == "cap") {
-      const std::optional<std::chrono::microseconds> duration = duration_of(value);
+      const std::optional<std::chrono::microseconds> duration =
+          runner_durations::duration_of(value);
       ok = duration.has_value();
       if (ok) (key == "initial" ? policy.backoff.initial : policy.backoff.cap) = *duration;
     } else if (key == "factor" || key == "jitter") {

@@ -27,6 +27,43 @@ void InMemoryMetrics::add(std::string_view meter, std::string_view name, std::in
   counters_.emplace(std::move(key), delta);
 }
 
+void InMemoryMetrics::set(std::string_view meter, std::string_view name, std::int64_t value,
+                          std::span<const MetricTag> tags) {
+  Key key{std::string(meter), std::string(name), {}};
+  key.tags.reserve(tags.size());
+  for (const MetricTag& tag : tags) key.tags.emplace_back(tag.key, tag.value);
+  std::sort(key.tags.begin(), key.tags.end());
+  std::lock_guard lock(mutex_);
+  if (auto found = gauges_.find(key); found != gauges_.end()) {
+    found->second = value;
+    return;
+  }
+  // A level cannot be summed under "other" as a count can: past the bound it is not kept.
+  std::size_t& series = gauge_series_counts_[{key.meter, key.name}];
+  if (series >= kMaxSeriesPerCounter) return;
+  ++series;
+  gauges_.emplace(std::move(key), value);
+}
+
+std::optional<std::int64_t> InMemoryMetrics::gauge(std::string_view meter, std::string_view name,
+                                                   std::initializer_list<MetricTag> tags) const {
+  Key key{std::string(meter), std::string(name), {}};
+  for (const MetricTag& tag : tags) key.tags.emplace_back(tag.key, tag.value);
+  std::sort(key.tags.begin(), key.tags.end());
+  std::lock_guard lock(mutex_);
+  if (auto found = gauges_.find(key); found != gauges_.end()) return found->second;
+  return std::nullopt;
+}
+
+std::vector<InMemoryMetrics::Sample> InMemoryMetrics::gauge_snapshot() const {
+  std::lock_guard lock(mutex_);
+  std::vector<Sample> samples;
+  samples.reserve(gauges_.size());
+  for (const auto& [key, value] : gauges_)
+    samples.push_back({key.meter, key.name, key.tags, value});
+  return samples;
+}
+
 std::int64_t InMemoryMetrics::counter(std::string_view meter, std::string_view name,
                                       std::initializer_list<MetricTag> tags) const {
   std::lock_guard lock(mutex_);

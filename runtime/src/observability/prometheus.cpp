@@ -50,21 +50,20 @@ std::string prometheus_metric_name(std::string_view dotted_name) {
   return sanitized(dotted_name) + "_total";
 }
 
-std::string prometheus_text(const InMemoryMetrics& metrics,
-                            const std::vector<PrometheusGauge>& gauges) {
-  std::string text;
-  for (const PrometheusGauge& gauge : gauges) {
-    const std::string name = sanitized(gauge.name);
-    absl::StrAppend(&text, "# HELP ", name, " ", escaped(gauge.help, false), "\n# TYPE ", name,
-                    " gauge\n", name, " ", gauge.value, "\n");
-  }
+namespace {
+
+// Every sample of one kind, each metric under its HELP and TYPE lines. A counter's name ends in
+// "_total"; a gauge's is its dotted name alone (whizbang_circuit_breaker_state).
+void append_samples(std::string& text, const std::vector<InMemoryMetrics::Sample>& samples,
+                    std::string_view type) {
   std::string current;
-  for (const InMemoryMetrics::Sample& sample : metrics.snapshot()) {
-    const std::string name = prometheus_metric_name(sample.name);
+  for (const InMemoryMetrics::Sample& sample : samples) {
+    const std::string name =
+        type == "counter" ? prometheus_metric_name(sample.name) : sanitized(sample.name);
     if (name != current) {
       absl::StrAppend(&text, "# HELP ", name, " ",
                       escaped(absl::StrCat(sample.name, " (meter ", sample.meter, ")"), false),
-                      "\n", "# TYPE ", name, " counter\n");
+                      "\n", "# TYPE ", name, " ", std::string(type), "\n");
       current = name;
     }
     text += name;
@@ -79,6 +78,20 @@ std::string prometheus_text(const InMemoryMetrics& metrics,
     }
     absl::StrAppend(&text, " ", sample.value, "\n");
   }
+}
+
+}  // namespace
+
+std::string prometheus_text(const InMemoryMetrics& metrics,
+                            const std::vector<PrometheusGauge>& gauges) {
+  std::string text;
+  for (const PrometheusGauge& gauge : gauges) {
+    const std::string name = sanitized(gauge.name);
+    absl::StrAppend(&text, "# HELP ", name, " ", escaped(gauge.help, false), "\n# TYPE ", name,
+                    " gauge\n", name, " ", gauge.value, "\n");
+  }
+  append_samples(text, metrics.snapshot(), "counter");
+  append_samples(text, metrics.gauge_snapshot(), "gauge");
   return text;
 }
 

@@ -145,6 +145,9 @@ absl::Status ComposedWorkStore::complete_work(std::span<const WorkCompletion> co
                                               std::span<const WorkFailure> failures) {
   return roles_.coordination->complete_work(completions, failures);
 }
+absl::Status ComposedWorkStore::defer_work(std::span<const WorkDeferral> deferrals) {
+  return roles_.coordination->defer_work(deferrals);
+}
 absl::StatusOr<std::vector<MessageId>> ComposedWorkStore::renew_leases(
     std::span<const WorkLease> leases) {
   return roles_.coordination->renew_leases(leases);

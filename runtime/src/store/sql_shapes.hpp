@@ -133,6 +133,15 @@ std::string complete_row(WorkSource source) {
   }
   return cat(sql, " WHERE message_id = ", D::param(1, "uuid"), owned_by_2<D>());
 }
+// ?1 id ?2 instance ?3 due at (micros). A deferral (WorkDeferral): the lease released and the row
+// due again at ?3; attempts, status, error and reason untouched.
+template <class D>
+std::string defer_row(WorkSource source) {
+  return cat("UPDATE ", table(source),
+             " SET instance_id = NULL, lease_expiry = NULL, scheduled_for = ",
+             D::param(3, "bigint"), " WHERE message_id = ", D::param(1, "uuid"), owned_by_2<D>(),
+             " AND processed_at IS NULL AND dead_lettered_at IS NULL");
+}
 // ?1 id ?2 instance ?3 flags ?4 error ?5 now ?6 dead letter now ?7 max attempts ?8 reason ?9 wait.
 // Reaching max attempts turns the reason into MaxAttemptsExceeded (5). Returns what the failure
 // counters and the dead-letter warning need. (dead_lettered_at itself, not "IS NOT NULL": SQLite

@@ -71,6 +71,14 @@ absl::StatusOr<InboxWorker::Handling> InboxWorker::go_through(const WorkItem& it
   envelope->dispatch_context.handler_name = item.handler_name;
   envelope->dispatch_context.source = MessageSource::Inbox;
   drop_untrusted_scope(*envelope, item);
+  // The receptor's circuit breaker: open, the row waits for the cool-down's end untouched.
+  CircuitBreakers* const breakers = options_.circuit_breakers.get();
+  bool trial = false;
+  if (breakers != nullptr) {
+    const CircuitBreakers::Admission admission = breakers->admit(item.handler_name);
+    if (!admission.attempt) return defer(item, admission.defer, result, unwritten);
+    trial = admission.trial;
+  }
   // The handling continues the envelope's trace: its span's context (tracing on) or the incoming
   // one (off) is current while receptors run, so what they emit carries it in `tp`.
   const IncomingTrace incoming = read_incoming_trace(*envelope, options_.metrics.get());
@@ -85,7 +93,26 @@ absl::StatusOr<InboxWorker::Handling> InboxWorker::go_through(const WorkItem& it
                          : handle_then_complete(item, *envelope, result);
   t_handling_span = outer_span;
   if (!handled.ok()) mark_failed(span, handled.status());
+  if (breakers != nullptr) {
+    // A retryable failure was counted by record_failure; anything else ends a trial unjudged.
+    if (handled.ok() && *handled == Handling::Handled) {
+      breakers->succeeded(item.handler_name);
+    } else if (trial) {
+      breakers->abandoned(item.handler_name);
+    }
+  }
   return handled;
+}
+
+absl::StatusOr<InboxWorker::Handling> InboxWorker::defer(const WorkItem& item,
+                                                         std::chrono::microseconds wait,
+                                                         InboxCycleResult& result,
+                                                         const InboxMessage* unwritten) {
+  if (absl::Status status = keep_row(unwritten); !status.ok()) return status;
+  const WorkDeferral deferral{WorkSource::Inbox, item.message_id, wait};
+  if (absl::Status status = store_.defer_work({&deferral, 1}); !status.ok()) return status;
+  ++result.deferred;
+  return Handling::Deferred;
 }
 
 void InboxWorker::drop_untrusted_scope(Envelope& envelope, const WorkItem& item) const {
@@ -228,6 +255,10 @@ absl::StatusOr<InboxWorker::Handling> InboxWorker::record_failure(const WorkItem
                       MessageStatus::None,    std::string(handled.message()),
                       FailureReason::Unknown, is_permanent(handled)};
   options_.retry_policies.apply(handled, item.attempts, failure);
+  // Only what a retry could fix counts toward opening the receptor's breaker.
+  if (options_.circuit_breakers && !failure.dead_letter) {
+    options_.circuit_breakers->failed(item.handler_name);
+  }
   ++result.failed;
   if (absl::Status status = keep_row(unwritten); !status.ok()) return status;
   if (absl::Status status = store_.complete_work({}, {&failure, 1}); !status.ok()) return status;

@@ -269,7 +269,7 @@ absl::StatusOr<InboxCycleResult> InboxWorker::cycle(std::span<const InboxMessage
   result.handled += group.committed_handlings();
   // A full claim that moved something: more is likely waiting (worker_loop.hpp).
   if (items->size() >= options_.max_batch &&
-      result.handled + result.failed + result.quarantined > 0) {
+      result.handled + result.failed + result.quarantined + result.deferred > 0) {
     loop_.notify();
   }
   return result;

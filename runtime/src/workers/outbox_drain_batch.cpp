@@ -47,6 +47,29 @@ void OutboxDrainWorker::Batch::release_group(Group& group, DrainCycleResult& res
   group.envelopes.clear();
 }
 
+void OutboxDrainWorker::Batch::defer_group(Group& group, std::chrono::microseconds wait,
+                                           DrainCycleResult& result) {
+  for (const TransportMessage& message : group.messages) {
+    if (message.stream_id) stopped_streams.insert(*message.stream_id);
+    deferrals.push_back({WorkSource::Outbox, message.message_id, wait});
+    ++result.deferred;
+  }
+  group.messages.clear();
+  group.envelopes.clear();
+}
+
+std::size_t OutboxDrainWorker::Batch::keep_first(Group& group, DrainCycleResult& result) {
+  std::size_t released = 0;
+  outbox_drain::remove_rows_if(group, [&](const TransportMessage& message) {
+    if (&message == &group.messages.front()) return false;
+    if (message.stream_id) stopped_streams.insert(*message.stream_id);
+    release(message.message_id, result);
+    ++released;
+    return true;
+  });
+  return released;
+}
+
 void OutboxDrainWorker::Batch::withhold_stopped_streams(Group& group, DrainCycleResult& result) {
   outbox_drain::remove_rows_if(group, [&](const TransportMessage& message) {
     if (!stopped(message.stream_id)) return false;

@@ -3,6 +3,7 @@
 // row (completed, failed, or released for the next cycle).
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <map>
 #include <optional>
@@ -53,6 +54,7 @@ struct OutboxDrainWorker::Batch {
   std::vector<Group> groups;  // in publishing order
   std::vector<WorkCompletion> completions;
   std::vector<WorkFailure> failures;
+  std::vector<WorkDeferral> deferrals;  // rows whose destination's circuit breaker is open
   // Streams with a row that failed (or waits) in this batch: their later rows wait too.
   std::set<Uuid> stopped_streams;
   // The newest group of each destination (group_key) and of each stream. A row joins its
@@ -73,6 +75,11 @@ struct OutboxDrainWorker::Batch {
   Group& group_for(TransportDestination destination, const std::optional<Uuid>& stream_id);
   // Releases every row of `group` (they wait for the next cycle) and stops their streams.
   void release_group(Group& group, DrainCycleResult& result);
+  // Hands every row of `group` back for `wait` (no attempt counted) and stops their streams.
+  void defer_group(Group& group, std::chrono::microseconds wait, DrainCycleResult& result);
+  // Keeps the first row of `group` and releases the others (they wait for the next cycle); their
+  // streams stop. Returns how many were released.
+  std::size_t keep_first(Group& group, DrainCycleResult& result);
   // Releases the rows of `group` whose stream stopped after the group was formed.
   void withhold_stopped_streams(Group& group, DrainCycleResult& result);
 };

@@ -107,7 +107,7 @@ absl::StatusOr<DrainCycleResult> OutboxDrainWorker::run_once() {
   // A publish that fails here leaves the rows claimed: the next claim offers them again (they
   // are leased to this instance).
   if (absl::Status status = publish(batch, result); !status.ok()) return status;
-  Record done{std::move(batch.completions), std::move(batch.failures)};
+  Record done{std::move(batch.completions), std::move(batch.failures), std::move(batch.deferrals)};
   if (absl::Status status = record(done); !status.ok()) {
     unrecorded_ = std::move(done);
     return status;
@@ -115,16 +115,42 @@ absl::StatusOr<DrainCycleResult> OutboxDrainWorker::run_once() {
   // A full claim that moved something: more is likely waiting (worker_loop.hpp). Rows held
   // back (the transport not ready) move nothing: the poll paces those retries.
   const std::size_t moved = result.published + result.event_store_only + result.failed +
-                            result.quarantined + result.lease_lost;
+                            result.quarantined + result.lease_lost + result.deferred;
   if (claimed >= options_.max_batch && moved > 0) loop_.notify();
   return result;
 }
 
 absl::Status OutboxDrainWorker::record(const Record& record) {
-  if (record.completions.empty() && record.failures.empty()) {
-    return absl::OkStatus();  // an idle cycle takes no write lock
+  if (record.deferrals.empty()) {
+    if (record.completions.empty() && record.failures.empty()) {
+      return absl::OkStatus();  // an idle cycle takes no write lock
+    }
+    return store_.complete_work(record.completions, record.failures);
   }
-  return store_.complete_work(record.completions, record.failures);
+  Transaction transaction(store_);
+  if (!transaction.status().ok()) return transaction.status();
+  if (absl::Status status = store_.defer_work(record.deferrals); !status.ok()) return status;
+  if (absl::Status status = store_.complete_work(record.completions, record.failures);
+      !status.ok()) {
+    return status;
+  }
+  return transaction.commit();
+}
+
+bool OutboxDrainWorker::admit(Batch& batch, Group& group, bool& trial, DrainCycleResult& result) {
+  trial = false;
+  if (!options_.circuit_breakers) return true;
+  const CircuitBreakers::Admission admission =
+      options_.circuit_breakers->admit(group.destination.address);
+  if (!admission.attempt) {
+    batch.defer_group(group, admission.defer, result);
+    return false;
+  }
+  trial = admission.trial;
+  // One row tries the destination; the others come with the next cycle, which the trial's
+  // outcome decides.
+  if (trial && batch.keep_first(group, result) > 0) loop_.notify();
+  return true;
 }
 
 outbox_drain::StageFiring OutboxDrainWorker::fire_stage(const MessageId& id, Envelope& envelope,
@@ -258,6 +284,8 @@ absl::Status OutboxDrainWorker::publish(Batch& batch, DrainCycleResult& result) 
     // The rows of a stream with an earlier row that failed in this batch wait for its retry.
     batch.withhold_stopped_streams(group, result);
     if (group.messages.empty()) continue;
+    bool trial = false;
+    if (!admit(batch, group, trial, result)) continue;
     std::vector<WorkLease> remaining;
     for (std::size_t later = index; later < batch.groups.size(); ++later) {
       for (const TransportMessage& message : batch.groups[later].messages) {
@@ -271,7 +299,19 @@ absl::Status OutboxDrainWorker::publish(Batch& batch, DrainCycleResult& result) 
     });
     for (Span& span : spans) mark_failed(span, status);
     spans.clear();  // ended: the publish is what they time
-    if (!status.ok() && (!transport_->is_ready() || is_transport_settling(status))) {
+    const bool transport_down =
+        !status.ok() && (!transport_->is_ready() || is_transport_settling(status));
+    if (CircuitBreakers* breakers = options_.circuit_breakers.get()) {
+      // The destination's verdict; a broker that is down or settling judges no destination.
+      if (status.ok()) {
+        breakers->succeeded(group.destination.address);
+      } else if (!transport_down && !is_permanent(status)) {
+        breakers->failed(group.destination.address);
+      } else if (trial) {
+        breakers->abandoned(group.destination.address);
+      }
+    }
+    if (transport_down) {
       // The connection went down under the publish, or the broker is settling after a restart:
       // the transport's failure, not the rows'. They wait for the next cycle, without an
       // attempt or a backoff (a broker restart must not delay them by minutes, nor bring them

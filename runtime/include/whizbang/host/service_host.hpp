@@ -48,6 +48,7 @@
 #include "whizbang/store/work_store.hpp"
 #include "whizbang/transport/command_inboxes.hpp"
 #include "whizbang/transport/transport.hpp"
+#include "whizbang/workers/circuit_breaker.hpp"
 #include "whizbang/workers/detached_worker.hpp"
 #include "whizbang/workers/inbox_worker.hpp"
 #include "whizbang/workers/outbox_drain_worker.hpp"
@@ -125,6 +126,11 @@ struct HostOptions {
   // Which retry policy a failed handling or publish gets: by exception type, status code or
   // failure reason (docs/guide/11-failures.md, "Retry policies"); default: the store's schedule.
   RetryPolicies retry_policies;
+  // Circuit breakers per receptor (the inbox row's handler name) and per destination (the
+  // transport address) and a default (docs/guide/11-failures.md, "Circuit breakers"); nothing
+  // configured: none. `circuit_breaker_clock`: their clock (unset: the system clock; tests).
+  CircuitBreakerRules circuit_breakers;
+  std::function<TimePoint()> circuit_breaker_clock;
   // What a received envelope may hold (size, hops, records); one beyond is dead-lettered.
   EnvelopeLimits envelope_limits;
   // Signs what this service publishes and checks what it receives (docs/guide/16-security.md):
@@ -184,6 +190,9 @@ class ServiceHost {
     WorkerLoop::Failing failing;
   };
   std::optional<FailingWorker> failing_worker() const;
+  // Every circuit breaker that has seen work: the receptors', then the destinations'
+  // (docs/guide/11-failures.md, "Circuit breakers"). Empty when none is configured.
+  std::vector<CircuitBreakerSnapshot> circuit_breakers() const;
 
   // The perspective runner; null when the registry declares no perspectives.
   PerspectiveRunner* perspectives() { return perspective_runner_.get(); }
@@ -243,6 +252,8 @@ class ServiceHost {
   std::unique_ptr<RetentionWorker> retention_;
   std::unique_ptr<DetachedWorker> detached_;
   std::unique_ptr<TransportSubscription> subscription_;
+  std::shared_ptr<CircuitBreakers> receptor_breakers_;     // null: none configured
+  std::shared_ptr<CircuitBreakers> destination_breakers_;  // likewise
 };
 
 // A stable id for a service name (UUIDv7-shaped, derived like a composite child of the nil id's

@@ -79,6 +79,9 @@ struct ServiceRunnerConfig {
   // a trailing '*' matches any suffix; comma-separated) only this service publishes, not bound.
   bool drop_own_events = true;
   std::vector<std::string> local_only_events;
+  // Circuit breaker rules, "RULE=SPEC" each (whizbang/host/service_runner_circuit_breaker.hpp),
+  // into HostOptions::circuit_breakers; none: no breakers.
+  std::vector<std::string> circuit_breakers;
 };
 
 // --service NAME, --store LOCATION, --transport URL, --http-port N, --http-address ADDRESS,
@@ -91,7 +94,9 @@ struct ServiceRunnerConfig {
 // visible to every user of the machine), WHIZBANG_TRACE_SAMPLING; below those, OpenTelemetry's
 // OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT, OTEL_EXPORTER_OTLP_(TRACES_)HEADERS, OTEL_SERVICE_NAME
 // and OTEL_TRACES_SAMPLER_ARG (docs/guide/18-tracing.md). --retry RULE=POLICY (repeatable; else
-// WHIZBANG_RETRY, rules separated by ';') sets retry policies (docs/guide/11-failures.md);
+// WHIZBANG_RETRY, rules separated by ';') sets retry policies, --circuit-breaker RULE=SPEC
+// (repeatable; else WHIZBANG_CIRCUIT_BREAKER, likewise) circuit breakers
+// (docs/guide/11-failures.md);
 // --command-inboxes LIST and --keep-shared-inbox true|false (WHIZBANG_COMMAND_INBOXES,
 // WHIZBANG_KEEP_SHARED_INBOX) choose the command inboxes (docs/guide/13-rabbitmq.md).
 // --amqp-heartbeat, --amqp-prefetch, --amqp-unrouted-grace, --amqp-connect-timeout,

@@ -128,6 +128,12 @@ inline constexpr LogEvent kRetentionPurged{143, "RetentionPurged"};
 // A worker's cycle succeeded after failed ones (EventId 54, rate-limited while they repeat): how
 // many failed, for how long, and how many of their lines were held back.
 inline constexpr LogEvent kWorkerCycleRecovered{144, "WorkerCycleRecovered"};
+// Circuit breakers (docs/guide/11-failures.md, "Circuit breakers"): a receptor's or a
+// destination's breaker opened after its failures (its work waits, no attempts counted; Warning),
+// went half-open for one trial, or closed after the trial succeeded (Information).
+inline constexpr LogEvent kCircuitBreakerOpened{145, "CircuitBreakerOpened"};
+inline constexpr LogEvent kCircuitBreakerHalfOpen{146, "CircuitBreakerHalfOpen"};
+inline constexpr LogEvent kCircuitBreakerClosed{147, "CircuitBreakerClosed"};
 // Transports (docs/guide/13-rabbitmq.md).
 // A broker connection failed or was closed; the transport reconnects with backoff.
 inline constexpr LogEvent kTransportConnectionLost{150, "TransportConnectionLost"};

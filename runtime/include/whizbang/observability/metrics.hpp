@@ -19,6 +19,7 @@
 #include <initializer_list>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -85,6 +86,11 @@ class Metrics {
   // Adds `delta` to the counter `name` of `meter` for this combination of tags.
   virtual void add(std::string_view meter, std::string_view name, std::int64_t delta,
                    std::span<const MetricTag> tags) = 0;
+  // Sets the gauge `name` of `meter` for this combination of tags to `value` (a state, a level:
+  // a circuit breaker's, docs/guide/11-failures.md). Ignored unless the implementation keeps
+  // gauges.
+  virtual void set(std::string_view /*meter*/, std::string_view /*name*/, std::int64_t /*value*/,
+                   std::span<const MetricTag> /*tags*/) {}
 };
 
 // Keeps every counter in memory. Thread-safe.
@@ -99,6 +105,9 @@ class InMemoryMetrics final : public Metrics {
   static constexpr std::string_view kOverflowTagValue = "other";
 
   void add(std::string_view meter, std::string_view name, std::int64_t delta,
+           std::span<const MetricTag> tags) override;
+  // Gauges are bounded like counters; past the bound a new tag set is not kept.
+  void set(std::string_view meter, std::string_view name, std::int64_t value,
            std::span<const MetricTag> tags) override;
 
   // The sum of every series of the counter whose tags include all of `tags` (no tags: the
@@ -118,6 +127,12 @@ class InMemoryMetrics final : public Metrics {
   };
   std::vector<Sample> snapshot() const;
 
+  // A gauge's value for exactly these tags; nullopt when never set.
+  std::optional<std::int64_t> gauge(std::string_view meter, std::string_view name,
+                                    std::initializer_list<MetricTag> tags = {}) const;
+  // Every series of every gauge, ordered like snapshot().
+  std::vector<Sample> gauge_snapshot() const;
+
  private:
   using Tags = std::vector<std::pair<std::string, std::string>>;
   struct Key {
@@ -131,6 +146,8 @@ class InMemoryMetrics final : public Metrics {
   std::map<Key, std::int64_t> counters_;
   // Series per (meter, name), for the bound.
   std::map<std::pair<std::string, std::string>, std::size_t> series_counts_;
+  std::map<Key, std::int64_t> gauges_;
+  std::map<std::pair<std::string, std::string>, std::size_t> gauge_series_counts_;
 };
 
 }  // namespace whizbang

@@ -137,6 +137,7 @@ class ComposedWorkStore : public WorkStore {
   absl::StatusOr<std::vector<WorkItem>> process_work_batch(const WorkBatchRequest& request) final;
   absl::Status complete_work(std::span<const WorkCompletion> completions,
                              std::span<const WorkFailure> failures) final;
+  absl::Status defer_work(std::span<const WorkDeferral> deferrals) final;
   absl::StatusOr<std::vector<MessageId>> renew_leases(std::span<const WorkLease> leases) final;
   absl::Status record_receptor_invocations(const MessageId& message_id,
                                            std::span<const ReceptorInvocationRecord> records) final;

@@ -8,6 +8,7 @@
 //   store.complete_work(completions, failures);       // or in the next cycle's request
 #pragma once
 
+#include <chrono>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,17 @@
 #include "whizbang/store/work_item.hpp"
 
 namespace whizbang {
+
+// "Not now, and no attempt": a claimed row handed back with a later due time. Its lease is
+// released and it is offered again `wait` after the store's now; its attempts, status, error and
+// reason stay as they were (a circuit breaker that is open, docs/guide/11-failures.md, "Circuit
+// breakers"). Like a retry's wait, it holds back the later rows of its stream. Applies only to a
+// row leased to this instance (or to nobody) that is neither processed nor dead-lettered.
+struct WorkDeferral {
+  WorkSource source = WorkSource::Outbox;
+  MessageId message_id;
+  std::chrono::microseconds wait{0};
+};
 
 class WorkCoordination {
  public:
@@ -35,6 +47,10 @@ class WorkCoordination {
   // `…dead_lettered{message_type}` and logs a Warning (EventId 141).
   virtual absl::Status complete_work(std::span<const WorkCompletion> completions,
                                      std::span<const WorkFailure> failures) = 0;
+
+  // Hands claimed rows back for later without counting an attempt (WorkDeferral). Joins the
+  // caller's transaction when one is open.
+  virtual absl::Status defer_work(std::span<const WorkDeferral> deferrals) = 0;
 
   // Extends the leases this instance holds on `leases` by the store's lease duration. Returns the
   // ids it still held (and renewed); a row missing from the answer was completed or claimed by

@@ -69,6 +69,7 @@
 #include "whizbang/security/envelope_signing.hpp"
 #include "whizbang/store/work_store.hpp"
 #include "whizbang/transport/transport.hpp"
+#include "whizbang/workers/circuit_breaker.hpp"
 #include "whizbang/workers/retry_policies.hpp"
 #include "whizbang/workers/worker_loop.hpp"
 
@@ -129,6 +130,10 @@ struct InboxWorkerOptions {
   // Which retry policy a failed handling gets (docs/guide/11-failures.md, "Retry policies");
   // default: the store's schedule.
   RetryPolicies retry_policies;
+  // The receptors' circuit breakers, by the row's handler name (docs/guide/11-failures.md,
+  // "Circuit breakers"): while one is open its rows are handed back for later, no attempt
+  // counted. Null: none.
+  std::shared_ptr<CircuitBreakers> circuit_breakers;
   // Counts refused deliveries (`…inbox.delivery_refused{reason}`), dropped duplicates and
   // batches the store failed to take; null: not counted.
   std::shared_ptr<Metrics> metrics;
@@ -165,6 +170,7 @@ struct InboxCycleResult {
   std::size_t lease_lost = 0;  // another instance took the row over: this handling rolled back
   std::size_t duplicates = 0;  // delivered messages seen before, dropped
   std::size_t retried = 0;     // failed on a transient database error: again, no attempt counted
+  std::size_t deferred = 0;  // their receptor's circuit breaker is open: later, no attempt counted
 };
 
 class InboxWorker {
@@ -195,7 +201,7 @@ class InboxWorker {
   const WorkerLoop& loop() const { return loop_; }
 
  private:
-  enum class Handling { Handled, NotHandled, Failed, LeaseLost, Crashed };
+  enum class Handling { Handled, NotHandled, Failed, LeaseLost, Crashed, Deferred };
   struct Admission;  // inbox_receiving.cpp
   // The door: the rows the admitted messages of a delivered batch become, and the refusals.
   Admission admit(std::span<const TransportMessage> batch) const;
@@ -240,6 +246,9 @@ class InboxWorker {
   absl::StatusOr<Handling> record_failure(const WorkItem& item, const absl::Status& handled,
                                           InboxCycleResult& result,
                                           const InboxMessage* unwritten = nullptr);
+  // Hands the row back for `wait` without an attempt (its receptor's circuit breaker is open).
+  absl::StatusOr<Handling> defer(const WorkItem& item, std::chrono::microseconds wait,
+                                 InboxCycleResult& result, const InboxMessage* unwritten);
   // Whether a handling of `id` that failed on a transient database error may go again without
   // counting an attempt (max_transient_retries in a row).
   bool transient_retry_allowed(const MessageId& id);

@@ -52,6 +52,7 @@
 #include "whizbang/store/work_store.hpp"
 #include "whizbang/transport/command_inboxes.hpp"
 #include "whizbang/transport/transport.hpp"
+#include "whizbang/workers/circuit_breaker.hpp"
 #include "whizbang/workers/retry_policies.hpp"
 #include "whizbang/workers/worker_loop.hpp"
 
@@ -90,6 +91,10 @@ struct OutboxDrainWorkerOptions {
   // Which retry policy a failed publish gets (docs/guide/11-failures.md, "Retry policies");
   // default: the store's schedule. A broker that is down or settling costs no attempt at all.
   RetryPolicies retry_policies;
+  // The destinations' circuit breakers, by transport address (docs/guide/11-failures.md, "Circuit
+  // breakers"): while one is open its rows are handed back for later, no attempt counted;
+  // half-open, one row is published as the trial. Null: none.
+  std::shared_ptr<CircuitBreakers> circuit_breakers;
   // Sign or Require: every published envelope is signed with the ring's first key
   // (docs/guide/16-security.md).
   EnvelopeSigning signing;
@@ -109,6 +114,8 @@ struct DrainCycleResult {
   // Published, but another instance took the row over while the publish ran (it outlasted the
   // lease): the new owner records it and fires its PostOutbox stages, not this worker.
   std::size_t lease_lost = 0;
+  // Their destination's circuit breaker is open: handed back for later, no attempt counted.
+  std::size_t deferred = 0;
 };
 
 class OutboxDrainWorker {
@@ -165,8 +172,12 @@ class OutboxDrainWorker {
   struct Record {
     std::vector<WorkCompletion> completions;
     std::vector<WorkFailure> failures;
+    std::vector<WorkDeferral> deferrals;
   };
   absl::Status record(const Record& record);
+  // Whether `group` may be published now (its destination's circuit breaker); a half-open
+  // breaker's trial keeps only the group's first row (`trial` set).
+  bool admit(Batch& batch, outbox_drain::Group& group, bool& trial, DrainCycleResult& result);
 
   WorkStore& store_;
   Transport* transport_;

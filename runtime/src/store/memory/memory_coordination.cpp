@@ -34,6 +34,22 @@ absl::Status MemoryCoordination::complete_work(std::span<const WorkCompletion> c
   });
 }
 
+absl::Status MemoryCoordination::defer_work(std::span<const WorkDeferral> deferrals) {
+  return core_.gate.run([&]() -> absl::Status {
+    const TimePoint at = core_.now();
+    for (const WorkDeferral& deferral : deferrals) {
+      RowState* row = core_.find_state(deferral.source, deferral.message_id);
+      if (row == nullptr || !core_.owned(row->instance_id)) continue;
+      if (row->processed_at || row->dead_lettered_at) continue;
+      row->scheduled_for = at + std::chrono::duration_cast<TimePoint::duration>(
+                                    std::max(deferral.wait, std::chrono::microseconds::zero()));
+      row->instance_id.reset();
+      row->lease_expiry.reset();
+    }
+    return absl::OkStatus();
+  });
+}
+
 absl::StatusOr<std::vector<MessageId>> MemoryCoordination::renew_leases(
     std::span<const WorkLease> leases) {
   return core_.gate.run(

@@ -117,6 +117,21 @@ absl::Status PostgresCoordination::complete_work(std::span<const WorkCompletion>
   });
 }
 
+absl::Status PostgresCoordination::defer_work(std::span<const WorkDeferral> deferrals) {
+  if (deferrals.empty()) return absl::OkStatus();
+  return core_.gate.run([&]() -> absl::Status {
+    const std::int64_t now = core_.now_micros();
+    postgres::Pipeline pipeline(*core_.connection);
+    for (const WorkDeferral& deferral : deferrals) {
+      Query& defer = pipeline.add(postgres::sql::defer_row(deferral.source));
+      defer.bind_uuid(1, deferral.message_id.uuid());
+      defer.bind_uuid(2, core_.options.instance.instance_id);
+      defer.bind_int(3, now + std::max<std::int64_t>(deferral.wait.count(), 0));
+    }
+    return pipeline.run();
+  });
+}
+
 absl::Status PostgresCoordination::record_receptor_invocations(
     const MessageId& message_id, std::span<const ReceptorInvocationRecord> records) {
   return core_.gate.run([&]() -> absl::Status {

@@ -15,6 +15,7 @@ class PostgresCoordination final : public WorkCoordination {
       const WorkBatchRequest& request) override;
   absl::Status complete_work(std::span<const WorkCompletion> completions,
                              std::span<const WorkFailure> failures) override;
+  absl::Status defer_work(std::span<const WorkDeferral> deferrals) override;
   absl::StatusOr<std::vector<MessageId>> renew_leases(std::span<const WorkLease> leases) override;
   absl::Status record_receptor_invocations(
       const MessageId& message_id, std::span<const ReceptorInvocationRecord> records) override;

@@ -85,6 +85,23 @@ void SqliteCore::bind_failure_rule(sqlite::Use& use, std::int64_t now, bool dead
   use.bind_int(9, retry ? retry->wait.count() : -1);
 }
 
+absl::Status SqliteCoordination::defer_work(std::span<const WorkDeferral> deferrals) {
+  if (deferrals.empty()) return absl::OkStatus();
+  return core_.gate.run([&]() -> absl::Status {
+    const std::int64_t now = core_.now_micros();
+    for (const WorkDeferral& deferral : deferrals) {
+      WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt,
+                          core_.connection->prepare(sqlite::sql::defer_row(deferral.source)));
+      Use use(*core_.connection, stmt);
+      use.bind_uuid(1, deferral.message_id.uuid());
+      use.bind_uuid(2, core_.options.instance.instance_id);
+      use.bind_int(3, now + std::max<std::int64_t>(deferral.wait.count(), 0));
+      WB_RETURN_IF_ERROR(use.run());
+    }
+    return absl::OkStatus();
+  });
+}
+
 absl::StatusOr<std::vector<WorkItem>> SqliteCoordination::process_work_batch(
     const WorkBatchRequest& request) {
   // Most polls of a quiet service find nothing: answer those with reads, without taking the

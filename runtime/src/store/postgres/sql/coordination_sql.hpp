@@ -30,6 +30,13 @@ inline const std::string& complete_row(WorkSource source) {
 // ?1 id ?2 instance ?3 flags ?4 error ?5 now ?6 dead letter now ?7 max attempts ?8 reason.
 inline std::string fail_row(WorkSource source) { return shapes::fail_row<Dialect>(source); }
 
+// ?1 id ?2 instance ?3 due at. Built once per table, as complete_row().
+inline const std::string& defer_row(WorkSource source) {
+  static const std::string outbox = shapes::defer_row<Dialect>(WorkSource::Outbox);
+  static const std::string inbox = shapes::defer_row<Dialect>(WorkSource::Inbox);
+  return source == WorkSource::Outbox ? outbox : inbox;
+}
+
 // ---- coordination -----------------------------------------------------------------------------
 // ?1 instance ?2 service ?3 host ?4 pid ?5 now
 inline const std::string kHeartbeat =

@@ -96,6 +96,11 @@ inline const std::string& complete_row(WorkSource source) {
   return built_once<build_complete_row>(source);
 }
 inline const std::string& fail_row(WorkSource source) { return built_once<build_fail_row>(source); }
+// ?1 id ?2 instance ?3 due at
+inline std::string build_defer_row(WorkSource source) { return shapes::defer_row<Dialect>(source); }
+inline const std::string& defer_row(WorkSource source) {
+  return built_once<build_defer_row>(source);
+}
 inline const std::string& claimable(WorkSource source) {
   return built_once<build_claimable>(source);
 }
