@@ -8,6 +8,7 @@
 
 #include "fmt/format.h"
 #include "http/http_server.hpp"
+#include "service_runner_console.hpp"
 #include "service_runner_tracing.hpp"
 #include "spdlog/spdlog.h"
 #include "whizbang/observability/prometheus.hpp"
@@ -80,6 +81,7 @@ class ServiceRunner::HttpEndpoint {
               perspective_metrics(),
           "text/plain; version=0.0.4");
     });
+    register_console_routes(routes);
     absl::StatusOr<std::unique_ptr<http::HttpServer>> server =
         http::HttpServer::start(address, port, std::move(routes));
     if (!server.ok()) return server.status();
