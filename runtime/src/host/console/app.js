@@ -182,7 +182,13 @@
     return button;
   }
 
+  // Rebuilt only when the groups or the mode changed: a row replaced under the pointer would
+  // swallow the operator's click.
+  let shownGroupsKey = '';
   function showGroups() {
+    const key = JSON.stringify([canWrite(), groups]);
+    if (key === shownGroupsKey) return;
+    shownGroupsKey = key;
     byId('groups-body').replaceChildren(
       ...groups.map((group) =>
         el('tr', { data: { test: 'group-row', group: group.group } },
@@ -192,7 +198,7 @@
           el('td', { text: group.reason ?? '' }),
           el('td', { text: group.error ?? '', className: 'error' }),
           el('td', { text: group.count ?? '', className: 'num', data: { test: 'group-count' } }),
-          el('td', { text: when(group.last_at) }),
+          el('td', { text: when(group.last_at), className: 'when' }),
           el('td', { className: 'actions' },
             actionButton('Requeue', 'group-requeue', () => requeue(group), 'primary'),
             actionButton('Dry run', 'group-dry-run', () => dryRun(group)),
@@ -211,13 +217,17 @@
     return Number.isNaN(date.getTime()) ? String(text) : date.toLocaleString();
   }
 
+  let busy = false; // one action at a time: a double click requeues once
   async function act(description, work) {
-    if (!canWrite()) return;
+    if (!canWrite() || busy) return;
+    busy = true;
     setStatus(`${description}…`);
     try {
       setStatus(await work());
     } catch (error) {
       setStatus(`${description} failed: ${explain(error)}`, true);
+    } finally {
+      busy = false;
     }
     await refresh();
   }
@@ -280,7 +290,7 @@
           el('td', { text: item.stream_id ?? '', className: 'id' }),
           el('td', { text: item.attempts ?? '', className: 'num' }),
           el('td', { text: item.error ?? '', className: 'error' }),
-          el('td', { text: when(item.dead_lettered_at) })));
+          el('td', { text: when(item.dead_lettered_at), className: 'when' })));
       if (cursor) byId('letters-body').append(...rows);
       else byId('letters-body').replaceChildren(...rows);
       shownGroup = group;
