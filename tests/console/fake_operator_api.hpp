@@ -108,7 +108,8 @@ class FakeOperatorApi {
                    }
                    std::lock_guard lock(mutex_);
                    std::vector<whizbang::MessageId> ids;
-                   for (const auto& letter : grouped()[body["group"].GetString()]) {
+                   auto groups = grouped();
+                   for (const auto& letter : groups[body["group"].GetString()]) {
                      ids.push_back(letter.id);
                    }
                    if (ids.empty()) return error(out, 404, "no such group");
@@ -124,7 +125,7 @@ class FakeOperatorApi {
                  });
     port_ = server_.bind_to_any_port("127.0.0.1");
     thread_ = std::thread([this] { server_.listen_after_bind(); });
-    server_.wait_until_ready();
+    // bind_to_any_port() already listens: a connection waits in the backlog until accepted.
   }
   ~FakeOperatorApi() {
     server_.stop();

@@ -23,7 +23,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr std::string_view kElementKey = "element-6066-11e4-a52f-4f735466cecf";
+constexpr std::string_view kElementKey = "element-6066-11e4-a52e-4f735466cecf";
 // How often a wait looks at the page again: a poll, not a synchronisation by sleeping.
 constexpr auto kPollEvery = 50ms;
 
