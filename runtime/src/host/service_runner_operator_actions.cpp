@@ -95,8 +95,8 @@ struct SelectionError {
   int status;
   std::string text;
 };
-std::variant<Selection, SelectionError> select(WorkStore& store, const std::string& body,
-                                               bool discard) {
+std::variant<Selection, SelectionError> select_from_body(WorkStore& store, const std::string& body,
+                                                         bool discard) {
   rapidjson::Document document;
   // Iterative: a body of nested brackets cannot exhaust the stack.
   document.Parse<rapidjson::kParseIterativeFlag>(body.c_str(), body.size());
@@ -182,14 +182,15 @@ std::variant<Selection, SelectionError> select(WorkStore& store, const std::stri
 
 http::HttpResponse OperatorApi::requeue(const http::HttpRequest& request) {
   if (auto refused = refuse_unauthorized(request, "requeue")) return *refused;
-  std::variant<Selection, SelectionError> selected = select(*context_.store, request.body, false);
+  std::variant<Selection, SelectionError> selected =
+      select_from_body(*context_.store, request.body, false);
   if (auto* error = std::get_if<SelectionError>(&selected)) {
     return error_response(error->status, error->text);
   }
   const Selection& selection = std::get<Selection>(selected);
   if (selection.dry_run) return dry_run(selection.keys);
   absl::StatusOr<std::size_t> requeued = context_.store->requeue_dead_letter_keys(selection.keys);
-  if (!requeued.ok()) return error_response(500, requeued.status().message());
+  if (!requeued.ok()) return error_response(500, requeued.status());
   log(context_.logger, spdlog::level::info, log_events::kDeadLettersRequeued,
       "operator requeued {} dead letter(s) selected by {} from {}", *requeued, selection.selector,
       printable_client(request.client));
@@ -198,14 +199,15 @@ http::HttpResponse OperatorApi::requeue(const http::HttpRequest& request) {
 
 http::HttpResponse OperatorApi::discard(const http::HttpRequest& request) {
   if (auto refused = refuse_unauthorized(request, "discard")) return *refused;
-  std::variant<Selection, SelectionError> selected = select(*context_.store, request.body, true);
+  std::variant<Selection, SelectionError> selected =
+      select_from_body(*context_.store, request.body, true);
   if (auto* error = std::get_if<SelectionError>(&selected)) {
     return error_response(error->status, error->text);
   }
   const Selection& selection = std::get<Selection>(selected);
   absl::StatusOr<std::size_t> discarded =
       context_.store->discard_dead_letters(selection.keys, selection.reason);
-  if (!discarded.ok()) return error_response(500, discarded.status().message());
+  if (!discarded.ok()) return error_response(500, discarded.status());
   log(context_.logger, spdlog::level::info, log_events::kDeadLettersDiscarded,
       "operator discarded {} dead letter(s) selected by {} from {} (reason: {})", *discarded,
       selection.selector, printable_client(request.client), selection.reason);
@@ -222,7 +224,7 @@ http::HttpResponse OperatorApi::dry_run(std::span<const DeadLetterKey> keys) {
   json.StartArray();
   for (const DeadLetterKey& key : keys.first(std::min(keys.size(), kMaxDryRunItems))) {
     absl::StatusOr<std::optional<DeadLetterDetail>> found = context_.store->find_dead_letter(key);
-    if (!found.ok()) return error_response(500, found.status().message());
+    if (!found.ok()) return error_response(500, found.status());
     if (!found->has_value()) continue;
     const DeadLetterDetail& detail = **found;
     const DeadLetter& letter = detail.letter;

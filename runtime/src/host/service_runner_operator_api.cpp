@@ -7,6 +7,7 @@
 #include "fmt/format.h"
 #include "http/http_query.hpp"
 #include "service_runner_operator_json.hpp"
+#include "whizbang/observability/logging.hpp"
 
 namespace whizbang::operator_api {
 namespace {
@@ -112,9 +113,9 @@ http::HttpResponse OperatorApi::overview(const http::HttpRequest&) {
 
 http::HttpResponse OperatorApi::list(const http::HttpRequest& request) {
   absl::StatusOr<http::QueryParameters> query = http::parse_query(request.query);
-  if (!query.ok()) return error_response(400, query.status().message());
+  if (!query.ok()) return error_response(400, query.status());
   absl::StatusOr<ListQuery> parsed = parse_list_query(*query, true);
-  if (!parsed.ok()) return error_response(400, parsed.status().message());
+  if (!parsed.ok()) return error_response(400, parsed.status());
   absl::StatusOr<DeadLetterPage> page =
       context_.store->list_dead_letters(parsed->filter, parsed->limit, parsed->cursor);
   if (!page.ok()) return store_error(page.status());
@@ -141,9 +142,9 @@ http::HttpResponse OperatorApi::list(const http::HttpRequest& request) {
 
 http::HttpResponse OperatorApi::groups(const http::HttpRequest& request) {
   absl::StatusOr<http::QueryParameters> query = http::parse_query(request.query);
-  if (!query.ok()) return error_response(400, query.status().message());
+  if (!query.ok()) return error_response(400, query.status());
   absl::StatusOr<ListQuery> parsed = parse_list_query(*query, false);
-  if (!parsed.ok()) return error_response(400, parsed.status().message());
+  if (!parsed.ok()) return error_response(400, parsed.status());
   absl::StatusOr<std::vector<DeadLetterGroup>> groups =
       context_.store->dead_letter_groups(parsed->filter);
   if (!groups.ok()) return store_error(groups.status());

@@ -5,6 +5,7 @@
 #include "absl/time/time.h"
 #include "fmt/format.h"
 #include "whizbang/internal/absl_view.hpp"
+#include "whizbang/observability/logging.hpp"
 
 namespace whizbang::operator_api {
 namespace {
@@ -57,6 +58,10 @@ http::HttpResponse error_response(int status, std::string_view text) {
   write_string(json, text);
   json.EndObject();
   return json_response(status, buffer.GetString());
+}
+
+http::HttpResponse error_response(int status, const absl::Status& error) {
+  return error_response(status, std::string_view(error.message().data(), error.message().size()));
 }
 
 std::string format_time(TimePoint time) {

@@ -23,6 +23,8 @@ using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
 http::HttpResponse json_response(int status, std::string body);
 // {"error": "<text>"}
 http::HttpResponse error_response(int status, std::string_view text);
+// The status's message as the error.
+http::HttpResponse error_response(int status, const absl::Status& error);
 
 std::string format_time(TimePoint time);
 absl::StatusOr<TimePoint> parse_time(std::string_view text);

@@ -47,20 +47,24 @@ class HttpDeferredRoutesTests : public ::testing::Test {
  protected:
   void SetUp() override {
     http::HttpRoutes routes;
-    routes.get("/livez", [](const http::HttpRequest&) { return http::HttpResponse::text(200, "ok\n"); });
+    routes.get("/livez",
+               [](const http::HttpRequest&) { return http::HttpResponse::text(200, "ok\n"); });
     routes.add_deferred("GET", "/slow", [this](const http::HttpRequest&) {
       gate_.wait();
       return http::HttpResponse::text(200, "slow\n");
     });
     routes.add_deferred(
         "POST", "/echo",
-        [](const http::HttpRequest& request) { return http::HttpResponse::text(200, request.body); },
+        [](const http::HttpRequest& request) {
+          return http::HttpResponse::text(200, request.body);
+        },
         64);
     routes.add_prefix_deferred("GET", "/items/", [](const http::HttpRequest& request) {
       return http::HttpResponse::text(200, request.path);
     });
-    routes.add_deferred("GET", "/items/special",
-                        [](const http::HttpRequest&) { return http::HttpResponse::text(200, "special"); });
+    routes.add_deferred("GET", "/items/special", [](const http::HttpRequest&) {
+      return http::HttpResponse::text(200, "special");
+    });
     http::HttpLimits limits;
     limits.body_deadline = 200ms;
     limits.keep_alive_idle = 2s;

@@ -74,7 +74,8 @@ class OperatorApiTests : public ::testing::Test {
     Transaction tx(store());
     EXPECT_TRUE(store().store_inbox_messages({&row, 1}, Uuid()).ok());
     const WorkFailure failure{WorkSource::Inbox, row.message_id, MessageStatus::None,
-                              std::move(error), reason, true, std::nullopt};
+                              std::move(error),  reason,         true,
+                              std::nullopt};
     EXPECT_TRUE(store().complete_work({}, {&failure, 1}).ok());
     EXPECT_TRUE(tx.commit().ok());
     return row.message_id;
@@ -87,8 +88,8 @@ class OperatorApiTests : public ::testing::Test {
                         " HTTP/1.1\r\nHost: t\r\nConnection: close\r\n";
     if (token) bytes += "Authorization: Bearer " + std::string(*token) + "\r\n";
     if (!body.empty() || method == "POST") {
-      bytes += "Content-Type: application/json\r\nContent-Length: " +
-               std::to_string(body.size()) + "\r\n";
+      bytes += "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
+               "\r\n";
     }
     bytes += "\r\n";
     bytes += body;
@@ -164,18 +165,20 @@ TEST_F(OperatorApiTests, List_EachFilterAndPaging_CursorStableAcrossPages) {
   EXPECT_EQ(listed_ids("?reason=ValidationError"), std::set<std::string>{text(invalid)});
   EXPECT_EQ(listed_ids("?error=is%20locked"), std::set<std::string>{text(locked)});
   EXPECT_EQ(listed_ids("?target=pinger").size(), 5u);
-  EXPECT_EQ(listed_ids("?message_type=" + std::string(MessageTraits<Ping>::info().wire_name)).size(),
-            5u);
+  EXPECT_EQ(
+      listed_ids("?message_type=" + std::string(MessageTraits<Ping>::info().wire_name)).size(), 5u);
   EXPECT_EQ(listed_ids("?since=2000-01-01T00:00:00Z&until=2999-01-01T00:00:00Z").size(), 5u);
   EXPECT_TRUE(listed_ids("?until=2000-01-01T00:00:00Z").empty());
 
   std::vector<std::string> paged;
   std::string cursor;
   for (int page = 0; page < 10; ++page) {
-    Answer answer = get("/api/v1/dead-letters?limit=2" + (cursor.empty() ? "" : "&cursor=" + cursor));
+    Answer answer =
+        get("/api/v1/dead-letters?limit=2" + (cursor.empty() ? "" : "&cursor=" + cursor));
     ASSERT_EQ(answer.status, 200) << answer.body;
     ASSERT_LE(answer.json["items"].Size(), 2u);
-    for (const auto& item : answer.json["items"].GetArray()) paged.push_back(item["id"].GetString());
+    for (const auto& item : answer.json["items"].GetArray())
+      paged.push_back(item["id"].GetString());
     if (answer.json["next_cursor"].IsNull()) break;
     cursor = answer.json["next_cursor"].GetString();
   }
@@ -206,8 +209,8 @@ TEST_F(OperatorApiTests, GroupsAndShowOne_EnvelopeHopsAndInvocations) {
   EXPECT_EQ(groups.json["groups"][0]["count"].GetInt(), 2);
 
   const std::string receptor(registry().receptors()[0].id);
-  const ReceptorInvocationRecord record{receptor, Stage::PostInboxInline, Clock::now(), 3us,
-                                        "pinger", ""};
+  const ReceptorInvocationRecord record{
+      receptor, Stage::PostInboxInline, Clock::now(), 3us, "pinger", ""};
   ASSERT_TRUE(store().record_receptor_invocations(first, {&record, 1}).ok());
   Answer one = get("/api/v1/dead-letters/inbox/" + text(first));
   ASSERT_EQ(one.status, 200) << one.body;
@@ -227,8 +230,8 @@ TEST_F(OperatorApiTests, DryRun_WouldFireVersusAlreadyFired_NothingChanged) {
   const MessageId fired = dead_ping("after the receptor");
   const MessageId fresh = dead_ping("before the receptor");
   const std::string receptor(registry().receptors()[0].id);
-  const ReceptorInvocationRecord record{receptor, Stage::PostInboxInline, Clock::now(), 3us,
-                                        "pinger", ""};
+  const ReceptorInvocationRecord record{
+      receptor, Stage::PostInboxInline, Clock::now(), 3us, "pinger", ""};
   ASSERT_TRUE(store().record_receptor_invocations(fired, {&record, 1}).ok());
   Answer dry = post("/api/v1/dead-letters/requeue", ids_body({fired, fresh}, ",\"dry_run\":true"));
   ASSERT_EQ(dry.status, 200) << dry.body;
