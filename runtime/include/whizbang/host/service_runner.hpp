@@ -69,6 +69,9 @@ struct ServiceRunnerConfig {
   // Retry policy rules, "RULE=POLICY" each (whizbang/host/service_runner_retry.hpp), applied in
   // order to HostOptions::retry_policies; none: the store's schedule.
   std::vector<std::string> retry_policies;
+  // The operator API's token (docs/guide/19-operating-services.md): from WHIZBANG_ADMIN_TOKEN
+  // only, never a flag (a command line is visible). Empty: the API is read-only (POSTs: 403).
+  std::string admin_token;
 };
 
 // --service NAME, --store LOCATION, --transport URL, --http-port N, --http-address ADDRESS,
@@ -97,6 +100,15 @@ std::optional<std::vector<std::string>> scope_trusted_services_from_config(
 // What a service's main() adds to the configuration.
 class ServiceRunner;
 
+// One circuit breaker as the operator API's /api/v1/overview shows it.
+struct OperatorBreakerState {
+  std::string kind;  // "receptor" or "destination"
+  std::string name;
+  std::string state;  // "closed", "open" or "half_open"
+  std::int64_t failures = 0;
+  std::optional<TimePoint> open_until;
+};
+
 struct ServiceRunnerHooks {
   // The counters /metrics exposes; null: the runner makes its own. Pass one to count your own
   // things next to the runtime's.
@@ -111,6 +123,8 @@ struct ServiceRunnerHooks {
   // Runs once the service is started (e.g. to send what a job process sends); an error stops
   // it again and fails the start.
   std::function<absl::Status(ServiceRunner&)> started;
+  // The breakers /api/v1/overview lists (called on the HTTP worker thread); null: none.
+  std::function<std::vector<OperatorBreakerState>()> breakers;
 };
 
 class ServiceRunner {
