@@ -19,9 +19,6 @@
 #include <string>
 
 #include "console_receptors.hpp"
-#if WHIZBANG_CONSOLE_FAKE_API
-#include "fake_operator_api.hpp"
-#endif
 #include "webdriver.hpp"
 #include "whizbang_registry.hpp"
 
@@ -116,13 +113,7 @@ class ConsoleBrowserTests : public ::testing::Test {
                                        services_, *config, std::move(hooks));
     ASSERT_TRUE(runner.ok()) << runner.status();
     runner_ = *std::move(runner);
-#if WHIZBANG_CONSOLE_FAKE_API
-    fake_api_ = std::make_unique<FakeOperatorApi>(runner_->host().store(), kService,
-                                                  admin_token != nullptr ? admin_token : "");
-    base_ = "http://127.0.0.1:" + std::to_string(fake_api_->port());
-#else
     base_ = "http://127.0.0.1:" + std::to_string(runner_->http_port());
-#endif
   }
 
   void open_console() {
@@ -146,9 +137,6 @@ class ConsoleBrowserTests : public ::testing::Test {
   Gateway gateway_;
   whizbang::ServiceRegistry services_;
   std::unique_ptr<whizbang::ServiceRunner> runner_;
-#if WHIZBANG_CONSOLE_FAKE_API
-  std::unique_ptr<FakeOperatorApi> fake_api_;
-#endif
   std::unique_ptr<BrowserSession> browser_;
   std::string base_;
 
