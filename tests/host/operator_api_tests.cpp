@@ -8,6 +8,7 @@
 #include <set>
 #include <thread>
 
+#include "host/service_runner_operator_json.hpp"
 #include "raw_http_client.hpp"
 #include "runner_receptors.hpp"
 #include "support/log_capture.hpp"
@@ -50,7 +51,8 @@ class OperatorApiTests : public ::testing::Test {
   void start(std::string token = std::string(kToken)) {
     ServiceRunnerConfig config;
     config.service_name = "pinger";
-    config.store = "sqlite:" + dir_.file("pinger.db").string();
+    config.store = "sqlite:";
+    config.store += dir_.file("pinger.db");
     config.http_port = 0;
     config.admin_token = std::move(token);
     auto runner = ServiceRunner::start(registry(), services_, config);
@@ -59,18 +61,19 @@ class OperatorApiTests : public ::testing::Test {
   }
   WorkStore& store() { return runner_->host().store(); }
 
-  // A Ping stored in the inbox and dead-lettered in one transaction (the live worker never sees
-  // it pending).
+  // A Ping from another service, stored in the inbox and dead-lettered in one transaction (the live
+  // worker never sees it pending).
   MessageId dead_ping(std::string error, FailureReason reason = FailureReason::Unknown) {
     Ping ping;
     ping.text = "p";
     Envelope envelope = Envelope::create(AnyMessage::make(ping),
-                                         {"pinger", MessageId::mint().uuid(), "test-host", 1});
+                                         {"sender", MessageId::mint().uuid(), "test-host", 1});
     InboxMessage row;
     row.message_id = envelope.message_id;
     row.handler_name = "pinger";
     row.message_type = std::string(MessageTraits<Ping>::info().wire_name);
     row.envelope_json = serialize_envelope(envelope);
+    row.source_service_id = MessageId::mint().uuid();  // another service sent it
     Transaction tx(store());
     EXPECT_TRUE(store().store_inbox_messages({&row, 1}, Uuid()).ok());
     const WorkFailure failure{WorkSource::Inbox, row.message_id, MessageStatus::None,
@@ -167,7 +170,7 @@ TEST_F(OperatorApiTests, List_EachFilterAndPaging_CursorStableAcrossPages) {
   EXPECT_EQ(listed_ids("?target=pinger").size(), 5u);
   EXPECT_EQ(
       listed_ids("?message_type=" + std::string(MessageTraits<Ping>::info().wire_name)).size(), 5u);
-  EXPECT_EQ(listed_ids("?since=2000-01-01T00:00:00Z&until=2999-01-01T00:00:00Z").size(), 5u);
+  EXPECT_EQ(listed_ids("?since=2000-01-01T00:00:00Z&until=2200-01-01T00:00:00Z").size(), 5u);
   EXPECT_TRUE(listed_ids("?until=2000-01-01T00:00:00Z").empty());
 
   std::vector<std::string> paged;
@@ -184,6 +187,18 @@ TEST_F(OperatorApiTests, List_EachFilterAndPaging_CursorStableAcrossPages) {
   }
   ASSERT_EQ(paged.size(), 5u);
   EXPECT_EQ(std::set<std::string>(paged.begin(), paged.end()).size(), 5u) << "no row twice";
+}
+
+TEST(OperatorJsonTests, Rfc3339Times_ParseAndFormat) {
+  auto parsed = operator_api::parse_time("2000-01-01T00:00:00Z");
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  EXPECT_EQ(to_unix_micros(*parsed), 946684800000000);
+  auto offset = operator_api::parse_time("2000-01-01T01:00:00.5+01:00");
+  ASSERT_TRUE(offset.ok()) << offset.status();
+  EXPECT_EQ(to_unix_micros(*offset), 946684800500000);
+  EXPECT_EQ(operator_api::format_time(*parsed), "2000-01-01T00:00:00+00:00");
+  EXPECT_FALSE(operator_api::parse_time("yesterday").ok());
+  EXPECT_FALSE(operator_api::parse_time("2999-01-01T00:00:00Z").ok()) << "beyond a TimePoint";
 }
 
 TEST_F(OperatorApiTests, BadFilters_400WithTheReason) {

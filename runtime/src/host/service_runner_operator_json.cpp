@@ -75,7 +75,12 @@ absl::StatusOr<TimePoint> parse_time(std::string_view text) {
   if (!absl::ParseTime(absl::RFC3339_full, internal::absl_view(text), &time, &error)) {
     return bad(fmt::format("'{}' is not an RFC 3339 time ({})", text, error));
   }
-  return from_unix_micros(absl::ToUnixMicros(time));
+  // Within what a TimePoint holds (nanoseconds: about 1678 to 2262).
+  const std::int64_t micros = absl::ToUnixMicros(time);
+  if (micros >= to_unix_micros(TimePoint::max()) || micros <= to_unix_micros(TimePoint::min())) {
+    return bad(fmt::format("'{}' is out of range", text));
+  }
+  return from_unix_micros(micros);
 }
 
 // "<micros>.<source>.<id>": opaque to clients, checked when it comes back.

@@ -74,10 +74,10 @@ std::string dead_letter_group_key(DeadLetterSource source, std::string_view targ
                                   std::string_view message_type, FailureReason reason,
                                   std::string_view first_line) {
   // Unit separators between the parts: no two different groups hash the same text.
+  const std::string reason_name = failure_reason_name(reason);  // (outlives the list below)
   std::string text;
   text.append(dead_letter_source_name(source));
-  for (std::string_view part :
-       {target, message_type, std::string_view(failure_reason_name(reason)), first_line}) {
+  for (std::string_view part : {target, message_type, std::string_view(reason_name), first_line}) {
     text.push_back('\x1f');
     text.append(part);
   }

@@ -189,6 +189,7 @@ class SqlDeadLetterOperations final : public DeadLetterOperations {
   // The texts a filter binds: kept alive while the statement runs (SQLite binds them in place).
   struct FilterTexts {
     std::optional<std::string> first_line_prefix;
+    std::optional<Uuid> id;
   };
   template <class Reader>
   static void bind_filter(Reader& reader, const DeadLetterFilter& filter,
@@ -213,7 +214,8 @@ class SqlDeadLetterOperations final : public DeadLetterOperations {
     reader.bind_int(7, micros(filter.until));
     reader.bind_text(8, filter.error_first_line);
     reader.bind_text(9, texts.first_line_prefix);
-    reader.bind_uuid(10, id ? std::optional<Uuid>(id->uuid()) : std::nullopt);
+    if (id) texts.id = id->uuid();
+    reader.bind_uuid(10, texts.id);
   }
 
   template <class Reader, class Each>
