@@ -29,6 +29,7 @@ PACKAGES=(
   googletest libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev
   libprotobuf-dev protobuf-compiler libcurl4-openssl-dev # the OTLP trace exporter
   iproute2 openssl # ip and ss (test brokers, network namespaces), the TLS test's certificates
+  chromium chromium-driver # the web console's browser tests (tests/console)
 )
 
 ensure_packages() {

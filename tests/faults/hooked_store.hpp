@@ -184,6 +184,33 @@ class HookedStore final : public whizbang::WorkStore, public whizbang::StoreRead
       const whizbang::RetentionOptions& retention) override {
     return inner_->purge(retention);
   }
+  // DeadLetterOperations: forwarded.
+  absl::StatusOr<whizbang::DeadLetterPage> list_dead_letters(
+      const whizbang::DeadLetterFilter& filter, std::size_t limit,
+      const std::optional<whizbang::DeadLetterCursor>& after) override {
+    return inner_->list_dead_letters(filter, limit, after);
+  }
+  absl::StatusOr<std::vector<whizbang::DeadLetterGroup>> dead_letter_groups(
+      const whizbang::DeadLetterFilter& filter) override {
+    return inner_->dead_letter_groups(filter);
+  }
+  absl::StatusOr<std::optional<whizbang::DeadLetterDetail>> find_dead_letter(
+      const whizbang::DeadLetterKey& key) override {
+    return inner_->find_dead_letter(key);
+  }
+  absl::StatusOr<std::size_t> requeue_dead_letter_keys(
+      std::span<const whizbang::DeadLetterKey> keys) override {
+    return inner_->requeue_dead_letter_keys(keys);
+  }
+  absl::StatusOr<std::size_t> discard_dead_letters(std::span<const whizbang::DeadLetterKey> keys,
+                                                   std::string_view reason) override {
+    return inner_->discard_dead_letters(keys, reason);
+  }
+  absl::StatusOr<std::vector<whizbang::DiscardedDeadLetter>> discarded_dead_letters(
+      std::size_t limit) override {
+    return inner_->discarded_dead_letters(limit);
+  }
+  absl::StatusOr<whizbang::WorkBacklog> work_backlog() override { return inner_->work_backlog(); }
   absl::StatusOr<std::optional<whizbang::OutboxRow>> find_outbox_row(
       const whizbang::MessageId& id) override {
     return whizbang::reader_of(*inner_)->find_outbox_row(id);

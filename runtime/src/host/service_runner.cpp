@@ -9,6 +9,8 @@
 
 #include "fmt/format.h"
 #include "http/http_server.hpp"
+#include "service_runner_console.hpp"
+#include "service_runner_operator_api.hpp"
 #include "service_runner_tracing.hpp"
 #include "spdlog/spdlog.h"
 #include "whizbang/observability/prometheus.hpp"
@@ -54,7 +56,9 @@ constexpr std::chrono::milliseconds kSpanFlushOnStop{5000};
 // only read in-memory state, so they are fast.
 class ServiceRunner::HttpEndpoint {
  public:
-  explicit HttpEndpoint(ServiceRunner& runner) : runner_(runner) {}
+  HttpEndpoint(ServiceRunner& runner, operator_api::OperatorApiContext operator_context)
+      : runner_(runner),
+        operator_api_(std::make_shared<operator_api::OperatorApi>(std::move(operator_context))) {}
   ~HttpEndpoint() { stop(); }
 
   absl::Status listen(const std::string& address, int port) {
@@ -78,6 +82,9 @@ class ServiceRunner::HttpEndpoint {
               perspective_metrics(),
           "text/plain; version=0.0.4");
     });
+    // The operator API (docs/guide/19-operating-services.md): on the server's worker thread.
+    operator_api::add_routes(routes, operator_api_);
+    register_console_routes(routes);
     absl::StatusOr<std::unique_ptr<http::HttpServer>> server =
         http::HttpServer::start(address, port, std::move(routes));
     if (!server.ok()) return server.status();
@@ -98,6 +105,7 @@ class ServiceRunner::HttpEndpoint {
 
  private:
   ServiceRunner& runner_;
+  std::shared_ptr<operator_api::OperatorApi> operator_api_;
   std::unique_ptr<http::HttpServer> server_;
 };
 
@@ -168,7 +176,10 @@ absl::StatusOr<std::unique_ptr<ServiceRunner>> ServiceRunner::start(const Regist
   runner->running_ = true;
 
   if (runner->config_.http_port >= 0) {
-    runner->http_ = std::make_unique<HttpEndpoint>(*runner);
+    runner->http_ = std::make_unique<HttpEndpoint>(
+        *runner, operator_api::OperatorApiContext{
+                     runner->config_.service_name, runner->store_.get(), &registry,
+                     runner->metrics_, logger, runner->config_.admin_token, hooks.breakers});
     if (absl::Status listening =
             runner->http_->listen(runner->config_.http_address, runner->config_.http_port);
         !listening.ok()) {

@@ -123,6 +123,8 @@ absl::Status set_headers(ServiceRunnerConfig& config, const std::vector<std::str
 absl::StatusOr<ServiceRunnerConfig> parse_service_runner_config(int argc,
                                                                 const char* const argv[]) {
   ServiceRunnerConfig config;
+  // The operator API's token: the environment only (docs/guide/19-operating-services.md).
+  if (const char* token = std::getenv("WHIZBANG_ADMIN_TOKEN")) config.admin_token = token;
   std::string port;  // checked below, whether from the flag or the environment
   CLI::App app("a Whizbang service");
   app.set_help_flag();  // the runner has no --help: a service's main() owns its usage

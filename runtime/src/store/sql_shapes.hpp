@@ -44,13 +44,12 @@ std::string owned_by_2() {
   return cat(" AND (instance_id IS NULL OR instance_id = ", D::param(2, "uuid"), ")");
 }
 
-// Every dead letter, as DeadLetterSource numbers them: source, id, type, target, stream,
-// attempts, error, reason, dead-lettered at; oldest first. ?1 limit
-template <class D>
-std::string dead_letters() {
+// Every dead letter's row, as DeadLetterSource numbers them: source, id, type, target, stream,
+// attempts, error, reason, dead-lettered at (a UNION ALL to select FROM, as `letters`).
+inline std::string dead_letter_rows() {
   const auto source = [](DeadLetterSource kind) { return std::to_string(static_cast<int>(kind)); };
   return cat(
-      "SELECT * FROM (SELECT ", source(DeadLetterSource::Outbox),
+      "(SELECT ", source(DeadLetterSource::Outbox),
       " AS source, message_id AS id, message_type, COALESCE(destination, '(event store)') AS "
       "target, stream_id, attempts, error, failure_reason, dead_lettered_at FROM wh_outbox "
       "WHERE dead_lettered_at IS NOT NULL UNION ALL SELECT ",
@@ -69,9 +68,13 @@ std::string dead_letters() {
       "WHERE lc.dead_lettered_at IS NOT NULL UNION ALL SELECT ",
       source(DeadLetterSource::DetachedWork),
       ", work_id, message_type, receptor_id, NULL, attempts, error, failure_reason, "
-      "dead_lettered_at FROM wh_detached_work WHERE dead_lettered_at IS NOT NULL) AS letters "
-      "ORDER BY dead_lettered_at, id LIMIT ",
-      D::param(1, "bigint"));
+      "dead_lettered_at FROM wh_detached_work WHERE dead_lettered_at IS NOT NULL) AS letters");
+}
+// Every dead letter, oldest first. ?1 limit
+template <class D>
+std::string dead_letters() {
+  return cat("SELECT * FROM ", dead_letter_rows(), " ORDER BY dead_lettered_at, id LIMIT ",
+             D::param(1, "bigint"));
 }
 
 // ---- the retry schedule and the dead-letter rule -------------------------------------------

@@ -82,6 +82,9 @@ struct ServiceRunnerConfig {
   // Circuit breaker rules, "RULE=SPEC" each (whizbang/host/service_runner_circuit_breaker.hpp),
   // into HostOptions::circuit_breakers; none: no breakers.
   std::vector<std::string> circuit_breakers;
+  // The operator API's token (docs/guide/19-operating-services.md): from WHIZBANG_ADMIN_TOKEN
+  // only, never a flag (a command line is visible). Empty: the API is read-only (POSTs: 403).
+  std::string admin_token;
 };
 
 // --service NAME, --store LOCATION, --transport URL, --http-port N, --http-address ADDRESS,
@@ -123,6 +126,15 @@ OwnEvents own_events_from_config(const ServiceRunnerConfig& config);
 // What a service's main() adds to the configuration.
 class ServiceRunner;
 
+// One circuit breaker as the operator API's /api/v1/overview shows it.
+struct OperatorBreakerState {
+  std::string kind;  // "receptor" or "destination"
+  std::string name;
+  std::string state;  // "closed", "open" or "half_open"
+  std::int64_t failures = 0;
+  std::optional<TimePoint> open_until;
+};
+
 struct ServiceRunnerHooks {
   // The counters /metrics exposes; null: the runner makes its own. Pass one to count your own
   // things next to the runtime's.
@@ -141,6 +153,8 @@ struct ServiceRunnerHooks {
   // Runs once the service is started (e.g. to send what a job process sends); an error stops
   // it again and fails the start.
   std::function<absl::Status(ServiceRunner&)> started;
+  // The breakers /api/v1/overview lists (called on the HTTP worker thread); null: none.
+  std::function<std::vector<OperatorBreakerState>()> breakers;
 };
 
 class ServiceRunner {

@@ -145,6 +145,12 @@ inline constexpr LogEvent kTransportDeliveryRejected{152, "TransportDeliveryReje
 inline constexpr LogEvent kTransportDeliveryRequeued{153, "TransportDeliveryRequeued"};
 // The broker returned a published event: no queue is bound for it, so it was dropped.
 inline constexpr LogEvent kTransportEventUnrouted{154, "TransportEventUnrouted"};
+// The runner's operator API (docs/guide/19-operating-services.md): one audit line per POST,
+// naming the action, the selector, the count and the client. (150-154 were taken: 155-157.)
+inline constexpr LogEvent kDeadLettersRequeued{155, "DeadLettersRequeued"};
+inline constexpr LogEvent kDeadLettersDiscarded{156, "DeadLettersDiscarded"};
+// A POST refused: no token configured (read-only), or a missing or wrong token.
+inline constexpr LogEvent kOperatorRequestRefused{157, "OperatorRequestRefused"};
 // Trust boundary (docs/guide/16-security.md).
 // A delivered message failed the inbox's door (docs/guide/16-security.md): its text, id, type,
 // envelope or signature. Refused with the reason to the transport's dead letters (or kept once

@@ -33,6 +33,7 @@ struct WorkStoreRoles {
   WorkCoordination* coordination = nullptr;
   StoreOperations* operations = nullptr;
   PerspectiveRebuildStore* rebuilds = nullptr;
+  DeadLetterOperations* dead_letters = nullptr;
 };
 
 class ComposedWorkStore : public WorkStore {
@@ -148,6 +149,19 @@ class ComposedWorkStore : public WorkStore {
   absl::StatusOr<std::vector<DeadLetter>> dead_letters(std::size_t limit) final;
   absl::StatusOr<std::size_t> requeue_dead_letters(std::span<const MessageId> ids) final;
   absl::StatusOr<PurgeCounts> purge(const RetentionOptions& retention) final;
+
+  // DeadLetterOperations (composed_dead_letters.cpp)
+  absl::StatusOr<DeadLetterPage> list_dead_letters(
+      const DeadLetterFilter& filter, std::size_t limit,
+      const std::optional<DeadLetterCursor>& after) final;
+  absl::StatusOr<std::vector<DeadLetterGroup>> dead_letter_groups(
+      const DeadLetterFilter& filter) final;
+  absl::StatusOr<std::optional<DeadLetterDetail>> find_dead_letter(const DeadLetterKey& key) final;
+  absl::StatusOr<std::size_t> requeue_dead_letter_keys(std::span<const DeadLetterKey> keys) final;
+  absl::StatusOr<std::size_t> discard_dead_letters(std::span<const DeadLetterKey> keys,
+                                                   std::string_view reason) final;
+  absl::StatusOr<std::vector<DiscardedDeadLetter>> discarded_dead_letters(std::size_t limit) final;
+  absl::StatusOr<WorkBacklog> work_backlog() final;
 
  protected:
   ComposedWorkStore() = default;

@@ -15,6 +15,7 @@
 //   StageWorkStore     (stage_work_store.hpp)    lifecycle completions and detached work
 //   WorkCoordination   (work_coordination.hpp)   work cycles, completions, leases, invocations
 //   StoreOperations    (store_operations.hpp)    dead letters and the retention purge
+//   DeadLetterOperations (dead_letter_operations.hpp) filtered pages, groups, requeue, discard
 // A caller that needs one role takes that role; a host takes the WorkStore. Reads of single rows
 // for tools and tests are a separate interface, StoreReader (store_reader.hpp), which backends
 // implement beside it. Backends compose their roles through ComposedWorkStore
@@ -36,6 +37,7 @@
 
 #include "absl/status/statusor.h"
 #include "whizbang/message/envelope.hpp"
+#include "whizbang/store/dead_letter_operations.hpp"
 #include "whizbang/store/event_store.hpp"
 #include "whizbang/store/inbox_store.hpp"
 #include "whizbang/store/outbox_message.hpp"
@@ -63,7 +65,8 @@ class WorkStore : public StoreTransactions,
                   public PerspectiveRebuildStore,
                   public StageWorkStore,
                   public WorkCoordination,
-                  public StoreOperations {
+                  public StoreOperations,
+                  public DeadLetterOperations {
  public:
   ~WorkStore() override = default;
 

@@ -9,9 +9,12 @@
 //   connection.on_ready(revents, now);  // or connection.on_deadline(now) once it has passed
 //   if (connection.closed()) { /* forget it */ }
 //
-// A connection is in one of three phases:
+// A connection is in one of five phases:
 //   awaiting a request  kept alive with nothing received: closed after keep_alive_idle;
 //   reading a head      408 and close at head_deadline (from accept, or from the first byte);
+//   reading a body      (a route that takes one) 408 and close at body_deadline;
+//   waiting             for a deferred handler on the worker (HttpWorker): 503 and close at
+//                       handler_deadline; nothing is read meanwhile;
 //   writing a response  reset at write_deadline; then closed, or awaiting the next request.
 // Requests are answered one at a time, in order: while a response is being written nothing more
 // is read, so a pipelining client holds at most one head of input and one response of output.
@@ -19,12 +22,14 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "http/http_limits.hpp"
 #include "http/http_request_parser.hpp"
 #include "http/http_response.hpp"
 #include "http/http_routes.hpp"
+#include "http/http_worker.hpp"
 
 namespace whizbang::http {
 
@@ -34,8 +39,9 @@ class HttpConnection {
 
   // Takes `fd`, a connected non-blocking socket; `client` identifies its peer's address (the
   // per-client cap counts connections by it).
+  // `worker` runs the deferred routes' handlers.
   HttpConnection(int fd, std::string client, const HttpLimits& limits, const HttpRoutes& routes,
-                 Clock::time_point now);
+                 HttpWorker& worker, Clock::time_point now);
   ~HttpConnection() { close(); }
   HttpConnection(const HttpConnection&) = delete;
   HttpConnection& operator=(const HttpConnection&) = delete;
@@ -53,16 +59,20 @@ class HttpConnection {
   void on_ready(short revents, Clock::time_point now);
   // The deadline has passed: 408 for a partial head, a reset for a stalled response, else close.
   void on_deadline(Clock::time_point now);
+  // A deferred handler's answer: written if the connection still waits for `ticket`.
+  void on_response(std::uint64_t ticket, const HttpResponse& response, Clock::time_point now);
   // Closes the socket now, whatever the phase (the server stopping).
   void close();
 
  private:
-  enum class Phase { AwaitingRequest, ReadingHead, Writing };
+  enum class Phase { AwaitingRequest, ReadingHead, ReadingBody, Waiting, Writing };
 
   void receive(Clock::time_point now);
   // Writes what is pending and answers the complete heads received, until it has to wait.
   void advance(Clock::time_point now);
   void answer_head(Clock::time_point now);
+  // The body has arrived (or there is none): hands the request to the worker.
+  void defer(Clock::time_point now);
   void respond(const HttpResponse& response, bool keep_alive, bool with_body,
                Clock::time_point now);
   // True once the whole response is written; false while it waits for the socket (or closed).
@@ -75,6 +85,7 @@ class HttpConnection {
   std::string client_;
   const HttpLimits& limits_;
   const HttpRoutes& routes_;
+  HttpWorker& worker_;
   Phase phase_ = Phase::ReadingHead;
   Clock::time_point deadline_;
   std::string input_;
@@ -83,6 +94,10 @@ class HttpConnection {
   std::string output_;
   std::size_t written_ = 0;
   bool keep_alive_after_write_ = false;
+  // The request of a deferred route, while its body is read and its handler runs.
+  HttpRequest deferred_;
+  const HttpRoute* deferred_route_ = nullptr;
+  std::uint64_t ticket_ = 0;
 };
 
 }  // namespace whizbang::http

@@ -20,7 +20,8 @@ struct HttpLimits {
   // The request line (method, target, version): 414 and close beyond it.
   std::size_t max_request_line_bytes = 8 * 1024;
   // The whole head (request line, header lines, blank line): 431 and close beyond it. It is also
-  // the most the server holds of a connection's input: a body is never read (HttpRoutes).
+  // the most the server holds of a connection's input, besides the body of a route that takes one
+  // (HttpRoutes: up to its max_body).
   std::size_t max_head_bytes = 16 * 1024;
   // Header lines in a head: 431 and close beyond them.
   std::size_t max_header_lines = 64;
@@ -28,6 +29,13 @@ struct HttpLimits {
   // first byte for a later one. 408 and close once it passes with part of a head received
   // (closed silently with nothing received). This is what ends a client sending a byte a second.
   std::chrono::milliseconds head_deadline{5000};
+  // The time a body may take to arrive, from the end of its head: 408 and close once it passes.
+  std::chrono::milliseconds body_deadline{5000};
+  // The time a deferred handler (HttpRoutes::add_deferred) may take from when its request is
+  // read: 503 and close once it passes (its late answer is dropped).
+  std::chrono::milliseconds handler_deadline{30000};
+  // Requests waiting for the worker thread: a request beyond them is answered 503 at once.
+  std::size_t max_deferred_queue = 16;
   // A kept-alive connection with no request under way is closed after this.
   std::chrono::milliseconds keep_alive_idle{5000};
   // The time a response may take to be written from when it is ready; beyond it the connection

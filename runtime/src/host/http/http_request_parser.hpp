@@ -33,7 +33,7 @@
 
 namespace whizbang::http {
 
-// A request as a handler sees it: its head. Routes accept no body today (HttpRoutes).
+// A request as a handler sees it: its head, and the body of a route that takes one (HttpRoutes).
 struct HttpRequest {
   std::string method;     // case-sensitive, as sent: "GET", "HEAD"
   std::string target;     // as sent: "/metrics?x=1" (or absolute: "http://host/metrics")
@@ -47,6 +47,10 @@ struct HttpRequest {
   bool keep_alive = true;  // HTTP/1.1 unless "Connection: close"; 1.0 with "keep-alive"
   std::optional<std::uint64_t> content_length;
   bool has_transfer_encoding = false;
+  // Read by the connection, not the parser: the body (routes that take one) and the client's
+  // address (as HttpConnection::client() has it: the peer's address bytes).
+  std::string body;
+  std::string client;
 
   // A body follows the head: Content-Length above 0, or any Transfer-Encoding.
   bool has_body() const { return has_transfer_encoding || content_length.value_or(0) > 0; }

@@ -28,13 +28,24 @@ absl::StatusOr<std::unique_ptr<HttpServer>> HttpServer::start(const std::string&
                                                               HttpLimits limits) {
   std::unique_ptr<HttpServer> server(new HttpServer(std::move(routes), limits));
   server->wake_fd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-  if (server->wake_fd_ < 0) {
+  server->answered_fd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  if (server->wake_fd_ < 0 || server->answered_fd_ < 0) {
     return absl::UnavailableError(std::string("HTTP server: eventfd: ") + std::strerror(errno));
   }
   absl::StatusOr<ListeningSocket> listening = listen_on(address, port);
   if (!listening.ok()) return listening.status();
   server->listen_fd_ = listening->fd;
   server->port_ = listening->port;
+  server->worker_ = std::make_unique<HttpWorker>(
+      server->limits_.max_deferred_queue,
+      [raw = server.get()](std::uint64_t ticket, HttpResponse response) {
+        {
+          const std::lock_guard<std::mutex> lock(raw->answered_mutex_);
+          raw->answered_.emplace_back(ticket, std::move(response));
+        }
+        const std::uint64_t one = 1;
+        [[maybe_unused]] const ssize_t written = write(raw->answered_fd_, &one, sizeof one);
+      });
   server->thread_ = std::thread([raw = server.get()] { raw->run(); });
   return server;
 }
@@ -43,6 +54,7 @@ HttpServer::~HttpServer() {
   stop();
   if (listen_fd_ >= 0) ::close(listen_fd_);  // (only when the thread never started)
   if (wake_fd_ >= 0) ::close(wake_fd_);
+  if (answered_fd_ >= 0) ::close(answered_fd_);
 }
 
 HttpServerStats HttpServer::stats() const {
@@ -51,6 +63,8 @@ HttpServerStats HttpServer::stats() const {
 
 void HttpServer::stop() {
   const std::lock_guard<std::mutex> lock(stop_mutex_);
+  // The worker first: it finishes the handler it runs (its answer then goes nowhere).
+  if (worker_) worker_->stop();
   if (!thread_.joinable()) return;
   const std::uint64_t one = 1;
   // An eventfd's write fails only when its counter would overflow: it is already signalled.
@@ -66,6 +80,7 @@ void HttpServer::run() {
     polled.push_back({wake_fd_, POLLIN, 0});
     // A negative descriptor is skipped by poll(): not accepting while out of descriptors.
     polled.push_back({now >= accepting_again_at_ ? listen_fd_ : -1, POLLIN, 0});
+    polled.push_back({answered_fd_, POLLIN, 0});
     for (const auto& connection : connections_) {
       polled.push_back({connection->fd(), connection->wanted_events(), 0});
     }
@@ -75,9 +90,13 @@ void HttpServer::run() {
     }
     if (polled[0].revents != 0) break;  // stop()
     now = Clock::now();
+    constexpr std::size_t kFirst = 3;  // wake, listen, answered; then the connections
     for (std::size_t i = 0; i < connections_.size(); ++i) {
-      if (polled[i + 2].revents != 0) connections_[i]->on_ready(polled[i + 2].revents, now);
+      if (polled[i + kFirst].revents != 0) {
+        connections_[i]->on_ready(polled[i + kFirst].revents, now);
+      }
     }
+    if (polled[2].revents != 0) deliver_answers(now);
     for (const auto& connection : connections_) {
       if (!connection->closed() && connection->deadline() <= now) connection->on_deadline(now);
     }
@@ -128,7 +147,7 @@ void HttpServer::accept_connections(Clock::time_point now) {
     }
     accepted_.fetch_add(1, std::memory_order_relaxed);
     connections_.push_back(
-        std::make_unique<HttpConnection>(fd, std::move(client), limits_, routes_, now));
+        std::make_unique<HttpConnection>(fd, std::move(client), limits_, routes_, *worker_, now));
   }
 }
 
@@ -141,6 +160,19 @@ bool HttpServer::admits(const std::string& client) const {
     if (connection->client() == client) ++from_client;
   }
   return open < limits_.max_connections && from_client < limits_.max_connections_per_client;
+}
+
+void HttpServer::deliver_answers(Clock::time_point now) {
+  std::uint64_t count = 0;
+  [[maybe_unused]] const ssize_t read_bytes = read(answered_fd_, &count, sizeof count);
+  std::vector<std::pair<std::uint64_t, HttpResponse>> answers;
+  {
+    const std::lock_guard<std::mutex> lock(answered_mutex_);
+    answers.swap(answered_);
+  }
+  for (auto& [ticket, response] : answers) {
+    for (const auto& connection : connections_) connection->on_response(ticket, response, now);
+  }
 }
 
 void HttpServer::refuse(int fd) {

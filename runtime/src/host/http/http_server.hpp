@@ -1,7 +1,9 @@
 // HttpServer: the service runner's HTTP/1.1 server (docs/guide/14-running-services.md). One
-// thread polls the listening socket, every connection's non-blocking socket and an eventfd that
-// stop() writes; handlers run on that thread. No thread waits on a client, so a slow client can
-// never delay another's request, and HttpLimits bound what each client costs and for how long.
+// thread polls the listening socket, every connection's non-blocking socket, an eventfd that
+// stop() writes and one the worker writes; inline handlers run on that thread, deferred ones
+// (HttpRoutes::add_deferred: those that wait on a store) on the worker's (HttpWorker), whose
+// answers come back through the queue `answered_`. No thread waits on a client, so a slow client
+// can never delay another's request, and HttpLimits bound what each client costs and for how long.
 //
 //   HttpRoutes routes;
 //   routes.get("/livez", [](const HttpRequest&) { return HttpResponse::text(200, "ok\n"); });
@@ -29,6 +31,7 @@
 #include "http/http_connection.hpp"
 #include "http/http_limits.hpp"
 #include "http/http_routes.hpp"
+#include "http/http_worker.hpp"
 
 namespace whizbang::http {
 
@@ -68,11 +71,14 @@ class HttpServer {
   // Within the connection caps: a connection from `client` may be served.
   bool admits(const std::string& client) const;
   void refuse(int fd);
+  // The worker's answers: handed to their connections (on the server's thread).
+  void deliver_answers(Clock::time_point now);
 
   const HttpRoutes routes_;
   const HttpLimits limits_;
   int listen_fd_ = -1;
   int wake_fd_ = -1;
+  int answered_fd_ = -1;  // written by the worker when it adds to answered_
   int port_ = -1;
   std::vector<std::unique_ptr<HttpConnection>> connections_;  // the server's thread only
   Clock::time_point accepting_again_at_{};  // out of file descriptors: when to try again
@@ -81,6 +87,10 @@ class HttpServer {
   std::atomic<std::size_t> largest_input_{0};
   std::atomic<std::uint64_t> accepted_{0};
   std::atomic<std::uint64_t> refused_{0};
+  std::mutex answered_mutex_;
+  std::vector<std::pair<std::uint64_t, HttpResponse>> answered_;
+  // Last: stopped and destroyed first, while the routes its jobs use still exist.
+  std::unique_ptr<HttpWorker> worker_;
 };
 
 }  // namespace whizbang::http

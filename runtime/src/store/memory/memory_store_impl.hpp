@@ -4,6 +4,7 @@
 
 #include "memory/memory_coordination.hpp"
 #include "memory/memory_core.hpp"
+#include "memory/memory_dead_letters.hpp"
 #include "memory/memory_event_store.hpp"
 #include "memory/memory_inbox.hpp"
 #include "memory/memory_operations.hpp"
@@ -21,8 +22,8 @@ struct MemoryWorkStore::Impl final : MemoryCore {
   using MemoryCore::MemoryCore;
 
   WorkStoreRoles roles() {
-    return {&transactions,     &outbox,     &inbox,        &events,     &perspectives,
-            &perspective_sync, &stage_work, &coordination, &operations, &rebuilds};
+    return {&transactions, &outbox,       &inbox,      &events,   &perspectives, &perspective_sync,
+            &stage_work,   &coordination, &operations, &rebuilds, &dead_letters};
   }
 
   MemoryTransactions transactions{*this};
@@ -34,6 +35,7 @@ struct MemoryWorkStore::Impl final : MemoryCore {
   MemoryStageWork stage_work{*this};
   MemoryCoordination coordination{*this};
   MemoryOperations operations{*this};
+  MemoryDeadLetters dead_letters;
   MemoryPerspectiveRebuild rebuilds{*this};
 };
 

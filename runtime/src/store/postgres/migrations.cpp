@@ -3,6 +3,7 @@
 #include <array>
 
 #include "fmt/format.h"
+#include "postgres/sql/dead_letter_sql.hpp"
 #include "postgres/sql/rebuild_sql.hpp"
 
 namespace whizbang::postgres {
@@ -232,7 +233,7 @@ CREATE INDEX wh_inbox_refused_dead_lettered_at ON wh_inbox (dead_lettered_at)
   WHERE handler_name = 'refused delivery';
 )sql";
 
-constexpr std::array<Migration, 8> kMigrations{{
+constexpr std::array<Migration, 9> kMigrations{{
     {1, "outbox, inbox, event store, perspectives, invocations, lifecycle, detached work", kV1},
     {2, "outbox ids kept by their age (a publication writes nothing to them)", kV2},
     {3, "perspective events ordered by their event's version", kV3},
@@ -241,6 +242,7 @@ constexpr std::array<Migration, 8> kMigrations{{
     {6, "perspective cursors", kV6},
     {7, "perspective models as jsonb (model)", kV7},
     {8, "refused deliveries indexed for their purge", kV8},
+    {9, "discarded dead letters kept with their reason", sql::dead_letters::kDiscardedSchema},
 }};
 
 // One advisory lock key for every migration of every store in the database.

@@ -4,6 +4,7 @@
 
 #include "postgres/postgres_coordination.hpp"
 #include "postgres/postgres_core.hpp"
+#include "postgres/postgres_dead_letters.hpp"
 #include "postgres/postgres_event_store.hpp"
 #include "postgres/postgres_inbox.hpp"
 #include "postgres/postgres_operations.hpp"
@@ -21,8 +22,8 @@ struct PostgresWorkStore::Impl final : PostgresCore {
   using PostgresCore::PostgresCore;
 
   WorkStoreRoles roles() {
-    return {&transactions,     &outbox,     &inbox,        &events,     &perspectives,
-            &perspective_sync, &stage_work, &coordination, &operations, &rebuilds};
+    return {&transactions, &outbox,       &inbox,      &events,   &perspectives, &perspective_sync,
+            &stage_work,   &coordination, &operations, &rebuilds, &dead_letters};
   }
 
   PostgresTransactions transactions{*this};
@@ -34,6 +35,7 @@ struct PostgresWorkStore::Impl final : PostgresCore {
   PostgresStageWork stage_work{*this};
   PostgresCoordination coordination{*this};
   PostgresOperations operations{*this};
+  PostgresDeadLetters dead_letters{*this};
   SqlPerspectiveRebuild rebuilds{transactions, options, postgres_rebuild_dialect()};
 };
 

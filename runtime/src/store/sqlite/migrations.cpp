@@ -3,6 +3,7 @@
 #include <array>
 
 #include "fmt/format.h"
+#include "sqlite/sql/dead_letter_sql.hpp"
 #include "sqlite/sql/rebuild_sql.hpp"
 
 namespace whizbang::sqlite {
@@ -239,7 +240,7 @@ CREATE INDEX wh_inbox_refused_dead_lettered_at ON wh_inbox (dead_lettered_at)
   WHERE handler_name = 'refused delivery';
 )sql";
 
-constexpr std::array<Migration, 11> kMigrations{{
+constexpr std::array<Migration, 12> kMigrations{{
     {1, "core tables", kV1},
     {2, "inbox source_service_id", kV2},
     {3, "outbox tombstones, receptor invocations", kV3},
@@ -251,6 +252,7 @@ constexpr std::array<Migration, 11> kMigrations{{
     {9, "perspective rebuilds and versions", sql::kRebuildSchema},
     {10, "perspective cursors", kV10},
     {11, "refused deliveries indexed for their purge", kV11},
+    {12, "discarded dead letters kept with their reason", sql::dead_letters::kDiscardedSchema},
 }};
 
 // The name is bound, not spliced into the SQL: it is prose.

@@ -4,6 +4,7 @@
 
 #include "sqlite/sqlite_coordination.hpp"
 #include "sqlite/sqlite_core.hpp"
+#include "sqlite/sqlite_dead_letters.hpp"
 #include "sqlite/sqlite_event_store.hpp"
 #include "sqlite/sqlite_inbox.hpp"
 #include "sqlite/sqlite_operations.hpp"
@@ -21,8 +22,8 @@ struct SqliteWorkStore::Impl final : SqliteCore {
   using SqliteCore::SqliteCore;
 
   WorkStoreRoles roles() {
-    return {&transactions,     &outbox,     &inbox,        &events,     &perspectives,
-            &perspective_sync, &stage_work, &coordination, &operations, &rebuilds};
+    return {&transactions, &outbox,       &inbox,      &events,   &perspectives, &perspective_sync,
+            &stage_work,   &coordination, &operations, &rebuilds, &dead_letters};
   }
 
   SqliteTransactions transactions{*this};
@@ -34,6 +35,7 @@ struct SqliteWorkStore::Impl final : SqliteCore {
   SqliteStageWork stage_work{*this};
   SqliteCoordination coordination{*this};
   SqliteOperations operations{*this};
+  SqliteDeadLetters dead_letters{*this};
   SqlPerspectiveRebuild rebuilds{transactions, options, sqlite_rebuild_dialect()};
 };
 
