@@ -109,6 +109,28 @@ class ServiceRunner::HttpEndpoint {
   std::unique_ptr<http::HttpServer> server_;
 };
 
+namespace {
+
+// The host's circuit breakers as the operator API lists them ("half_open", not "half-open").
+std::vector<OperatorBreakerState> operator_breakers(
+    const std::vector<CircuitBreakerSnapshot>& snapshots) {
+  std::vector<OperatorBreakerState> states;
+  states.reserve(snapshots.size());
+  for (const CircuitBreakerSnapshot& snapshot : snapshots) {
+    OperatorBreakerState state;
+    state.kind = std::string(to_string(snapshot.kind));
+    state.name = snapshot.name;
+    state.state = snapshot.state == CircuitState::HalfOpen ? "half_open"
+                                                           : std::string(to_string(snapshot.state));
+    state.failures = snapshot.recent_failures;
+    state.open_until = snapshot.open_until;
+    states.push_back(std::move(state));
+  }
+  return states;
+}
+
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<ServiceRunner>> ServiceRunner::start(const Registry& registry,
                                                                     const ServiceRegistry& services,
                                                                     ServiceRunnerConfig config,
@@ -176,10 +198,17 @@ absl::StatusOr<std::unique_ptr<ServiceRunner>> ServiceRunner::start(const Regist
   runner->running_ = true;
 
   if (runner->config_.http_port >= 0) {
+    // The overview lists the host's circuit breakers unless the hooks say otherwise.
+    std::function<std::vector<OperatorBreakerState>()> breakers = hooks.breakers;
+    if (!breakers) {
+      breakers = [host = runner->host_.get()] {
+        return operator_breakers(host->circuit_breakers());
+      };
+    }
     runner->http_ = std::make_unique<HttpEndpoint>(
         *runner, operator_api::OperatorApiContext{
                      runner->config_.service_name, runner->store_.get(), &registry,
-                     runner->metrics_, logger, runner->config_.admin_token, hooks.breakers});
+                     runner->metrics_, logger, runner->config_.admin_token, std::move(breakers)});
     if (absl::Status listening =
             runner->http_->listen(runner->config_.http_address, runner->config_.http_port);
         !listening.ok()) {

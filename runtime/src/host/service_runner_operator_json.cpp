@@ -10,7 +10,7 @@
 namespace whizbang::operator_api {
 namespace {
 
-absl::Status bad(std::string text) { return absl::InvalidArgumentError(std::move(text)); }
+absl::Status invalid_input(std::string text) { return absl::InvalidArgumentError(std::move(text)); }
 
 // Applies one filter key; false when `name` is not a filter key.
 absl::StatusOr<bool> apply_filter_key(DeadLetterFilter& filter, std::string_view name,
@@ -18,7 +18,7 @@ absl::StatusOr<bool> apply_filter_key(DeadLetterFilter& filter, std::string_view
   if (name == "source") {
     filter.source = parse_dead_letter_source(value);
     if (!filter.source) {
-      return bad(fmt::format(
+      return invalid_input(fmt::format(
           "source: '{}' is not one of outbox, inbox, perspective, lifecycle, detached", value));
     }
   } else if (name == "target") {
@@ -27,17 +27,18 @@ absl::StatusOr<bool> apply_filter_key(DeadLetterFilter& filter, std::string_view
     filter.message_type = value;
   } else if (name == "reason") {
     filter.reason = parse_failure_reason(value);
-    if (!filter.reason) return bad(fmt::format("reason: '{}' is not a FailureReason", value));
+    if (!filter.reason)
+      return invalid_input(fmt::format("reason: '{}' is not a FailureReason", value));
   } else if (name == "error") {
     filter.error_contains = value;
   } else if (name == "since" || name == "until") {
     absl::StatusOr<TimePoint> time = parse_time(value);
-    if (!time.ok()) return bad(fmt::format("{}: {}", name, time.status().message()));
+    if (!time.ok()) return invalid_input(fmt::format("{}: {}", name, time.status().message()));
     (name == "since" ? filter.since : filter.until) = *time;
   } else {
     return false;
   }
-  if (value.empty()) return bad(fmt::format("{}: empty", name));
+  if (value.empty()) return invalid_input(fmt::format("{}: empty", name));
   return true;
 }
 
@@ -73,12 +74,12 @@ absl::StatusOr<TimePoint> parse_time(std::string_view text) {
   absl::Time time;
   std::string error;
   if (!absl::ParseTime(absl::RFC3339_full, internal::absl_view(text), &time, &error)) {
-    return bad(fmt::format("'{}' is not an RFC 3339 time ({})", text, error));
+    return invalid_input(fmt::format("'{}' is not an RFC 3339 time ({})", text, error));
   }
   // Within what a TimePoint holds (nanoseconds: about 1678 to 2262).
   const std::int64_t micros = absl::ToUnixMicros(time);
   if (micros >= to_unix_micros(TimePoint::max()) || micros <= to_unix_micros(TimePoint::min())) {
-    return bad(fmt::format("'{}' is out of range", text));
+    return invalid_input(fmt::format("'{}' is out of range", text));
   }
   return from_unix_micros(micros);
 }
@@ -92,7 +93,7 @@ std::string encode_cursor(const DeadLetterCursor& cursor) {
 absl::StatusOr<DeadLetterCursor> decode_cursor(std::string_view text) {
   const std::size_t first = text.find('.');
   const std::size_t second = first == std::string_view::npos ? first : text.find('.', first + 1);
-  if (second == std::string_view::npos) return bad("cursor: not one this API gave");
+  if (second == std::string_view::npos) return invalid_input("cursor: not one this API gave");
   std::int64_t micros = 0;
   int source = 0;
   const std::string_view micros_text = text.substr(0, first);
@@ -105,7 +106,7 @@ absl::StatusOr<DeadLetterCursor> decode_cursor(std::string_view text) {
   if (micros_error != std::errc() || micros_end != micros_text.data() + micros_text.size() ||
       source_error != std::errc() || source_end != source_text.data() + source_text.size() ||
       source < 0 || source > 4 || !id.ok()) {
-    return bad("cursor: not one this API gave");
+    return invalid_input("cursor: not one this API gave");
   }
   return DeadLetterCursor{from_unix_micros(micros), MessageId::from_trusted(*id),
                           static_cast<DeadLetterSource>(source)};
@@ -153,7 +154,7 @@ absl::StatusOr<ListQuery> parse_list_query(const http::QueryParameters& query, b
       const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), limit);
       if (error != std::errc() || end != value.data() + value.size() || limit < 1 ||
           limit > kMaxDeadLetterPage) {
-        return bad(
+        return invalid_input(
             fmt::format("limit: '{}' is not a number from 1 to {}", value, kMaxDeadLetterPage));
       }
       parsed.limit = limit;
@@ -162,22 +163,23 @@ absl::StatusOr<ListQuery> parse_list_query(const http::QueryParameters& query, b
       if (!cursor.ok()) return cursor.status();
       parsed.cursor = *cursor;
     } else {
-      return bad(fmt::format("unknown parameter '{}'", name));
+      return invalid_input(fmt::format("unknown parameter '{}'", name));
     }
   }
   return parsed;
 }
 
 absl::StatusOr<DeadLetterFilter> parse_filter_object(const rapidjson::Value& object) {
-  if (!object.IsObject()) return bad("filter: expected an object");
+  if (!object.IsObject()) return invalid_input("filter: expected an object");
   DeadLetterFilter filter;
   for (const auto& member : object.GetObject()) {
     const std::string name(member.name.GetString(), member.name.GetStringLength());
-    if (!member.value.IsString()) return bad(fmt::format("filter.{}: expected a string", name));
+    if (!member.value.IsString())
+      return invalid_input(fmt::format("filter.{}: expected a string", name));
     const std::string value(member.value.GetString(), member.value.GetStringLength());
     absl::StatusOr<bool> applied = apply_filter_key(filter, name, value);
     if (!applied.ok()) return applied.status();
-    if (!*applied) return bad(fmt::format("filter: unknown key '{}'", name));
+    if (!*applied) return invalid_input(fmt::format("filter: unknown key '{}'", name));
   }
   return filter;
 }
