@@ -174,6 +174,7 @@ TSAN_TARGETS=(
   crash_restart_test ecommerce_sample shop_service whizbang_transport_tests whizbang_host_tests
   whizbang_rabbitmq_restart_tests whizbang_rabbitmq_tls_tests whizbang_rabbitmq_hosts_tests
   whizbang_hostile_delivery_tests whizbang_tracing_export_tests whizbang_tracing_tests
+  whizbang_operator_api_tests whizbang_own_events_tests
 )
 
 without_aslr() {

@@ -95,7 +95,7 @@ TEST(RunnerTransportFlagsTests, NoneGiven_TheRabbitMqDefaults) {
   EXPECT_TRUE(amqp->tls.enabled);
   EXPECT_EQ(amqp->port, 5671);
   const whizbang::OwnEvents own = whizbang::own_events_from_config(*config);
-  EXPECT_TRUE(own.drop_on_receipt);
+  EXPECT_FALSE(own.drop_on_receipt);  // off unless asked for
   EXPECT_TRUE(own.local_only.empty());
 }
 
@@ -103,7 +103,7 @@ TEST(RunnerTransportFlagsTests, Environment_UnlessAFlagSaysOtherwise) {
   ScopedEnv heartbeat("WHIZBANG_AMQP_HEARTBEAT", "0");
   ScopedEnv prefetch("WHIZBANG_AMQP_PREFETCH", "5");
   ScopedEnv grace("WHIZBANG_AMQP_UNROUTED_GRACE", "0");
-  ScopedEnv drop("WHIZBANG_DROP_OWN_EVENTS", "false");
+  ScopedEnv drop("WHIZBANG_DROP_OWN_EVENTS", "true");
   ScopedEnv local("WHIZBANG_LOCAL_ONLY_EVENTS", "shop::OrderPlaced, audit::*");
   auto config = parse({"--service", "orders", "--amqp-prefetch", "7"});
   ASSERT_TRUE(config.ok()) << config.status();
@@ -111,7 +111,7 @@ TEST(RunnerTransportFlagsTests, Environment_UnlessAFlagSaysOtherwise) {
   EXPECT_EQ(config->amqp.prefetch, 7);
   EXPECT_EQ(config->amqp.unrouted_grace, 0ms);
   const whizbang::OwnEvents own = whizbang::own_events_from_config(*config);
-  EXPECT_FALSE(own.drop_on_receipt);
+  EXPECT_TRUE(own.drop_on_receipt);
   EXPECT_EQ(own.local_only, (std::vector<std::string>{"shop::OrderPlaced", "audit::*"}));
 }
 

@@ -47,8 +47,11 @@ EventBinding event_binding(const Registry& registry, const MessageEntry& entry,
       runs_for_own = runs_for_own || !skips_own(stage);
     }
   }
+  // Every type handled here is bound, even one whose receptors fire on the local or outbox path
+  // only: deployments and tools count what a service receives (its inbox deduplication ids).
+  const bool handled_here = on_inbox_path || !receptors.empty();
   EventBinding binding;
-  binding.bind = on_inbox_path && !matches_any(entry.info->wire_name, own_events.local_only);
+  binding.bind = handled_here && !matches_any(entry.info->wire_name, own_events.local_only);
   binding.own_does_nothing = binding.bind && !runs_for_own;
   return binding;
 }

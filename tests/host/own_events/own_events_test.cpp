@@ -82,10 +82,13 @@ std::string event_queue(const Service& service) {
       whizbang::default_destination(whizbang::MessageTraits<CustomerRegistered>::info()));
 }
 
-TEST(OwnEventsTests, ByDefault_OwnEventBackFromTheBroker_DroppedUnstored_AnotherServicesHandled) {
+TEST(OwnEventsTests, DropOn_OwnEventBackFromTheBroker_DroppedUnstored_AnotherServicesHandled) {
   whizbang::RabbitMqTransport transport(whizbang::test::test_rabbitmq_options());
-  Service orders(transport, whizbang::test::unique_name("orders"));
-  Service crm(transport, whizbang::test::unique_name("crm"));
+  const auto drop = [](whizbang::HostOptions& options) {
+    options.own_events.drop_on_receipt = true;
+  };
+  Service orders(transport, whizbang::test::unique_name("orders"), drop);
+  Service crm(transport, whizbang::test::unique_name("crm"), drop);
   ASSERT_TRUE(orders.host && crm.host);
   ASSERT_EQ(orders.host->bindings().size(), 1u);  // it handles the type: bound
   ASSERT_TRUE(orders.host->start().ok());
@@ -114,7 +117,7 @@ TEST(OwnEventsTests, ByDefault_OwnEventBackFromTheBroker_DroppedUnstored_Another
   EXPECT_EQ(orders.log.count("SameServiceInboxSkip"), 0);
 }
 
-TEST(OwnEventsTests, DropOff_OwnEventBackFromTheBroker_StoredThenSkippedAsBefore) {
+TEST(OwnEventsTests, ByDefault_OwnEventBackFromTheBroker_StoredThenSkippedAsBefore) {
   whizbang::RabbitMqTransport transport(whizbang::test::test_rabbitmq_options());
   Service orders(
       transport, whizbang::test::unique_name("orders"),

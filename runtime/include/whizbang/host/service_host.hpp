@@ -69,8 +69,10 @@ struct OwnEvents {
   // (whizbang.work_coordinator.inbox.own_event_dropped): its receptors ran when it was
   // published, and the inbox stages would skip it (EventId 10). Kept when a receptor here fires
   // for its type at a stage that runs for this service's own messages too (PreInbox,
-  // PostLifecycle, ...) or a perspective here applies it. false: stored and handled as before.
-  bool drop_on_receipt = true;
+  // PostLifecycle, ...) or a perspective here applies it. false (the default): stored, then
+  // skipped by the inbox stages, as before. Off by default while tools and harnesses that count
+  // a service's received ids (its inbox deduplication) expect its own events among them.
+  bool drop_on_receipt = false;
   // Event types only this service publishes (wire names; a trailing '*' matches any suffix):
   // not bound, so the broker never delivers them here and carries them once. Assumes no other
   // service publishes them: one that does is not heard here.

@@ -77,7 +77,7 @@ struct ServiceRunnerConfig {
   // HostOptions::own_events (docs/guide/13-rabbitmq.md, "Own events"): drop this service's own
   // events coming back from the broker before they are stored, and the event types (wire names,
   // a trailing '*' matches any suffix; comma-separated) only this service publishes, not bound.
-  bool drop_own_events = true;
+  bool drop_own_events = false;
   std::vector<std::string> local_only_events;
   // Circuit breaker rules, "RULE=SPEC" each (whizbang/host/service_runner_circuit_breaker.hpp),
   // into HostOptions::circuit_breakers; none: no breakers.
