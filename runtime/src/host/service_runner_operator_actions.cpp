@@ -264,14 +264,7 @@ http::HttpResponse OperatorApi::dry_run(std::span<const DeadLetterKey> keys) {
       if (fired_here(record, false)) already_fired.emplace(std::string_view(record.receptor_id));
     }
     json.StartObject();
-    json.Key("source");
-    write_string(json, dead_letter_source_name(letter.source));
-    json.Key("id");
-    write_string(json, letter.id.uuid().to_string());
-    json.Key("message_type");
-    write_string(json, letter.message_type);
-    json.Key("target");
-    write_string(json, letter.target);
+    write_dead_letter_key_members(json, letter);
     json.Key("would_fire");
     json.StartArray();
     for (const std::string& receptor : would_fire) write_string(json, receptor);

@@ -116,7 +116,7 @@ void write_string(JsonWriter& json, std::string_view text) {
   json.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
 }
 
-void write_dead_letter_members(JsonWriter& json, const DeadLetter& letter) {
+void write_dead_letter_key_members(JsonWriter& json, const DeadLetter& letter) {
   json.Key("source");
   write_string(json, dead_letter_source_name(letter.source));
   json.Key("id");
@@ -125,6 +125,10 @@ void write_dead_letter_members(JsonWriter& json, const DeadLetter& letter) {
   write_string(json, letter.message_type);
   json.Key("target");
   write_string(json, letter.target);
+}
+
+void write_dead_letter_members(JsonWriter& json, const DeadLetter& letter) {
+  write_dead_letter_key_members(json, letter);
   json.Key("stream_id");
   if (letter.stream_id) {
     write_string(json, letter.stream_id->to_string());

@@ -33,6 +33,8 @@ std::string encode_cursor(const DeadLetterCursor& cursor);
 absl::StatusOr<DeadLetterCursor> decode_cursor(std::string_view text);
 
 void write_string(JsonWriter& json, std::string_view text);
+// What names a DeadLetter: source, id, message_type, target (without braces).
+void write_dead_letter_key_members(JsonWriter& json, const DeadLetter& letter);
 // A DeadLetter's members (without braces: the caller may add more).
 void write_dead_letter_members(JsonWriter& json, const DeadLetter& letter);
 

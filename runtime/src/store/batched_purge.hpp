@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "store_support.hpp"
 #include "whizbang/internal/status_macros.hpp"
 #include "whizbang/store/store_options.hpp"
 #include "whizbang/store/store_rows.hpp"
@@ -49,17 +50,19 @@ inline std::vector<PurgeStep> purge_steps(const PurgeStatements& sql,
   };
 }
 
-// Runs every step in batches. `remove_batch(sql, cut_off_micros, batch_size)` runs one batched
-// statement and answers how many rows it removed; `gate.run` gives each call its transaction.
+// Runs every table's purge in batches, then logs what it removed (EventId 143).
+// `remove_batch(sql, cut_off_micros, batch_size)` runs one batched statement and answers how
+// many rows it removed; `gate.run` gives each call its transaction.
 template <class Gate, class RemoveBatch>
-absl::StatusOr<PurgeCounts> purge_in_batches(Gate& gate, const std::vector<PurgeStep>& steps,
-                                             std::int64_t now_micros,
+absl::StatusOr<PurgeCounts> purge_in_batches(Gate& gate, const PurgeStatements& statements,
+                                             const StoreOptions& options,
                                              const RetentionOptions& retention,
                                              RemoveBatch remove_batch) {
+  const std::int64_t now_micros = to_unix_micros(options.now());
   const auto batch =
       static_cast<std::int64_t>(std::max<std::size_t>(1, retention.purge_batch_size));
   PurgeCounts purged;
-  for (const PurgeStep& step : steps) {
+  for (const PurgeStep& step : purge_steps(statements, retention)) {
     const std::int64_t cut_off =
         now_micros - std::chrono::duration_cast<std::chrono::microseconds>(step.age).count();
     for (;;) {
@@ -73,6 +76,7 @@ absl::StatusOr<PurgeCounts> purge_in_batches(Gate& gate, const std::vector<Purge
       gate.let_queued_callers_in();
     }
   }
+  report_purged(options, purged);
   return purged;
 }
 

@@ -55,9 +55,8 @@ absl::StatusOr<PurgeCounts> PostgresOperations::purge(const RetentionOptions& re
   static const store_internal::PurgeStatements kStatements{
       sql::kPurgeDeduplication, sql::kPurgeTombstones,        sql::kPurgeInvocations,
       sql::kPurgeInstances,     sql::kPurgeRefusedDeliveries, sql::kPurgeDispatchKeys};
-  absl::StatusOr<PurgeCounts> counts = store_internal::purge_in_batches(
-      core_.gate, store_internal::purge_steps(kStatements, retention),
-      to_unix_micros(core_.options.now()), retention,
+  return store_internal::purge_in_batches(
+      core_.gate, kStatements, core_.options, retention,
       [&](const std::string& statement, std::int64_t cut_off,
           std::int64_t batch) -> absl::StatusOr<std::int64_t> {
         Query query(*core_.connection, statement);
@@ -67,8 +66,6 @@ absl::StatusOr<PurgeCounts> PostgresOperations::purge(const RetentionOptions& re
         WB_RETURN_IF_ERROR(query.run());
         return query.changes();
       });
-  if (counts.ok()) store_internal::report_purged(core_.options, *counts);
-  return counts;
 }
 
 }  // namespace whizbang

@@ -58,9 +58,8 @@ absl::StatusOr<PurgeCounts> SqliteOperations::purge(const RetentionOptions& rete
   static const store_internal::PurgeStatements kStatements{
       sql::kPurgeDeduplication, sql::kPurgeTombstones,        sql::kPurgeInvocations,
       sql::kPurgeInstances,     sql::kPurgeRefusedDeliveries, sql::kPurgeDispatchKeys};
-  absl::StatusOr<PurgeCounts> counts = store_internal::purge_in_batches(
-      core_.gate, store_internal::purge_steps(kStatements, retention),
-      to_unix_micros(core_.options.now()), retention,
+  return store_internal::purge_in_batches(
+      core_.gate, kStatements, core_.options, retention,
       [&](const std::string& statement, std::int64_t cut_off,
           std::int64_t batch) -> absl::StatusOr<std::int64_t> {
         WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, core_.connection->prepare(statement));
@@ -73,8 +72,6 @@ absl::StatusOr<PurgeCounts> SqliteOperations::purge(const RetentionOptions& rete
         WB_RETURN_IF_ERROR(use.run());
         return static_cast<std::int64_t>(use.changes());
       });
-  if (counts.ok()) store_internal::report_purged(core_.options, *counts);
-  return counts;
 }
 
 }  // namespace whizbang
