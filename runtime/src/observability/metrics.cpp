@@ -4,12 +4,18 @@
 
 namespace whizbang {
 
-void InMemoryMetrics::add(std::string_view meter, std::string_view name, std::int64_t delta,
-                          std::span<const MetricTag> tags) {
+InMemoryMetrics::Key InMemoryMetrics::key_of(std::string_view meter, std::string_view name,
+                                             std::span<const MetricTag> tags) {
   Key key{std::string(meter), std::string(name), {}};
   key.tags.reserve(tags.size());
   for (const MetricTag& tag : tags) key.tags.emplace_back(tag.key, tag.value);
   std::sort(key.tags.begin(), key.tags.end());
+  return key;
+}
+
+void InMemoryMetrics::add(std::string_view meter, std::string_view name, std::int64_t delta,
+                          std::span<const MetricTag> tags) {
+  Key key = key_of(meter, name, tags);
   std::lock_guard lock(mutex_);
   if (auto found = counters_.find(key); found != counters_.end()) {
     found->second += delta;
@@ -29,10 +35,7 @@ void InMemoryMetrics::add(std::string_view meter, std::string_view name, std::in
 
 void InMemoryMetrics::set(std::string_view meter, std::string_view name, std::int64_t value,
                           std::span<const MetricTag> tags) {
-  Key key{std::string(meter), std::string(name), {}};
-  key.tags.reserve(tags.size());
-  for (const MetricTag& tag : tags) key.tags.emplace_back(tag.key, tag.value);
-  std::sort(key.tags.begin(), key.tags.end());
+  Key key = key_of(meter, name, tags);
   std::lock_guard lock(mutex_);
   if (auto found = gauges_.find(key); found != gauges_.end()) {
     found->second = value;
@@ -47,9 +50,7 @@ void InMemoryMetrics::set(std::string_view meter, std::string_view name, std::in
 
 std::optional<std::int64_t> InMemoryMetrics::gauge(std::string_view meter, std::string_view name,
                                                    std::initializer_list<MetricTag> tags) const {
-  Key key{std::string(meter), std::string(name), {}};
-  for (const MetricTag& tag : tags) key.tags.emplace_back(tag.key, tag.value);
-  std::sort(key.tags.begin(), key.tags.end());
+  const Key key = key_of(meter, name, {tags.begin(), tags.size()});
   std::lock_guard lock(mutex_);
   if (auto found = gauges_.find(key); found != gauges_.end()) return found->second;
   return std::nullopt;

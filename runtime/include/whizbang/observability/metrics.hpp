@@ -141,6 +141,8 @@ class InMemoryMetrics final : public Metrics {
     Tags tags;  // sorted by key
     friend auto operator<=>(const Key&, const Key&) = default;
   };
+  // The series `tags` name, tags sorted: the same key however the caller ordered them.
+  static Key key_of(std::string_view meter, std::string_view name, std::span<const MetricTag> tags);
 
   mutable std::mutex mutex_;
   std::map<Key, std::int64_t> counters_;
