@@ -49,11 +49,11 @@ class OperatorApiTests : public ::testing::Test {
     spdlog::set_default_logger(previous_logger_);
   }
 
-  void start(std::string token = std::string(kToken)) {
+  // `store`: the runner's store location; empty: a SQLite file of the test's.
+  void start(std::string token = std::string(kToken), std::string store = "") {
     ServiceRunnerConfig config;
     config.service_name = "pinger";
-    config.store = "sqlite:";
-    config.store += dir_.file("pinger.db");
+    config.store = store.empty() ? "sqlite:" + dir_.file("pinger.db") : std::move(store);
     config.http_port = 0;
     config.admin_token = std::move(token);
     auto runner = ServiceRunner::start(registry(), services_, config);
@@ -183,6 +183,34 @@ TEST_F(OperatorApiTests, Overview_HandledAndPublishedTotalsMoveWithRealHandlings
   EXPECT_NE(metrics.body.find("whizbang_work_coordinator_outbox_published_total{message_type="),
             std::string::npos)
       << metrics.body;
+}
+
+// The memory store has the dead-letter operations too: the API answers on it as on SQLite.
+TEST_F(OperatorApiTests, OnAMemoryStore_ListGroupsShowRequeueAndDiscardAnswer) {
+  start(std::string(kToken), "memory:");
+  const MessageId poison = dead_ping("poison");
+  const MessageId transient = dead_ping("transient");
+  EXPECT_EQ(listed_ids(), (std::set<std::string>{text(poison), text(transient)}));
+  Answer groups = get("/api/v1/dead-letters/groups");
+  ASSERT_EQ(groups.status, 200) << groups.body;
+  EXPECT_EQ(groups.json["groups"].Size(), 2u) << groups.body;
+  Answer shown = get("/api/v1/dead-letters/inbox/" + text(poison));
+  ASSERT_EQ(shown.status, 200) << shown.body;
+  EXPECT_NE(shown.body.find("poison"), std::string::npos) << shown.body;
+  Answer discarded =
+      post("/api/v1/dead-letters/discard", ids_body({poison}, ",\"reason\":\"by hand\""));
+  ASSERT_EQ(discarded.status, 200) << discarded.body;
+  EXPECT_EQ(discarded.json["discarded"].GetInt(), 1);
+  ASSERT_EQ(post("/api/v1/dead-letters/requeue", ids_body({transient})).status, 200);
+  EXPECT_TRUE(eventually([&] { return counter_.handled.load() == 1; }));
+  EXPECT_TRUE(listed_ids().empty());
+  Answer overview = get("/api/v1/overview");
+  ASSERT_EQ(overview.status, 200) << overview.body;
+  EXPECT_EQ(overview.json["dead_letters"].GetInt(), 0);
+  auto kept = store().discarded_dead_letters(10);
+  ASSERT_TRUE(kept.ok()) << kept.status();
+  ASSERT_EQ(kept->size(), 1u);
+  EXPECT_EQ((*kept)[0].discard_reason, "by hand");
 }
 
 TEST_F(OperatorApiTests, StatusLines_NameEveryStatusTheRunnerSends) {
