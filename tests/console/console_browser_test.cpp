@@ -1,11 +1,14 @@
 // The runner's web console (docs/guide/14-running-services.md, "The web console") in a real
 // headless Chromium: it lists the dead letters of a real SQLite store, a requeue through the
-// page handles the message exactly once, and without a token the page is read-only and the API
-// refuses its POST. The screenshot of the docs (docs/guide/images/console.png) comes from here
-// (a fresh one lands in the build directory on every run).
+// page handles the message exactly once, a discard through it moves the dead letter to the
+// discarded ones with the typed reason, a dry run shows what the store's invocation records say,
+// and without a token the page is read-only and the API refuses its POST. The screenshot of the
+// docs (docs/guide/images/console.png) comes from here (a fresh one lands in the build directory on
+// every run).
 #include <gtest/gtest.h>
 
 #include <httplib.h>
+#include <rapidjson/document.h>
 #include <unistd.h>
 #include <whizbang/host/service_runner.hpp>
 #include <whizbang/message/envelope_json.hpp>
@@ -17,6 +20,7 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "console_receptors.hpp"
 #include "webdriver.hpp"
@@ -95,11 +99,13 @@ class ConsoleBrowserTests : public ::testing::Test {
     browser_ = *std::move(session);
   }
 
-  // The payments service on a SQLite file holding one dead-lettered ChargeCard (once started,
-  // the dead letter is awaited on the page). `admin_token`: WHIZBANG_ADMIN_TOKEN, or none.
-  void start_service(const char* admin_token) {
+  // The payments service on a SQLite file holding a dead-lettered ChargeCard per order (once
+  // started, the dead letters are awaited on the page). `admin_token`: WHIZBANG_ADMIN_TOKEN, or
+  // none.
+  void start_service(const char* admin_token,
+                     std::initializer_list<const char*> orders = {"order-1042"}) {
     const std::string database = dir_.file("payments.db");
-    ASSERT_NO_FATAL_FAILURE(deliver_charge(database, "order-1042"));
+    for (const char* order : orders) ASSERT_NO_FATAL_FAILURE(deliver_charge(database, order));
     ScopedEnv token("WHIZBANG_ADMIN_TOKEN", admin_token);
     auto config = whizbang_test::parse_runner_args(
         {"--service", kService, "--store", database.c_str(), "--http-port", "0"});
@@ -125,6 +131,18 @@ class ConsoleBrowserTests : public ::testing::Test {
   int polls() {
     auto json = browser_->execute("return Number(document.body.dataset.polls || 0);");
     return json.ok() ? std::atoi(json->c_str()) : -1;
+  }
+
+  void use_token() {
+    ASSERT_OK(browser_->type("[data-test=token]", kToken));
+    ASSERT_OK(browser_->click("[data-test=token-use]"));
+    ASSERT_OK(browser_->wait_for_text("[data-test=group-requeue]", "Requeue"));
+  }
+
+  std::vector<whizbang::DeadLetter> stored_letters() {
+    auto letters = runner_->host().store().dead_letters(100);
+    EXPECT_TRUE(letters.ok()) << letters.status();
+    return letters.ok() ? *letters : std::vector<whizbang::DeadLetter>{};
   }
 
   std::size_t stored_dead_letters() {
@@ -239,6 +257,120 @@ TEST_F(ConsoleBrowserTests, ServiceWithoutAdminToken_PageSaysSo_AndEveryPostIsRe
   EXPECT_EQ(browser_->text("[data-test=group-requeue]").value_or("?"), "Requeue (read-only)");
   EXPECT_EQ(browser_->execute_async(kPostWithoutToken).value_or("?"), "403");
   EXPECT_EQ(stored_dead_letters(), 1u);
+}
+
+TEST_F(ConsoleBrowserTests, DiscardThroughThePage_GoneFromTheStoreReasonKept_NeverHandled) {
+  ASSERT_NO_FATAL_FAILURE(start_service(kToken));
+  ASSERT_NO_FATAL_FAILURE(open_console());
+  ASSERT_OK(browser_->wait_for_text("[data-test=dead-letter-count]", "1"));
+  const std::vector<whizbang::DeadLetter> before = stored_letters();
+  ASSERT_EQ(before.size(), 1u);
+  ASSERT_NO_FATAL_FAILURE(use_token());
+
+  // The operator discards the group, with a reason typed in the page's dialog.
+  gateway_.declining = false;  // were it requeued instead, it would be charged
+  ASSERT_OK(browser_->click("[data-test=group-discard]"));
+  ASSERT_OK(browser_->type("[data-test=discard-reason]", "order cancelled by the customer"));
+  ASSERT_OK(browser_->click("[data-test=discard-confirm]"));
+  ASSERT_OK(browser_->wait_for_text("[data-test=dead-letter-count]", "0"));
+  EXPECT_NE(browser_->text("[data-test=status]").value_or("").find("discarded 1"),
+            std::string::npos)
+      << browser_->text("[data-test=status]").value_or("");
+  EXPECT_EQ(browser_->text("[data-test=groups-empty]").value_or("?"), "no dead letters");
+
+  // The store: no longer a dead letter, kept among the discarded with the typed reason.
+  whizbang::WorkStore& store = runner_->host().store();
+  auto listed = store.list_dead_letters({}, whizbang::kMaxDeadLetterPage, std::nullopt);
+  ASSERT_TRUE(listed.ok()) << listed.status();
+  EXPECT_TRUE(listed->items.empty());
+  auto discarded = store.discarded_dead_letters(10);
+  ASSERT_TRUE(discarded.ok()) << discarded.status();
+  ASSERT_EQ(discarded->size(), 1u);
+  EXPECT_EQ((*discarded)[0].letter.id, before[0].id);
+  EXPECT_EQ((*discarded)[0].discard_reason, "order cancelled by the customer");
+  EXPECT_EQ((*discarded)[0].letter.error, before[0].error);
+  // Never handled: two more refreshes later, the charge was not made.
+  const int seen = polls();
+  ASSERT_OK(browser_->wait_until("two more refreshes",
+                                 [&]() -> absl::StatusOr<bool> { return polls() >= seen + 2; }));
+  EXPECT_EQ(gateway_.charged.load(), 0);
+  EXPECT_EQ(stored_dead_letters(), 0u);
+}
+
+// The dry run's rows on the page: each row's cells' texts (id, type, target, would fire,
+// already fired), as a JSON array of arrays.
+constexpr const char* kDryRunRows = R"(
+  return [...document.querySelectorAll('[data-test=dry-run-row]')].map(
+      (row) => [...row.cells].map((cell) => cell.textContent));
+)";
+
+TEST_F(ConsoleBrowserTests, DryRunThroughThePage_ShowsTheStoresInvocationRecords_ChangesNothing) {
+  ASSERT_NO_FATAL_FAILURE(start_service(kToken, {"order-1042", "order-1043"}));
+  ASSERT_NO_FATAL_FAILURE(open_console());
+  ASSERT_OK(browser_->wait_for_text("[data-test=dead-letter-count]", "2"));
+  const std::vector<whizbang::DeadLetter> letters = stored_letters();
+  ASSERT_EQ(letters.size(), 2u);
+  // The charger already fired for the first message (as an earlier attempt's record says); the
+  // second has no record.
+  std::string charger;
+  for (const whizbang::ReceptorInfo& receptor :
+       whizbang::generated::console_test_receptors::registry().receptors()) {
+    if (receptor.message == &whizbang::MessageTraits<ChargeCard>::info()) {
+      charger = std::string(receptor.id);
+    }
+  }
+  ASSERT_FALSE(charger.empty());
+  whizbang::WorkStore& store = runner_->host().store();
+  whizbang::ReceptorInvocationRecord record;
+  record.receptor_id = whizbang::StaticOrOwnedString(charger);
+  record.stage = whizbang::Stage::PostInboxInline;
+  record.completed_at = whizbang::TimePoint::clock::now();
+  record.service_name = kService;
+  ASSERT_TRUE(store.record_receptor_invocations(letters[0].id, {&record, 1}).ok());
+
+  ASSERT_NO_FATAL_FAILURE(use_token());
+  gateway_.declining = false;  // a requeue would charge: a dry run must not
+  ASSERT_OK(browser_->click("[data-test=group-dry-run]"));
+  rapidjson::Document rows;
+  ASSERT_OK(browser_->wait_until("the dry run's two rows", [&]() -> absl::StatusOr<bool> {
+    auto json = browser_->execute(kDryRunRows);
+    if (!json.ok()) return json.status();
+    rows.Parse(json->c_str());
+    return !rows.HasParseError() && rows.IsArray() && rows.Size() == 2;
+  }));
+  EXPECT_NE(
+      browser_->text("[data-test=status]").value_or("").find("2 message(s) would be requeued"),
+      std::string::npos)
+      << browser_->text("[data-test=status]").value_or("");
+
+  // Each row against the store: what its invocation records say fired is "already fired", the
+  // rest of the message type's receptors "would fire".
+  const std::string none = "\u2014";  // the page's dash for an empty list
+  std::size_t checked = 0;
+  for (const auto& row : rows.GetArray()) {
+    ASSERT_TRUE(row.IsArray() && row.Size() == 5u);
+    const std::string id = row[0].GetString();
+    for (const whizbang::DeadLetter& letter : letters) {
+      if (letter.id.uuid().to_string() != id) continue;
+      auto detail = store.find_dead_letter({letter.source, letter.id});
+      ASSERT_TRUE(detail.ok() && detail->has_value());
+      const bool fired = !(*detail)->invocations.empty();
+      EXPECT_EQ(fired, letter.id == letters[0].id) << id;
+      EXPECT_EQ(row[3].GetString(), fired ? none : charger) << id;
+      EXPECT_EQ(row[4].GetString(), fired ? charger : none) << id;
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 2u) << "a row for each dead letter";
+  EXPECT_EQ(browser_->property("[data-test=dry-run]", "hidden").value_or("?"), "false");
+
+  // Nothing changed: two more refreshes later, both still dead letters, neither charged.
+  const int seen = polls();
+  ASSERT_OK(browser_->wait_until("two more refreshes",
+                                 [&]() -> absl::StatusOr<bool> { return polls() >= seen + 2; }));
+  EXPECT_EQ(browser_->text("[data-test=dead-letter-count]").value_or("?"), "2");
+  EXPECT_EQ(stored_dead_letters(), 2u);
+  EXPECT_EQ(gateway_.charged.load(), 0);
 }
 
 }  // namespace

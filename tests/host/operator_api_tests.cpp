@@ -8,6 +8,7 @@
 #include <set>
 #include <thread>
 
+#include "host/http/http_response.hpp"
 #include "host/service_runner_operator_json.hpp"
 #include "raw_http_client.hpp"
 #include "runner_receptors.hpp"
@@ -48,11 +49,11 @@ class OperatorApiTests : public ::testing::Test {
     spdlog::set_default_logger(previous_logger_);
   }
 
-  void start(std::string token = std::string(kToken)) {
+  // `store`: the runner's store location; empty: a SQLite file of the test's.
+  void start(std::string token = std::string(kToken), std::string store = "") {
     ServiceRunnerConfig config;
     config.service_name = "pinger";
-    config.store = "sqlite:";
-    config.store += dir_.file("pinger.db");
+    config.store = store.empty() ? "sqlite:" + dir_.file("pinger.db") : std::move(store);
     config.http_port = 0;
     config.admin_token = std::move(token);
     auto runner = ServiceRunner::start(registry(), services_, config);
@@ -155,6 +156,78 @@ TEST_F(OperatorApiTests, Overview_BacklogDeadLettersReadOnlyAndNoBreakersYet) {
   EXPECT_EQ(overview.json["dead_letters"].GetInt(), 1);
   EXPECT_EQ(overview.json["backlog"]["inbox"].GetInt(), 0);
   EXPECT_TRUE(overview.json["breakers"].IsArray());
+}
+
+TEST_F(OperatorApiTests, Overview_HandledAndPublishedTotalsMoveWithRealHandlings) {
+  start();
+  const MessageId first = dead_ping("a");
+  const MessageId second = dead_ping("b");
+  Answer before = get("/api/v1/overview");
+  ASSERT_EQ(before.status, 200) << before.body;
+  EXPECT_EQ(before.json["handled_total"].GetInt64(), 0);
+  EXPECT_EQ(before.json["published_total"].GetInt64(), 0);
+  // Requeued, the live inbox worker handles both; each handling emits a Pinged, which the drain
+  // worker publishes (to the event store: this runner has no transport).
+  ASSERT_EQ(post("/api/v1/dead-letters/requeue", ids_body({first, second})).status, 200);
+  ASSERT_TRUE(eventually([&] {
+    Answer now = get("/api/v1/overview");
+    return now.status == 200 && now.json["handled_total"].GetInt64() == 2 &&
+           now.json["published_total"].GetInt64() == 2;
+  })) << get("/api/v1/overview").body;
+  EXPECT_EQ(counter_.handled.load(), 2);
+  // The same counters on /metrics, tagged with the message type.
+  const Answer metrics = get("/metrics");
+  EXPECT_NE(metrics.body.find("whizbang_work_coordinator_inbox_handled_total{message_type="),
+            std::string::npos)
+      << metrics.body;
+  EXPECT_NE(metrics.body.find("whizbang_work_coordinator_outbox_published_total{message_type="),
+            std::string::npos)
+      << metrics.body;
+}
+
+// The memory store has the dead-letter operations too: the API answers on it as on SQLite.
+TEST_F(OperatorApiTests, OnAMemoryStore_ListGroupsShowRequeueAndDiscardAnswer) {
+  start(std::string(kToken), "memory:");
+  const MessageId poison = dead_ping("poison");
+  const MessageId transient = dead_ping("transient");
+  EXPECT_EQ(listed_ids(), (std::set<std::string>{text(poison), text(transient)}));
+  Answer groups = get("/api/v1/dead-letters/groups");
+  ASSERT_EQ(groups.status, 200) << groups.body;
+  EXPECT_EQ(groups.json["groups"].Size(), 2u) << groups.body;
+  Answer shown = get("/api/v1/dead-letters/inbox/" + text(poison));
+  ASSERT_EQ(shown.status, 200) << shown.body;
+  EXPECT_NE(shown.body.find("poison"), std::string::npos) << shown.body;
+  Answer discarded =
+      post("/api/v1/dead-letters/discard", ids_body({poison}, ",\"reason\":\"by hand\""));
+  ASSERT_EQ(discarded.status, 200) << discarded.body;
+  EXPECT_EQ(discarded.json["discarded"].GetInt(), 1);
+  ASSERT_EQ(post("/api/v1/dead-letters/requeue", ids_body({transient})).status, 200);
+  EXPECT_TRUE(eventually([&] { return counter_.handled.load() == 1; }));
+  EXPECT_TRUE(listed_ids().empty());
+  Answer overview = get("/api/v1/overview");
+  ASSERT_EQ(overview.status, 200) << overview.body;
+  EXPECT_EQ(overview.json["dead_letters"].GetInt(), 0);
+  auto kept = store().discarded_dead_letters(10);
+  ASSERT_TRUE(kept.ok()) << kept.status();
+  ASSERT_EQ(kept->size(), 1u);
+  EXPECT_EQ((*kept)[0].discard_reason, "by hand");
+}
+
+TEST_F(OperatorApiTests, StatusLines_NameEveryStatusTheRunnerSends) {
+  start("");
+  RawHttpClient client(runner_->http_port());
+  ASSERT_TRUE(client.send("GET /console HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"));
+  const RawHttpResponse moved = client.read_response();
+  EXPECT_EQ(moved.status, 308);
+  EXPECT_EQ(moved.head.rfind("HTTP/1.1 308 Permanent Redirect\r\n", 0), 0u) << moved.head;
+  RawHttpClient refused(runner_->http_port());
+  ASSERT_TRUE(
+      refused.send("POST /api/v1/dead-letters/requeue HTTP/1.1\r\nHost: t\r\nConnection: close\r\n"
+                   "Content-Length: 2\r\n\r\n{}"));
+  EXPECT_EQ(refused.read_response().head.rfind("HTTP/1.1 403 Forbidden\r\n", 0), 0u);
+  for (int status : {200, 308, 400, 401, 403, 404, 405, 408, 413, 414, 431, 500, 503, 505}) {
+    EXPECT_NE(http::reason_phrase(status), "Unknown") << status;
+  }
 }
 
 TEST_F(OperatorApiTests, List_EachFilterAndPaging_CursorStableAcrossPages) {

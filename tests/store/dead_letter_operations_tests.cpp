@@ -1,4 +1,4 @@
-// DeadLetterOperations (whizbang/store/dead_letter_operations.hpp) on SQLite and PostgreSQL: the
+// DeadLetterOperations (whizbang/store/dead_letter_operations.hpp) on every backend: the
 // filtered, paged listing (cursor stable across pages), groups, one dead letter with its
 // envelope and invocation records, requeue by key, and discard (kept with its reason, then never
 // listed, counted, requeued or claimed).
@@ -50,8 +50,7 @@ class DeadLetterOperationsTests : public BackendStoreTest<Backend> {
   }
 };
 
-using SqlBackends = ::testing::Types<SqliteBackend, PostgresBackend>;
-TYPED_TEST_SUITE(DeadLetterOperationsTests, SqlBackends, BackendNames);
+TYPED_TEST_SUITE(DeadLetterOperationsTests, Backends, BackendNames);
 
 TYPED_TEST(DeadLetterOperationsTests, EachFilter_SelectsOnlyItsDeadLetters) {
   const TimePoint start = this->clock_.now();

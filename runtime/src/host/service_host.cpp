@@ -210,6 +210,7 @@ void ServiceHost::build_workers() {
   outbox_options.circuit_breakers = destination_breakers_;
   outbox_options.signing = o.signing;
   outbox_options.logger = o.logger;
+  outbox_options.metrics = o.metrics;
   outbox_options.tracer = dispatcher_->options().tracer;
   // Without a transport the worker stores this service's events and publishes nothing.
   outbox_ =

@@ -78,12 +78,16 @@ http::HttpResponse OperatorApi::overview(const http::HttpRequest&) {
   json.EndObject();
   json.Key("dead_letters");
   json.Int64(backlog->dead_letters);
-  // Not counted yet: the runtime has no handled/published counters (docs/guide/19-operating-
-  // services.md says so); the keys are there for the console's chart.
+  // Monotonic totals since the runner started, every message type summed: the console's rate
+  // chart differentiates them (docs/guide/19-operating-services.md).
+  const auto total = [&](std::string_view name) -> std::int64_t {
+    return context_.metrics ? context_.metrics->counter(metric_names::kWorkCoordinatorMeter, name)
+                            : 0;
+  };
   json.Key("handled_total");
-  json.Int64(0);
+  json.Int64(total(metric_names::kInboxHandled));
   json.Key("published_total");
-  json.Int64(0);
+  json.Int64(total(metric_names::kOutboxPublished));
   json.Key("breakers");
   json.StartArray();
   if (context_.breakers) {

@@ -11,18 +11,33 @@
 #include <chrono>
 #include <cstddef>
 #include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
+#include "whizbang/observability/metrics.hpp"
 #include "whizbang/store/work_store.hpp"
 
 namespace whizbang {
 
+// +1 on whizbang.work_coordinator.inbox.handled{message_type}: a handling that committed.
+inline void count_handled(const std::shared_ptr<Metrics>& metrics, std::string_view message_type) {
+  if (!metrics) return;
+  const MetricTag tags[] = {{metric_names::kMessageTypeTag, message_type}};
+  metrics->add(metric_names::kWorkCoordinatorMeter, metric_names::kInboxHandled, 1, tags);
+}
+
 class GroupCommit {
  public:
-  GroupCommit(WorkStore& store, std::size_t max_handlings, std::chrono::milliseconds max_duration)
+  // `metrics` (may be null) counts each handling once its group committed (count_handled).
+  GroupCommit(WorkStore& store, std::size_t max_handlings, std::chrono::milliseconds max_duration,
+              std::shared_ptr<Metrics> metrics = nullptr)
       : store_(store),
         max_handlings_(max_handlings == 0 ? 1 : max_handlings),
-        max_duration_(max_duration) {}
+        max_duration_(max_duration),
+        metrics_(std::move(metrics)) {}
   GroupCommit(const GroupCommit&) = delete;
   GroupCommit& operator=(const GroupCommit&) = delete;
   ~GroupCommit() { abandon(); }  // nothing commits unless commit() said so
@@ -44,16 +59,24 @@ class GroupCommit {
 
   // One row was gone through (`handled`: its handling is in the group); commits when the group is
   // full or old enough.
-  absl::Status row_done(bool handled) {
-    count(handled);
+  absl::Status row_done(bool handled, std::string_view message_type) {
+    count(handled, message_type);
     return due() ? commit() : absl::OkStatus();
   }
 
   // One row gone through, counted without committing: for a caller that must end the group
   // itself (it checks due() before each row).
-  void count(bool handled) {
-    if (handled) ++handled_;
+  void count(bool handled, std::string_view message_type) {
+    if (handled) {
+      ++handled_;
+      handled_types_.emplace_back(message_type);
+    }
     ++rows_;
+  }
+  // A handling that committed on its own transaction nested in the open group: it commits (and
+  // is counted) with the group.
+  void count_with_group(std::string_view message_type) {
+    handled_types_.emplace_back(message_type);
   }
   // Whether the open group is full or old enough to commit.
   bool due() const {
@@ -65,7 +88,11 @@ class GroupCommit {
     if (!transaction_) return absl::OkStatus();
     absl::Status status = transaction_->commit();
     transaction_.reset();
-    if (status.ok()) committed_ += handled_;
+    if (status.ok()) {
+      committed_ += handled_;
+      for (const std::string& type : handled_types_) count_handled(metrics_, type);
+    }
+    handled_types_.clear();
     handled_ = rows_ = 0;
     return status;
   }
@@ -74,6 +101,7 @@ class GroupCommit {
   std::size_t abandon() {
     const std::size_t lost = handled_;
     transaction_.reset();  // the Transaction rolls back
+    handled_types_.clear();
     handled_ = rows_ = 0;
     return lost;
   }
@@ -91,6 +119,8 @@ class GroupCommit {
   std::size_t rows_ = 0;
   std::size_t handled_ = 0;  // handlings in the open group
   std::size_t committed_ = 0;
+  std::shared_ptr<Metrics> metrics_;
+  std::vector<std::string> handled_types_;  // of the open group's handlings
 };
 
 }  // namespace whizbang

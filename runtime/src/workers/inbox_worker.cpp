@@ -118,7 +118,7 @@ absl::StatusOr<bool> InboxWorker::handle_delivered(std::span<const InboxMessage>
 absl::StatusOr<InboxCycleResult> InboxWorker::handle_accepted(
     std::span<const InboxMessage> delivered) {
   InboxCycleResult result;
-  GroupCommit group(store_, options_.max_group, options_.max_group_duration);
+  GroupCommit group(store_, options_.max_group, options_.max_group_duration, options_.metrics);
   if (absl::Status status = group.join(); !status.ok()) return status;
   // In message-id order, the order a claim offers rows in (a redelivery may come late).
   std::vector<InboxMessage> sorted;
@@ -173,7 +173,7 @@ absl::StatusOr<InboxCycleResult> InboxWorker::handle_accepted(
       return result;
     }
     if (*handling != Handling::Handled && item.stream_id) failed_streams.insert(*item.stream_id);
-    group.count(*handling == Handling::Handled);
+    group.count(*handling == Handling::Handled, item.message_type);
   }
   if (!released.empty()) {
     if (absl::Status status = store_.complete_work(released, {}); !status.ok()) return status;
@@ -196,7 +196,7 @@ absl::StatusOr<InboxCycleResult> InboxWorker::cycle(std::span<const InboxMessage
   // Atomic completion: the rows' handlings (and what else their rows need written) share group
   // transactions. Otherwise each handling commits on its own, twice (see the options).
   const bool grouped = atomic_completion_;
-  GroupCommit group(store_, options_.max_group, options_.max_group_duration);
+  GroupCommit group(store_, options_.max_group, options_.max_group_duration, options_.metrics);
   if (!delivered.empty()) {
     if (absl::Status status = group.join(); !status.ok()) return status;
     absl::StatusOr<std::vector<MessageId>> stored =
@@ -250,9 +250,18 @@ absl::StatusOr<InboxCycleResult> InboxWorker::cycle(std::span<const InboxMessage
       break;
     }
     if (*handling != Handling::Handled && item.stream_id) failed_streams.insert(*item.stream_id);
-    if (*handling == Handling::Handled && !grouped) ++result.handled;
+    if (*handling == Handling::Handled && !grouped) {
+      ++result.handled;
+      // Committed on its own, unless a delivered batch's group holds it (it commits with that).
+      if (group.is_open()) {
+        group.count_with_group(item.message_type);
+      } else {
+        count_handled(options_.metrics, item.message_type);
+      }
+    }
     if (grouped) {
-      if (absl::Status status = group.row_done(*handling == Handling::Handled); !status.ok()) {
+      if (absl::Status status = group.row_done(*handling == Handling::Handled, item.message_type);
+          !status.ok()) {
         return status;
       }
       if (one_group && !group.is_open()) {

@@ -107,7 +107,8 @@ absl::StatusOr<DrainCycleResult> OutboxDrainWorker::run_once() {
   // A publish that fails here leaves the rows claimed: the next claim offers them again (they
   // are leased to this instance).
   if (absl::Status status = publish(batch, result); !status.ok()) return status;
-  Record done{std::move(batch.completions), std::move(batch.failures), std::move(batch.deferrals)};
+  Record done{std::move(batch.completions), std::move(batch.failures), std::move(batch.deferrals),
+              std::move(batch.published_types)};
   if (absl::Status status = record(done); !status.ok()) {
     unrecorded_ = std::move(done);
     return status;
@@ -121,6 +122,20 @@ absl::StatusOr<DrainCycleResult> OutboxDrainWorker::run_once() {
 }
 
 absl::Status OutboxDrainWorker::record(const Record& record) {
+  absl::Status status = write_record(record);
+  // Counted here, once the completions committed (docs/guide/19-operating-services.md): a record
+  // that failed is recorded again next cycle, and counted then.
+  if (status.ok() && options_.metrics) {
+    for (const std::string& type : record.published_types) {
+      const MetricTag tags[] = {{metric_names::kMessageTypeTag, type}};
+      options_.metrics->add(metric_names::kWorkCoordinatorMeter, metric_names::kOutboxPublished, 1,
+                            tags);
+    }
+  }
+  return status;
+}
+
+absl::Status OutboxDrainWorker::write_record(const Record& record) {
   if (record.deferrals.empty()) {
     if (record.completions.empty() && record.failures.empty()) {
       return absl::OkStatus();  // an idle cycle takes no write lock
@@ -210,6 +225,7 @@ void OutboxDrainWorker::prepare(const std::vector<WorkItem>& items, Batch& batch
         outbox_drain::destination_of(item, options_.shared_inbox_topic, options_.command_inboxes);
     if (!destination) {
       batch.completions.push_back({WorkSource::Outbox, item.message_id, MessageStatus::Published});
+      batch.published_types.push_back(item.message_type);
       ++result.event_store_only;
       continue;
     }
@@ -339,6 +355,7 @@ absl::Status OutboxDrainWorker::publish(Batch& batch, DrainCycleResult& result) 
       if (status.ok()) {
         batch.completions.push_back(
             {WorkSource::Outbox, message.message_id, MessageStatus::Published});
+        batch.published_types.push_back(message.message_type);
         ++result.published;
       } else {
         WorkItem item;

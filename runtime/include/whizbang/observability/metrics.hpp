@@ -38,6 +38,14 @@ inline constexpr std::string_view kOutboxEmissionDeduplicated =
 inline constexpr std::string_view kWorkFailed = "whizbang.work_coordinator.failed";
 // One per row dead-lettered: retried max_attempts times, unreadable, or failed permanently.
 inline constexpr std::string_view kWorkDeadLettered = "whizbang.work_coordinator.dead_lettered";
+// One per inbox row whose handling committed (its receptors ran and the row is done), counted by
+// the inbox worker after the handling's transaction committed: a rolled-back handling is not
+// counted. With kOutboxPublished, the throughput a runner's /api/v1/overview reports
+// (docs/guide/19-operating-services.md).
+inline constexpr std::string_view kInboxHandled = "whizbang.work_coordinator.inbox.handled";
+// One per outbox row published (to its destination, or to the event store only), counted by the
+// drain worker once the store recorded the row's completion.
+inline constexpr std::string_view kOutboxPublished = "whizbang.work_coordinator.outbox.published";
 // One per store call that waited for another thread's transaction of the same store object. A
 // high rate means threads queue on the store (one transaction at a time per store).
 inline constexpr std::string_view kTransactionWaits = "whizbang.work_coordinator.transaction_waits";

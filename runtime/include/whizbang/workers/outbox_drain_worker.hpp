@@ -47,6 +47,7 @@
 #include "whizbang/dispatch/deferred_outbox_channel.hpp"
 #include "whizbang/message/envelope_json.hpp"
 #include "whizbang/observability/logging.hpp"
+#include "whizbang/observability/metrics.hpp"
 #include "whizbang/observability/tracer.hpp"
 #include "whizbang/security/envelope_signing.hpp"
 #include "whizbang/store/work_store.hpp"
@@ -102,6 +103,9 @@ struct OutboxDrainWorkerOptions {
   // A Producer span per published message, under the trace its last hop's `tp` names
   // (docs/guide/18-tracing.md). Null: tracing off.
   std::shared_ptr<Tracer> tracer;
+  // Counts each published row (whizbang.work_coordinator.outbox.published{message_type}) once its
+  // completion is recorded. Null: not counted.
+  std::shared_ptr<Metrics> metrics;
 };
 
 struct DrainCycleResult {
@@ -173,8 +177,12 @@ class OutboxDrainWorker {
     std::vector<WorkCompletion> completions;
     std::vector<WorkFailure> failures;
     std::vector<WorkDeferral> deferrals;
+    // The message type of each Published completion, counted once the record committed.
+    std::vector<std::string> published_types{};
   };
+  // Writes `record` and counts its published rows once it committed.
   absl::Status record(const Record& record);
+  absl::Status write_record(const Record& record);
   // Whether `group` may be published now (its destination's circuit breaker); a half-open
   // breaker's trial keeps only the group's first row (`trial` set).
   bool admit(Batch& batch, outbox_drain::Group& group, bool& trial, DrainCycleResult& result);

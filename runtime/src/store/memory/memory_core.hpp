@@ -72,7 +72,14 @@ struct State {
   std::map<std::string, PerspectiveRebuildRow, std::less<>> rebuilds;
   std::map<std::pair<std::string, Uuid>, std::int64_t> rebuild_streams;
   std::map<std::string, PerspectiveVersionRow, std::less<>> perspective_versions;
+  // wh_discarded_dead_letters, keyed (source, id): each with the envelope it carried.
+  std::map<std::pair<DeadLetterSource, MessageId>, std::pair<DiscardedDeadLetter, std::string>>
+      discarded;
 };
+
+// Every dead letter of `state`, oldest first (dead_lettered_at, id, source): the rows the SQL
+// backends' dead_letter_rows() view holds.
+std::vector<DeadLetter> all_dead_letters(const State& state);
 
 // What a failure does to the lease and retry columns every failing table shares.
 struct FailureColumns {

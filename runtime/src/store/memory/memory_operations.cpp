@@ -23,46 +23,7 @@ void requeue(Row& row) {
 
 absl::StatusOr<std::vector<DeadLetter>> MemoryOperations::dead_letters(std::size_t limit) {
   return core_.gate.run([&]() -> absl::StatusOr<std::vector<DeadLetter>> {
-    const memory_store::State& state = core_.state;
-    std::vector<DeadLetter> letters;
-    for (const auto& [id, row] : state.outbox) {
-      if (!row.state.dead_lettered_at) continue;
-      letters.push_back({DeadLetterSource::Outbox, id, row.message.message_type,
-                         row.message.destination.value_or("(event store)"), row.message.stream_id,
-                         row.state.attempts, row.state.error, row.state.failure_reason,
-                         *row.state.dead_lettered_at});
-    }
-    for (const auto& [id, row] : state.inbox) {
-      if (!row.state.dead_lettered_at) continue;
-      letters.push_back({DeadLetterSource::Inbox, id, row.message.message_type,
-                         row.message.handler_name, row.message.stream_id, row.state.attempts,
-                         row.state.error, row.state.failure_reason, *row.state.dead_lettered_at});
-    }
-    auto event_type = [&](const MessageId& event_id) {
-      auto event = state.events.find(event_id);
-      return event == state.events.end() ? std::string() : event->second.event_type;
-    };
-    for (const auto& [key, row] : state.perspective_events) {
-      if (!row.dead_lettered_at) continue;
-      letters.push_back({DeadLetterSource::PerspectiveEvent, row.event_work_id,
-                         event_type(row.event_id), row.perspective_name, row.stream_id,
-                         row.attempts, row.error, row.failure_reason, *row.dead_lettered_at});
-    }
-    for (const auto& [event_id, row] : state.lifecycle) {
-      if (!row.dead_lettered_at) continue;
-      letters.push_back({DeadLetterSource::LifecycleCompletion, event_id, event_type(event_id),
-                         "PostAllPerspectives/PostLifecycle", row.stream_id, row.attempts,
-                         row.error, row.failure_reason, *row.dead_lettered_at});
-    }
-    for (const auto& [work_id, row] : state.detached) {
-      if (!row.dead_lettered_at) continue;
-      letters.push_back({DeadLetterSource::DetachedWork, work_id, row.work.message_type,
-                         row.work.receptor_id, std::nullopt, row.work.attempts, row.error,
-                         row.failure_reason, *row.dead_lettered_at});
-    }
-    std::stable_sort(letters.begin(), letters.end(), [](const auto& a, const auto& b) {
-      return std::tie(a.dead_lettered_at, a.id) < std::tie(b.dead_lettered_at, b.id);
-    });
+    std::vector<DeadLetter> letters = memory_store::all_dead_letters(core_.state);
     if (letters.size() > limit) letters.resize(limit);
     return letters;
   });

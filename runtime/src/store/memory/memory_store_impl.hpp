@@ -35,7 +35,7 @@ struct MemoryWorkStore::Impl final : MemoryCore {
   MemoryStageWork stage_work{*this};
   MemoryCoordination coordination{*this};
   MemoryOperations operations{*this};
-  MemoryDeadLetters dead_letters;
+  MemoryDeadLetters dead_letters{*this};
   MemoryPerspectiveRebuild rebuilds{*this};
 };
 
