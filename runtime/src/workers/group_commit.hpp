@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -17,17 +18,11 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "throughput_counters.hpp"
 #include "whizbang/observability/metrics.hpp"
 #include "whizbang/store/work_store.hpp"
 
 namespace whizbang {
-
-// +1 on whizbang.work_coordinator.inbox.handled{message_type}: a handling that committed.
-inline void count_handled(const std::shared_ptr<Metrics>& metrics, std::string_view message_type) {
-  if (!metrics) return;
-  const MetricTag tags[] = {{metric_names::kMessageTypeTag, message_type}};
-  metrics->add(metric_names::kWorkCoordinatorMeter, metric_names::kInboxHandled, 1, tags);
-}
 
 class GroupCommit {
  public:
@@ -69,14 +64,14 @@ class GroupCommit {
   void count(bool handled, std::string_view message_type) {
     if (handled) {
       ++handled_;
-      handled_types_.emplace_back(message_type);
+      if (metrics_) handled_types_.emplace_back(message_type);
     }
     ++rows_;
   }
   // A handling that committed on its own transaction nested in the open group: it commits (and
   // is counted) with the group.
   void count_with_group(std::string_view message_type) {
-    handled_types_.emplace_back(message_type);
+    if (metrics_) handled_types_.emplace_back(message_type);
   }
   // Whether the open group is full or old enough to commit.
   bool due() const {
@@ -90,7 +85,7 @@ class GroupCommit {
     transaction_.reset();
     if (status.ok()) {
       committed_ += handled_;
-      for (const std::string& type : handled_types_) count_handled(metrics_, type);
+      count_by_type(metrics_, metric_names::kInboxHandled, handled_types_);
     }
     handled_types_.clear();
     handled_ = rows_ = 0;

@@ -53,7 +53,7 @@ struct OutboxDrainWorker::Batch {
 
   std::vector<Group> groups;  // in publishing order
   std::vector<WorkCompletion> completions;
-  std::vector<std::string> published_types;  // of each Published completion (Record)
+  std::vector<std::string> published_types;  // of each Published completion, when counted
   std::vector<WorkFailure> failures;
   std::vector<WorkDeferral> deferrals;  // rows whose destination's circuit breaker is open
   // Streams with a row that failed (or waits) in this batch: their later rows wait too.

@@ -10,6 +10,7 @@
 #include "outbox_destination.hpp"
 #include "outbox_drain_batch.hpp"
 #include "outbox_stage_firing.hpp"
+#include "throughput_counters.hpp"
 #include "whizbang/dispatch/message_tracing.hpp"
 #include "whizbang/message/envelope_parse_memo.hpp"
 #include "whizbang/observability/row_quarantine.hpp"
@@ -125,12 +126,8 @@ absl::Status OutboxDrainWorker::record(const Record& record) {
   absl::Status status = write_record(record);
   // Counted here, once the completions committed (docs/guide/19-operating-services.md): a record
   // that failed is recorded again next cycle, and counted then.
-  if (status.ok() && options_.metrics) {
-    for (const std::string& type : record.published_types) {
-      const MetricTag tags[] = {{metric_names::kMessageTypeTag, type}};
-      options_.metrics->add(metric_names::kWorkCoordinatorMeter, metric_names::kOutboxPublished, 1,
-                            tags);
-    }
+  if (status.ok()) {
+    count_by_type(options_.metrics, metric_names::kOutboxPublished, record.published_types);
   }
   return status;
 }
@@ -225,7 +222,7 @@ void OutboxDrainWorker::prepare(const std::vector<WorkItem>& items, Batch& batch
         outbox_drain::destination_of(item, options_.shared_inbox_topic, options_.command_inboxes);
     if (!destination) {
       batch.completions.push_back({WorkSource::Outbox, item.message_id, MessageStatus::Published});
-      batch.published_types.push_back(item.message_type);
+      if (options_.metrics) batch.published_types.push_back(item.message_type);
       ++result.event_store_only;
       continue;
     }
@@ -355,7 +352,7 @@ absl::Status OutboxDrainWorker::publish(Batch& batch, DrainCycleResult& result) 
       if (status.ok()) {
         batch.completions.push_back(
             {WorkSource::Outbox, message.message_id, MessageStatus::Published});
-        batch.published_types.push_back(message.message_type);
+        if (options_.metrics) batch.published_types.push_back(message.message_type);
         ++result.published;
       } else {
         WorkItem item;
