@@ -5,13 +5,17 @@
 #                              throwaway RabbitMQ broker, the stores on a throwaway PostgreSQL
 #                              server (or SQLite files), both started and stopped by the script
 #   ./dev.sh test   configure, build and run every test through ctest
+#   ./dev.sh build  configure and build what `test` runs, without running it
 #   ./dev.sh sanitize  the same suite built with AddressSanitizer + UBSan (in build-sanitize/)
 #   ./dev.sh tsan      the suites with threads built with ThreadSanitizer (in build-tsan/)
+#                      (`sanitize build`, `tsan build`, `fuzz build`: build only)
 #   ./dev.sh fuzz [seconds]  libFuzzer over the envelope decoder and over the delivery path
 #                            (AMQP properties and body into an inbox), 60 s each (or the seconds
 #                            given), built by clang-19 with ASan (in build-fuzz/)
 #   ./dev.sh growth [flags]  how store claims grow with the backlog (growth_bench, 1k to 1M
 #                            rows pending, SQLite and a throwaway PostgreSQL server)
+#   ./dev.sh capacity [flags]  commits, row writes and WAL a message costs PostgreSQL
+#                              (capacity_bench, on a throwaway server)
 # Each installs missing Debian packages first (only when absent), so a fresh Debian 12 machine
 # needs nothing done by hand. WHIZBANG_BUILD_DIR overrides the build directory, WHIZBANG_JOBS
 # the parallelism (2), WHIZBANG_GENERATOR the whizbang-gen of the sanitized and fuzz builds
@@ -177,6 +181,17 @@ TSAN_TARGETS=(
   whizbang_operator_api_tests whizbang_own_events_tests
 )
 
+# `benchmark_on_throwaway_postgres NAME ARGS...` runs tests/benchmarks' NAME against a throwaway
+# PostgreSQL server (tests/support/postgres-server.sh), stopped by its pid on exit.
+benchmark_on_throwaway_postgres() {
+  local server_dir
+  server_dir=$(mktemp -d /tmp/whizbang-bench-pg.XXXXXX)
+  trap 'tests/support/postgres-server.sh down "'"$server_dir"'" >/dev/null' EXIT
+  tests/support/postgres-server.sh up "$server_dir" >/dev/null
+  WHIZBANG_PG_CONNINFO="postgresql:///whizbang_test?host=$server_dir&port=55432&user=whizbang" \
+    "$BUILD_DIR/tests/benchmarks/$1" "${@:2}"
+}
+
 without_aslr() {
   if setarch "$(uname -m)" -R true 2>/dev/null; then
     setarch "$(uname -m)" -R "$@"
@@ -197,6 +212,13 @@ case "${1:-}" in
       "$BUILD_DIR/samples/ecommerce/ecommerce_sample" "$BUILD_DIR/ecommerce-data"
     fi
     ;;
+  build)
+    # What `test` builds, without running it (.ci/run builds first, then overlaps each suite's run
+    # with the next build: .ci/run says why).
+    ensure_packages
+    configure "${RELEASE_FLAGS[@]}"
+    build
+    ;;
   test)
     ensure_packages
     configure "${RELEASE_FLAGS[@]}"
@@ -204,6 +226,7 @@ case "${1:-}" in
     ctest --test-dir "$BUILD_DIR" -j "$JOBS" --output-on-failure --timeout 600
     ;;
   sanitize)
+    # `./dev.sh sanitize build` builds without running the suite.
     ensure_packages
     BUILD_DIR=${WHIZBANG_BUILD_DIR:-build-sanitize}
     generator=$(test_build_generator)
@@ -215,11 +238,13 @@ case "${1:-}" in
     configure -DWHIZBANG_SANITIZE=address,undefined -DWHIZBANG_NO_SANITIZE=alignment,null \
       -DWHIZBANG_BUILD_BENCHMARKS=OFF "${UNITY[@]}" "${SANITIZED_FLAGS[@]}" "$generator"
     build
+    [ "${2:-}" = build ] && exit 0
     smaller_crash_harness
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
       ctest --test-dir "$BUILD_DIR" -j "$JOBS" --output-on-failure --timeout 900
     ;;
   tsan)
+    # `./dev.sh tsan build` builds without running the suites.
     # A report fails the test: halt_on_error exits with 66 at the first one. second_deadlock_stack
     # shows where both mutexes of a lock-order inversion were taken; history_size=4 (default 2,
     # max 7) keeps more per-thread history, so the earlier access of a race more often has a stack.
@@ -233,6 +258,7 @@ case "${1:-}" in
     configure -DWHIZBANG_SANITIZE=thread -DWHIZBANG_BUILD_BENCHMARKS=OFF \
       -DWHIZBANG_PRECOMPILED_HEADERS=OFF "${UNITY[@]}" "${SANITIZED_FLAGS[@]}" "$generator"
     without_aslr cmake --build "$BUILD_DIR" -j "$JOBS" --target "${TSAN_TARGETS[@]}"
+    [ "${2:-}" = build ] && exit 0
     smaller_crash_harness
     # The suites not built leave placeholders (*_NOT_BUILT) and the guide's test: left out.
     # So is the RabbitMQ chaos harness on PostgreSQL stores, for now: its one run here stopped
@@ -260,13 +286,19 @@ suppressions=$PWD/tests/tsan.supp ${TSAN_OPTIONS:-}" \
     ensure_packages
     configure "${RELEASE_FLAGS[@]}"
     build --target growth_bench
-    growth_pg=$(mktemp -d /tmp/whizbang-growth-pg.XXXXXX)
-    trap 'tests/support/postgres-server.sh down "'"$growth_pg"'" >/dev/null' EXIT
-    tests/support/postgres-server.sh up "$growth_pg" >/dev/null
-    WHIZBANG_PG_CONNINFO="postgresql:///whizbang_test?host=$growth_pg&port=55432&user=whizbang" \
-      "$BUILD_DIR/tests/benchmarks/growth_bench" "${@:2}"
+    benchmark_on_throwaway_postgres growth_bench "${@:2}"
+    ;;
+  capacity)
+    # What a message costs PostgreSQL (tests/benchmarks/capacity_bench.cpp): commits, row writes
+    # per table and WAL bytes, on a throwaway server nothing else writes to; the inputs of
+    # docs/guide/20-capacity.md.
+    ensure_packages
+    configure "${RELEASE_FLAGS[@]}"
+    build --target capacity_bench
+    benchmark_on_throwaway_postgres capacity_bench "${@:2}"
     ;;
   fuzz)
+    # `./dev.sh fuzz build` builds the fuzzers without running them.
     # Coverage-guided fuzzing (tests/fuzz/libfuzzer) for a bounded time: clang-19, since
     # libFuzzer ships with Clang; project code instrumented for coverage (WHIZBANG_FUZZERS) and
     # with ASan (UBSan would double the build for CI; ./dev.sh sanitize runs the suites under
@@ -285,6 +317,7 @@ suppressions=$PWD/tests/tsan.supp ${TSAN_OPTIONS:-}" \
       -DWHIZBANG_SANITIZE=address -DWHIZBANG_BUILD_BENCHMARKS=OFF \
       -DWHIZBANG_BUILD_SAMPLES=OFF "${SANITIZED_FLAGS[@]}" "$generator"
     build --target envelope_decoder_fuzzer delivery_path_fuzzer
+    [ "$seconds" = build ] && exit 0
     artifacts=$BUILD_DIR/fuzz-artifacts/
     mkdir -p "$artifacts"
     # The envelope decoder on the seed corpus; the delivery path (AMQP properties, headers and
@@ -312,7 +345,7 @@ suppressions=$PWD/tests/tsan.supp ${TSAN_OPTIONS:-}" \
     done
     ;;
   *)
-    echo "usage: ./dev.sh run [distributed] | test | sanitize | tsan | fuzz [seconds] | rebuild-proof [events] | growth [benchmark flags]" >&2
+    echo "usage: ./dev.sh run [distributed] | build | test | sanitize [build] | tsan [build] | fuzz [seconds|build] | rebuild-proof [events] | growth [benchmark flags] | capacity [benchmark flags]" >&2
     exit 2
     ;;
 esac
