@@ -8,7 +8,8 @@
 //   WHIZBANG_PG_CONNINFO=... build/tests/benchmarks/growth_bench   # and PostgreSQL
 //
 // Without WHIZBANG_PG_CONNINFO the PostgreSQL rows are skipped with a message (./dev.sh growth
-// starts a throwaway server). The other curves: growth_events.cpp, growth_purge.cpp.
+// starts a throwaway server). The other curves: growth_dedup.cpp, growth_events.cpp,
+// growth_purge.cpp.
 #include "growth_stores.hpp"
 
 namespace growth::claims {
