@@ -446,7 +446,9 @@ TYPED_TEST(FailureContractTests, FailedDetachedWorkWithRetryDecision_ItsWaitAndI
   for (int attempt = 3; attempt <= 5; ++attempt) {
     ASSERT_TRUE(
         this->store_->fail_detached_work(work.work_id, "down", false, RetryDecision{0s, 5}).ok());
-    if (attempt < 5) ASSERT_EQ(this->store_->claim_detached_work(10)->size(), 1u) << attempt;
+    if (attempt < 5) {
+      ASSERT_EQ(this->store_->claim_detached_work(10)->size(), 1u) << attempt;
+    }
   }
   EXPECT_TRUE(this->store_->claim_detached_work(10)->empty());
   std::vector<DeadLetter> letters = this->dead_letters();
