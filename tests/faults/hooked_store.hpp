@@ -116,9 +116,10 @@ class HookedStore final : public whizbang::WorkStore, public whizbang::StoreRead
       std::span<const whizbang::MessageId> event_work_ids) override {
     return inner_->complete_perspective_work(event_work_ids);
   }
-  absl::Status fail_perspective_work(const whizbang::MessageId& event_work_id,
-                                     std::string_view error, bool dead_letter) override {
-    return inner_->fail_perspective_work(event_work_id, error, dead_letter);
+  absl::Status fail_perspective_work(
+      const whizbang::MessageId& event_work_id, std::string_view error, bool dead_letter,
+      const std::optional<whizbang::RetryDecision>& retry = std::nullopt) override {
+    return inner_->fail_perspective_work(event_work_id, error, dead_letter, retry);
   }
   absl::StatusOr<std::vector<whizbang::LifecycleWork>> claim_lifecycle_work(
       std::size_t max_items) override {
@@ -130,9 +131,10 @@ class HookedStore final : public whizbang::WorkStore, public whizbang::StoreRead
   absl::Status complete_lifecycle_work(const whizbang::MessageId& event_id) override {
     return inner_->complete_lifecycle_work(event_id);
   }
-  absl::Status fail_lifecycle_work(const whizbang::MessageId& event_id, std::string_view error,
-                                   bool dead_letter) override {
-    return inner_->fail_lifecycle_work(event_id, error, dead_letter);
+  absl::Status fail_lifecycle_work(
+      const whizbang::MessageId& event_id, std::string_view error, bool dead_letter,
+      const std::optional<whizbang::RetryDecision>& retry = std::nullopt) override {
+    return inner_->fail_lifecycle_work(event_id, error, dead_letter, retry);
   }
   absl::StatusOr<std::optional<whizbang::PerspectiveModelRow>> load_perspective_model(
       std::string_view perspective, const whizbang::Uuid& stream_id) override {
@@ -169,9 +171,10 @@ class HookedStore final : public whizbang::WorkStore, public whizbang::StoreRead
   absl::StatusOr<bool> complete_detached_work(const whizbang::MessageId& work_id) override {
     return inner_->complete_detached_work(work_id);
   }
-  absl::Status fail_detached_work(const whizbang::MessageId& work_id, std::string_view error,
-                                  bool dead_letter) override {
-    return inner_->fail_detached_work(work_id, error, dead_letter);
+  absl::Status fail_detached_work(
+      const whizbang::MessageId& work_id, std::string_view error, bool dead_letter,
+      const std::optional<whizbang::RetryDecision>& retry = std::nullopt) override {
+    return inner_->fail_detached_work(work_id, error, dead_letter, retry);
   }
   absl::StatusOr<std::vector<whizbang::DeadLetter>> dead_letters(std::size_t limit) override {
     return inner_->dead_letters(limit);

@@ -425,5 +425,38 @@ TYPED_TEST(FailureContractTests, FailedDetachedWork_WaitsForItsRetryAndNoStaleRu
   EXPECT_TRUE(*this->store_->complete_detached_work(work.work_id));
 }
 
+TYPED_TEST(FailureContractTests, FailedDetachedWorkWithRetryDecision_ItsWaitAndItsMax) {
+  DetachedWork work;
+  work.work_id = MessageId::mint();
+  work.message_id = MessageId::mint();
+  work.message_type = "store_test::OrderCreated";
+  work.receptor_id = "shop::Auditor";
+  work.envelope_json = "{}";
+  ASSERT_TRUE(this->store_->store_detached_work(work).ok());
+  ASSERT_TRUE(
+      this->store_->fail_detached_work(work.work_id, "blip", false, RetryDecision{0s, 5}).ok());
+  ASSERT_EQ(this->store_->claim_detached_work(10)->size(), 1u) << "due at once";
+  ASSERT_TRUE(
+      this->store_->fail_detached_work(work.work_id, "down", false, RetryDecision{7s, 5}).ok());
+  this->clock_.advance(6s);
+  EXPECT_TRUE(this->store_->claim_detached_work(10)->empty()) << "waits its 7 s";
+  this->clock_.advance(1s);
+  ASSERT_EQ(this->store_->claim_detached_work(10)->size(), 1u);
+  // Attempts 3, 4 and 5: the decision's max is 5 (the store's is 3, SetUp).
+  for (int attempt = 3; attempt <= 5; ++attempt) {
+    ASSERT_TRUE(
+        this->store_->fail_detached_work(work.work_id, "down", false, RetryDecision{0s, 5}).ok());
+    if (attempt < 5) {
+      ASSERT_EQ(this->store_->claim_detached_work(10)->size(), 1u) << attempt;
+    }
+  }
+  EXPECT_TRUE(this->store_->claim_detached_work(10)->empty());
+  std::vector<DeadLetter> letters = this->dead_letters();
+  ASSERT_EQ(letters.size(), 1u);
+  EXPECT_EQ(letters[0].source, DeadLetterSource::DetachedWork);
+  EXPECT_EQ(letters[0].attempts, 5);
+  EXPECT_EQ(letters[0].reason, FailureReason::MaxAttemptsExceeded);
+}
+
 }  // namespace
 }  // namespace store_test

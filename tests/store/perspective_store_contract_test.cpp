@@ -160,6 +160,74 @@ TYPED_TEST(PerspectiveStoreContractTests, FailedLifecycleCompletion_IsRetriedThe
   EXPECT_EQ(this->store_->claim_lifecycle_work(10)->size(), 1u);
 }
 
+// A retry policy's decision (docs/guide/11-failures.md, "Retry policies") replaces the store's
+// schedule for a perspective event: its wait (zero: due at once), and its attempts before the
+// dead letters. The row's stream waits for it all the same.
+TYPED_TEST(PerspectiveStoreContractTests, FailWithRetryDecision_ItsWaitAndItsMaxAttempts) {
+  const Uuid stream = MessageId::mint().uuid();
+  this->store_event(stream, "o-1");
+  const MessageId later = this->store_event(stream, "o-2");
+  std::vector<PerspectiveWork> work = this->claim();
+  ASSERT_EQ(work.size(), 4u);
+  ASSERT_EQ(work[0].perspective_name, "A");
+  const MessageId failing = work[0].event_work_id;
+  ASSERT_TRUE(
+      this->store_->fail_perspective_work(failing, "blip", false, RetryDecision{0s, 3}).ok());
+  work = this->claim();
+  ASSERT_FALSE(work.empty());
+  EXPECT_EQ(work[0].event_work_id, failing) << "an immediate retry is due at once, first";
+  ASSERT_TRUE(
+      this->store_->fail_perspective_work(failing, "down", false, RetryDecision{7s, 3}).ok());
+  auto rows = whizbang::reader_of(*this->store_)->perspective_events(stream);
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  const auto row = std::find_if(rows->begin(), rows->end(),
+                                [&](const auto& r) { return r.event_work_id == failing; });
+  ASSERT_NE(row, rows->end());
+  EXPECT_EQ(row->attempts, 2);
+  ASSERT_TRUE(row->scheduled_for.has_value());
+  EXPECT_EQ(*row->scheduled_for, this->clock_.now() + 7s) << "its 7 s, not the store's 60 s";
+  for (const PerspectiveWork& item : this->claim()) {
+    EXPECT_FALSE(item.perspective_name == "A" && item.event_id == later)
+        << "A's later event waits for the retry";
+  }
+  this->clock_.advance(7s);
+  work = this->claim();
+  ASSERT_FALSE(work.empty());
+  EXPECT_EQ(work[0].event_work_id, failing);
+  // Its third attempt is its last (the decision's max 3; the store's is 10).
+  ASSERT_TRUE(
+      this->store_->fail_perspective_work(failing, "down", false, RetryDecision{7s, 3}).ok());
+  auto letters = this->store_->dead_letters(10);
+  ASSERT_TRUE(letters.ok());
+  ASSERT_EQ(letters->size(), 1u);
+  EXPECT_EQ((*letters)[0].source, DeadLetterSource::PerspectiveEvent);
+  EXPECT_EQ((*letters)[0].attempts, 3);
+  EXPECT_EQ((*letters)[0].reason, FailureReason::MaxAttemptsExceeded);
+}
+
+TYPED_TEST(PerspectiveStoreContractTests, FailLifecycleWithRetryDecision_ItsWaitAndItsMax) {
+  const MessageId event = this->store_event(MessageId::mint().uuid(), "o-1");
+  const std::vector<PerspectiveWork> work = this->claim();
+  ASSERT_EQ(work.size(), 2u);
+  ASSERT_EQ(this->complete({work[0].event_work_id, work[1].event_work_id}).size(), 1u);
+  ASSERT_EQ(this->store_->claim_lifecycle_work(10)->size(), 1u);
+  ASSERT_TRUE(this->store_->fail_lifecycle_work(event, "blip", false, RetryDecision{0s, 3}).ok());
+  ASSERT_EQ(this->store_->claim_lifecycle_work(10)->size(), 1u) << "due at once";
+  ASSERT_TRUE(this->store_->fail_lifecycle_work(event, "down", false, RetryDecision{7s, 3}).ok());
+  EXPECT_TRUE(this->store_->claim_lifecycle_work(10)->empty());
+  this->clock_.advance(6s);
+  EXPECT_TRUE(this->store_->claim_lifecycle_work(10)->empty()) << "waits its 7 s";
+  this->clock_.advance(1s);
+  ASSERT_EQ(this->store_->claim_lifecycle_work(10)->size(), 1u);
+  ASSERT_TRUE(this->store_->fail_lifecycle_work(event, "down", false, RetryDecision{7s, 3}).ok());
+  auto letters = this->store_->dead_letters(10);
+  ASSERT_TRUE(letters.ok());
+  ASSERT_EQ(letters->size(), 1u);
+  EXPECT_EQ((*letters)[0].source, DeadLetterSource::LifecycleCompletion);
+  EXPECT_EQ((*letters)[0].attempts, 3);
+  EXPECT_EQ((*letters)[0].reason, FailureReason::MaxAttemptsExceeded);
+}
+
 TYPED_TEST(PerspectiveStoreContractTests, StreamOrder_AFailedEventHoldsBackItsPerspectiveOnly) {
   const Uuid stream = MessageId::mint().uuid();
   const MessageId first = this->store_event(stream, "o-1");

@@ -110,6 +110,7 @@ void ServiceHost::build_invokers() {
   invoker_options.executor = o.executor;
   invoker_options.detached_work = o.store;
   invoker_options.logger = o.logger;
+  invoker_options.retry_policies = o.retry_policies;  // kept detached work's failed runs
   invoker_ = std::make_unique<ReceptorInvoker>(*dispatcher_, invoker_options);
   // Outside a handling's transaction a record on the envelope alone is lost with a failed publish
   // or a crash: these stages also keep theirs in the database (a replaced store is kept as is).
@@ -134,6 +135,7 @@ absl::Status ServiceHost::build_perspectives(const ServiceRegistry& services) {
     worker_options.poll_interval = options_.poll_interval;
     worker_options.max_batch_time = options_.lease_renewal_interval;
     worker_options.logger = options_.logger;
+    worker_options.retry_policies = options_.retry_policies;
     perspective_worker_ =
         std::make_unique<PerspectiveWorker>(*options_.store, *perspective_runner_, worker_options);
   }

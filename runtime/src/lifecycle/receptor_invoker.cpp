@@ -198,7 +198,7 @@ absl::Status ReceptorInvoker::fire(Envelope& envelope, const ReceptorInfo& recep
           // run() logs a failure (EventId 17 at Error) and never throws: detached work has no
           // caller to report to, and must not take the executor's thread down.
           if (work_id) {
-            (void)run_detached(*work_id, receptor, stage, handling);
+            (void)run_detached(*work_id, receptor, stage, handling, /*attempts=*/0);
           } else {
             (void)run(receptor, stage, handling);
           }
@@ -219,7 +219,7 @@ absl::Status ReceptorInvoker::fire(Envelope& envelope, const ReceptorInfo& recep
 }
 
 absl::Status ReceptorInvoker::run_detached(const MessageId& work_id, const ReceptorInfo& receptor,
-                                           Stage stage, const Envelope& envelope) {
+                                           Stage stage, const Envelope& envelope, int attempts) {
   WorkStore& store = *options_.detached_work;
   bool owned = false;
   absl::Status status = [&]() -> absl::Status {
@@ -235,11 +235,14 @@ absl::Status ReceptorInvoker::run_detached(const MessageId& work_id, const Recep
     if (absl::Status ran = run(receptor, stage, envelope); !ran.ok()) return ran;
     return transaction.commit();
   }();
-  // Rolled back, so still kept: retried after its backoff, dead-lettered at max attempts. (A
-  // transaction that could not even begin leaves it leased; its lease lapses.)
+  // Rolled back, so still kept: retried as the retry policy of the receptor's exception says
+  // (the store's backoff by default), dead-lettered at max attempts. (A transaction that could
+  // not even begin leaves it leased; its lease lapses.)
   if (!status.ok() && owned) {
-    if (absl::Status failed =
-            store.fail_detached_work(work_id, std::string(status.message()), is_permanent(status));
+    const RetryOutcome outcome =
+        options_.retry_policies.outcome(status, attempts, is_permanent(status));
+    if (absl::Status failed = store.fail_detached_work(work_id, std::string(status.message()),
+                                                       outcome.dead_letter, outcome.retry);
         !failed.ok()) {
       log(options_.logger, spdlog::level::err, log_events::kReceptorFired,
           "detached work {} of receptor {} could not be marked failed: {}", work_id, receptor.id,
@@ -272,7 +275,7 @@ absl::Status ReceptorInvoker::run_detached_work(const DetachedWork& work) {
   // is the envelope's.
   const IncomingTrace trace = read_incoming_trace(*envelope, nullptr);
   const TraceScope trace_scope(trace.context ? &*trace.context : nullptr);
-  return run_detached(work.work_id, *receptor, work.stage, *envelope);
+  return run_detached(work.work_id, *receptor, work.stage, *envelope, work.attempts);
 }
 
 absl::StatusOr<InvokeReport> ReceptorInvoker::invoke(Envelope& envelope, Stage stage,

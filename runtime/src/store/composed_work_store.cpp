@@ -72,8 +72,9 @@ absl::StatusOr<PerspectiveCompletion> ComposedWorkStore::complete_perspective_wo
   return roles_.perspectives->complete_perspective_work(event_work_ids);
 }
 absl::Status ComposedWorkStore::fail_perspective_work(const MessageId& event_work_id,
-                                                      std::string_view error, bool dead_letter) {
-  return roles_.perspectives->fail_perspective_work(event_work_id, error, dead_letter);
+                                                      std::string_view error, bool dead_letter,
+                                                      const std::optional<RetryDecision>& retry) {
+  return roles_.perspectives->fail_perspective_work(event_work_id, error, dead_letter, retry);
 }
 absl::StatusOr<std::optional<PerspectiveModelRow>> ComposedWorkStore::load_perspective_model(
     std::string_view perspective, const Uuid& stream_id) {
@@ -118,8 +119,9 @@ absl::Status ComposedWorkStore::complete_lifecycle_work(const MessageId& event_i
   return roles_.stage_work->complete_lifecycle_work(event_id);
 }
 absl::Status ComposedWorkStore::fail_lifecycle_work(const MessageId& event_id,
-                                                    std::string_view error, bool dead_letter) {
-  return roles_.stage_work->fail_lifecycle_work(event_id, error, dead_letter);
+                                                    std::string_view error, bool dead_letter,
+                                                    const std::optional<RetryDecision>& retry) {
+  return roles_.stage_work->fail_lifecycle_work(event_id, error, dead_letter, retry);
 }
 absl::Status ComposedWorkStore::store_detached_work(const DetachedWork& work) {
   return roles_.stage_work->store_detached_work(work);
@@ -132,8 +134,9 @@ absl::StatusOr<bool> ComposedWorkStore::complete_detached_work(const MessageId& 
   return roles_.stage_work->complete_detached_work(work_id);
 }
 absl::Status ComposedWorkStore::fail_detached_work(const MessageId& work_id, std::string_view error,
-                                                   bool dead_letter) {
-  return roles_.stage_work->fail_detached_work(work_id, error, dead_letter);
+                                                   bool dead_letter,
+                                                   const std::optional<RetryDecision>& retry) {
+  return roles_.stage_work->fail_detached_work(work_id, error, dead_letter, retry);
 }
 
 // WorkCoordination

@@ -70,6 +70,9 @@ absl::StatusOr<PerspectiveCycleResult> PerspectiveWorker::run_once() {
   std::map<MessageId, Envelope> envelopes;
   // (stream, perspective) lanes with a failed event in this batch: their later events wait.
   std::set<std::pair<Uuid, std::string>> failed_lanes;
+  // Events whose gate opened here and whose stages failed: an immediate retry (a retry policy's
+  // wait of zero) waits for the next cycle, as every other row's does.
+  std::set<MessageId> failed_gates;
   for (std::size_t index = 0; index < work->size(); ++index) {
     const PerspectiveWork& item = (*work)[index];
     if (index > 0 && std::chrono::steady_clock::now() - claimed_at >= options_.max_batch_time) {
@@ -88,8 +91,11 @@ absl::StatusOr<PerspectiveCycleResult> PerspectiveWorker::run_once() {
           item.perspective_name, item.event_id, status.ToString());
       ++result.failed;
       failed_lanes.insert(lane);
+      // Its stream's later events wait for its retry, at once or after the backoff alike.
+      const RetryOutcome outcome = options_.retry_policies.outcome(
+          status, item.attempts, dead_letter || is_permanent(status));
       return store_.fail_perspective_work(item.event_work_id, status.ToString(),
-                                          dead_letter || is_permanent(status));
+                                          outcome.dead_letter, outcome.retry);
     };
     const PerspectiveInfo* perspective = runner_.registry().find_perspective(item.perspective_name);
     if (perspective == nullptr) {
@@ -136,7 +142,11 @@ absl::StatusOr<PerspectiveCycleResult> PerspectiveWorker::run_once() {
     }
     if (!gate_opened) continue;
     ++result.events_completed;
-    if (absl::Status status = finish(found->second, result); !status.ok()) return status;
+    const std::size_t failed_before = result.lifecycle_failed;
+    if (absl::Status status = finish(found->second, /*attempts=*/0, result); !status.ok()) {
+      return status;
+    }
+    if (result.lifecycle_failed > failed_before) failed_gates.insert(item.event_id);
   }
 
   // Lifecycle completions owed from earlier: a process that died before their stages ran, or
@@ -144,6 +154,7 @@ absl::StatusOr<PerspectiveCycleResult> PerspectiveWorker::run_once() {
   absl::StatusOr<std::vector<LifecycleWork>> owed = store_.claim_lifecycle_work(options_.max_batch);
   if (!owed.ok()) return owed.status();
   for (const LifecycleWork& item : *owed) {
+    if (failed_gates.contains(item.event_id)) continue;  // leased to this instance until then
     absl::StatusOr<Envelope> envelope = envelope_from_stored_event(
         item.event_id, item.event_type, item.event_data, item.metadata, runner_.registry());
     if (!envelope.ok()) {
@@ -155,7 +166,9 @@ absl::StatusOr<PerspectiveCycleResult> PerspectiveWorker::run_once() {
       }
       continue;
     }
-    if (absl::Status status = finish(*envelope, result); !status.ok()) return status;
+    if (absl::Status status = finish(*envelope, item.attempts, result); !status.ok()) {
+      return status;
+    }
   }
   // A full claim that moved something: more is likely waiting (worker_loop.hpp).
   const bool moved = result.applied + result.already_applied + result.failed > 0;
@@ -163,7 +176,8 @@ absl::StatusOr<PerspectiveCycleResult> PerspectiveWorker::run_once() {
   return result;
 }
 
-absl::Status PerspectiveWorker::finish(Envelope& envelope, PerspectiveCycleResult& result) {
+absl::Status PerspectiveWorker::finish(Envelope& envelope, int attempts,
+                                       PerspectiveCycleResult& result) {
   // The stages fire, and their records commit, while the lifecycle completion is this
   // instance's: one that took it over after this one's lease lapsed (a stalled thread) finds it
   // gone or fires nothing here, rather than both firing it (docs/guide/11-failures.md).
@@ -193,8 +207,10 @@ absl::Status PerspectiveWorker::finish(Envelope& envelope, PerspectiveCycleResul
       "post-perspective stages of event {} failed: {}", envelope.message_id, stages.ToString());
   ++result.lifecycle_failed;
   // The records of the receptors that fired before the failure commit with it.
-  if (absl::Status status =
-          store_.fail_lifecycle_work(envelope.message_id, stages.ToString(), is_permanent(stages));
+  const RetryOutcome outcome =
+      options_.retry_policies.outcome(stages, attempts, is_permanent(stages));
+  if (absl::Status status = store_.fail_lifecycle_work(envelope.message_id, stages.ToString(),
+                                                       outcome.dead_letter, outcome.retry);
       !status.ok()) {
     return status;
   }

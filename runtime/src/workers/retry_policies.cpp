@@ -69,15 +69,30 @@ const RetryPolicy& RetryPolicies::policy_for(const absl::Status& status,
   return default_;
 }
 
+namespace {
+
+RetryOutcome outcome_of(const RetryPolicies& policies, const absl::Status& status,
+                        int failures_before, FailureReason reason, bool dead_letter) {
+  // A dead letter stays one; nothing configured: the store's own schedule.
+  if (dead_letter || policies.is_default()) return {.dead_letter = dead_letter};
+  const RetryPolicy& policy = policies.policy_for(status, reason);
+  if (!policy.retryable) return {.dead_letter = true};
+  return {.dead_letter = false, .retry = policy.decide(failures_before)};
+}
+
+}  // namespace
+
 void RetryPolicies::apply(const absl::Status& status, int failures_before,
                           WorkFailure& failure) const {
-  if (failure.dead_letter || !configured_) return;  // the store's own schedule
-  const RetryPolicy& policy = policy_for(status, failure.reason);
-  if (!policy.retryable) {
-    failure.dead_letter = true;
-    return;
-  }
-  failure.retry = policy.decide(failures_before);
+  RetryOutcome outcome =
+      outcome_of(*this, status, failures_before, failure.reason, failure.dead_letter);
+  failure.dead_letter = outcome.dead_letter;
+  if (outcome.retry) failure.retry = outcome.retry;
+}
+
+RetryOutcome RetryPolicies::outcome(const absl::Status& status, int failures_before,
+                                    bool dead_letter) const {
+  return outcome_of(*this, status, failures_before, FailureReason::Unknown, dead_letter);
 }
 
 }  // namespace whizbang

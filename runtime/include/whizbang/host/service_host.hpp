@@ -125,8 +125,9 @@ struct HostOptions {
   // (InboxWorkerOptions::handle_on_delivery). Unset: when the transport delivers on its own
   // threads and the store's writers take turns (RabbitMQ with SQLite).
   std::optional<bool> inbox_handle_on_delivery;
-  // Which retry policy a failed handling or publish gets: by exception type, status code or
-  // failure reason (docs/guide/11-failures.md, "Retry policies"); default: the store's schedule.
+  // Which retry policy a failed handling, publish, perspective apply, PostAllPerspectives or
+  // PostLifecycle stage, or detached run gets: by exception type, status code or failure reason
+  // (docs/guide/11-failures.md, "Retry policies"); default: the store's schedule.
   RetryPolicies retry_policies;
   // Circuit breakers per receptor (the inbox row's handler name) and per destination (the
   // transport address) and a default (docs/guide/11-failures.md, "Circuit breakers"); nothing

@@ -22,7 +22,8 @@
 // invocation is also kept in the store (joining the caller's transaction) until it has run, and
 // the run deletes it in the transaction that commits what the receptor emitted: a process that
 // dies in between leaves it for run_detached_work() (the host's detached worker), instead of
-// losing it. A run that fails is retried with backoff and dead-lettered like any row.
+// losing it. A run that fails is retried with backoff and dead-lettered like any row, as
+// `retry_policies` say (docs/guide/11-failures.md, "Retry policies").
 #pragma once
 
 #include <memory>
@@ -38,6 +39,7 @@
 #include "whizbang/exactly_once/receptor_dedup_store.hpp"
 #include "whizbang/lifecycle/executor.hpp"
 #include "whizbang/store/work_store.hpp"
+#include "whizbang/workers/retry_policies.hpp"
 
 namespace whizbang {
 
@@ -70,6 +72,9 @@ struct ReceptorInvokerOptions {
   // Detached stages run inline in the caller's transaction, and there is nothing to keep.)
   WorkStore* detached_work = nullptr;
   std::shared_ptr<spdlog::logger> logger;
+  // Which retry policy a failed run of kept detached work gets, by the receptor's exception type
+  // (whizbang/workers/retry_policies.hpp); default: the store's schedule.
+  RetryPolicies retry_policies{};
 };
 
 // What one invoke() did, for callers that report or test it. The ids are the registry's own
@@ -107,9 +112,10 @@ class ReceptorInvoker {
   absl::Status run(const ReceptorInfo& receptor, Stage stage, const Envelope& envelope,
                    bool emit = true);
   // Runs kept detached work in a transaction that first deletes it (so only one run owns it) and
-  // commits with what the receptor emitted; a failure keeps it for a retry.
+  // commits with what the receptor emitted; a failure keeps it for a retry (`attempts`: its
+  // failures before this run, for the retry policy).
   absl::Status run_detached(const MessageId& work_id, const ReceptorInfo& receptor, Stage stage,
-                            const Envelope& envelope);
+                            const Envelope& envelope, int attempts);
   // Appends the record of a successful invocation to the envelope and returns it.
   const ReceptorInvocationRecord& append_record(Envelope& envelope, const ReceptorInfo& receptor,
                                                 Stage stage, const LifecycleContext& context,

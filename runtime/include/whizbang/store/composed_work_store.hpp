@@ -75,8 +75,9 @@ class ComposedWorkStore : public WorkStore {
   absl::StatusOr<std::vector<PerspectiveWork>> claim_perspective_work(std::size_t max_items) final;
   absl::StatusOr<PerspectiveCompletion> complete_perspective_work(
       std::span<const MessageId> event_work_ids) final;
-  absl::Status fail_perspective_work(const MessageId& event_work_id, std::string_view error,
-                                     bool dead_letter) final;
+  absl::Status fail_perspective_work(
+      const MessageId& event_work_id, std::string_view error, bool dead_letter,
+      const std::optional<RetryDecision>& retry = std::nullopt) final;
   absl::StatusOr<std::optional<PerspectiveModelRow>> load_perspective_model(
       std::string_view perspective, const Uuid& stream_id) final;
   absl::StatusOr<std::vector<PerspectiveModelEntry>> list_perspective_models(
@@ -127,12 +128,14 @@ class ComposedWorkStore : public WorkStore {
   absl::StatusOr<bool> renew_lifecycle_work(const MessageId& event_id) final;
   absl::Status complete_lifecycle_work(const MessageId& event_id) final;
   absl::Status fail_lifecycle_work(const MessageId& event_id, std::string_view error,
-                                   bool dead_letter) final;
+                                   bool dead_letter,
+                                   const std::optional<RetryDecision>& retry = std::nullopt) final;
   absl::Status store_detached_work(const DetachedWork& work) final;
   absl::StatusOr<std::vector<DetachedWork>> claim_detached_work(std::size_t max_items) final;
   absl::StatusOr<bool> complete_detached_work(const MessageId& work_id) final;
   absl::Status fail_detached_work(const MessageId& work_id, std::string_view error,
-                                  bool dead_letter) final;
+                                  bool dead_letter,
+                                  const std::optional<RetryDecision>& retry = std::nullopt) final;
 
   // WorkCoordination
   absl::StatusOr<std::vector<WorkItem>> process_work_batch(const WorkBatchRequest& request) final;

@@ -14,6 +14,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "whizbang/retry/retry_policy.hpp"
 #include "whizbang/store/store_rows.hpp"
 
 namespace whizbang {
@@ -40,9 +41,12 @@ class PerspectiveStore {
       std::span<const MessageId> event_work_ids) = 0;
   // Releases a perspective event whose apply failed: attempts + 1, error kept, retried after the
   // store's backoff (failure_backoff); dead-lettered at max_attempts, or at once with
-  // `dead_letter` (an unknown perspective, an event that cannot be decoded).
-  virtual absl::Status fail_perspective_work(const MessageId& event_work_id, std::string_view error,
-                                             bool dead_letter) = 0;
+  // `dead_letter` (an unknown perspective, an event that cannot be decoded). `retry`: the retry
+  // policy's decision instead (its wait and max attempts, whizbang/workers/retry_policies.hpp).
+  // Every override keeps the same default.
+  virtual absl::Status fail_perspective_work(
+      const MessageId& event_work_id, std::string_view error, bool dead_letter,
+      const std::optional<RetryDecision>& retry = std::nullopt) = 0;
 
   // The stored model of `perspective` for `stream_id`; nullopt when no event was applied yet.
   virtual absl::StatusOr<std::optional<PerspectiveModelRow>> load_perspective_model(

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -36,9 +37,12 @@ class StageWorkStore {
   virtual absl::StatusOr<bool> renew_lifecycle_work(const MessageId& event_id) = 0;
   // Its stages succeeded: the lifecycle completion is deleted.
   virtual absl::Status complete_lifecycle_work(const MessageId& event_id) = 0;
-  // Its stages failed: retried with backoff, dead-lettered like any row.
-  virtual absl::Status fail_lifecycle_work(const MessageId& event_id, std::string_view error,
-                                           bool dead_letter) = 0;
+  // Its stages failed: retried with backoff, dead-lettered like any row. `retry`: the retry
+  // policy's decision instead of the store's schedule (whizbang/workers/retry_policies.hpp).
+  // Every override keeps the same default, here and below.
+  virtual absl::Status fail_lifecycle_work(
+      const MessageId& event_id, std::string_view error, bool dead_letter,
+      const std::optional<RetryDecision>& retry = std::nullopt) = 0;
 
   // ---- detached stages ----------------------------------------------------------------------
   // Keeps a Detached stage's invocation until it has run (see DetachedWork), leased to this
@@ -53,9 +57,10 @@ class StageWorkStore {
   // scheduled it rolled back, or it ran), failed and waits for a retry, or another instance took
   // it over.
   virtual absl::StatusOr<bool> complete_detached_work(const MessageId& work_id) = 0;
-  // Its run failed: retried with backoff, dead-lettered like any row.
-  virtual absl::Status fail_detached_work(const MessageId& work_id, std::string_view error,
-                                          bool dead_letter) = 0;
+  // Its run failed: retried with backoff (or as `retry` says), dead-lettered like any row.
+  virtual absl::Status fail_detached_work(
+      const MessageId& work_id, std::string_view error, bool dead_letter,
+      const std::optional<RetryDecision>& retry = std::nullopt) = 0;
 };
 
 }  // namespace whizbang

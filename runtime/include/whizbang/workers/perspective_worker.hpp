@@ -34,6 +34,7 @@
 #include "spdlog/logger.h"
 #include "whizbang/store/work_store.hpp"
 #include "whizbang/workers/perspective_runner.hpp"
+#include "whizbang/workers/retry_policies.hpp"
 #include "whizbang/workers/worker_loop.hpp"
 
 namespace whizbang {
@@ -47,6 +48,11 @@ struct PerspectiveWorkerOptions {
   // Live, or Replay/Rebuild (only idempotent(OnReplay::AlwaysFire) receptors fire).
   ProcessingMode mode = ProcessingMode::Live;
   std::shared_ptr<spdlog::logger> logger;
+  // Which retry policy a failed apply of an event to a perspective, or failed
+  // PostAllPerspectives/PostLifecycle stages, get: by the perspective's or receptor's exception
+  // type, or its status code (docs/guide/11-failures.md, "Retry policies"); default: the store's
+  // schedule.
+  RetryPolicies retry_policies{};
 };
 
 struct PerspectiveCycleResult {
@@ -80,7 +86,8 @@ class PerspectiveWorker {
  private:
   // Runs an event's PostAllPerspectives and PostLifecycle stages and records the outcome on its
   // lifecycle completion.
-  absl::Status finish(Envelope& envelope, PerspectiveCycleResult& result);
+  // `attempts`: the lifecycle completion's failures before (0 when its gate opened this cycle).
+  absl::Status finish(Envelope& envelope, int attempts, PerspectiveCycleResult& result);
 
   WorkStore& store_;
   PerspectiveRunner& runner_;

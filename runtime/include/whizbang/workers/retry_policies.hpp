@@ -14,6 +14,7 @@
 // 240 s, then 300 s; StoreOptions::max_attempts).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <typeinfo>
 #include <utility>
@@ -25,6 +26,13 @@
 #include "whizbang/store/work_item.hpp"
 
 namespace whizbang {
+
+// What the policies make of one failure: dead-letter it now, or retry it as `retry` says (unset:
+// the store's own schedule).
+struct RetryOutcome {
+  bool dead_letter = false;
+  std::optional<RetryDecision> retry = std::nullopt;
+};
 
 class RetryPolicies {
  public:
@@ -43,6 +51,10 @@ class RetryPolicies {
   // Sets `failure`'s retry decision (or dead_letter) for a row that had failed `failures_before`
   // times. A failure already marked dead_letter stays so.
   void apply(const absl::Status& status, int failures_before, WorkFailure& failure) const;
+  // The same for a failure the store records by its key, whose reason is Unknown: a perspective
+  // event, a lifecycle completion, detached work (PerspectiveStore::fail_perspective_work,
+  // StageWorkStore). `dead_letter`: the caller dead-letters it anyway (it cannot be read).
+  RetryOutcome outcome(const absl::Status& status, int failures_before, bool dead_letter) const;
   // True when nothing was configured (every failure gets the store's own schedule).
   bool is_default() const;
 

@@ -86,7 +86,8 @@ absl::StatusOr<PerspectiveCompletion> MemoryPerspectives::complete_perspective_w
 }
 
 absl::Status MemoryPerspectives::fail_perspective_work(const MessageId& event_work_id,
-                                                       std::string_view error, bool dead_letter) {
+                                                       std::string_view error, bool dead_letter,
+                                                       const std::optional<RetryDecision>& retry) {
   return core_.gate.run([&]() -> absl::Status {
     core_.gate.note({.perspectives_written = true});  // a dead letter ends a wait
     for (auto& [key, row] : core_.state.perspective_events) {
@@ -95,7 +96,7 @@ absl::Status MemoryPerspectives::fail_perspective_work(const MessageId& event_wo
       core_.fail({row.attempts, row.error, row.failure_reason, row.instance_id, row.lease_expiry,
                   row.scheduled_for, row.dead_lettered_at},
                  "wh_perspective_events", event_work_id, row.perspective_name, row.stream_id, error,
-                 FailureReason::Unknown, dead_letter);
+                 FailureReason::Unknown, dead_letter, retry);
     }
     return absl::OkStatus();
   });

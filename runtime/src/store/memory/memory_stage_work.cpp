@@ -56,7 +56,8 @@ absl::StatusOr<bool> MemoryStageWork::complete_detached_work(const MessageId& wo
 }
 
 absl::Status MemoryStageWork::fail_detached_work(const MessageId& work_id, std::string_view error,
-                                                 bool dead_letter) {
+                                                 bool dead_letter,
+                                                 const std::optional<RetryDecision>& retry) {
   return core_.gate.run([&]() -> absl::Status {
     auto it = core_.state.detached.find(work_id);
     if (it == core_.state.detached.end() || !core_.owned(it->second.instance_id)) {
@@ -66,7 +67,7 @@ absl::Status MemoryStageWork::fail_detached_work(const MessageId& work_id, std::
     core_.fail({row.work.attempts, row.error, row.failure_reason, row.instance_id, row.lease_expiry,
                 row.scheduled_for, row.dead_lettered_at},
                "wh_detached_work", work_id, row.work.message_type, std::nullopt, error,
-               FailureReason::Unknown, dead_letter);
+               FailureReason::Unknown, dead_letter, retry);
     return absl::OkStatus();
   });
 }
@@ -115,7 +116,8 @@ absl::Status MemoryStageWork::complete_lifecycle_work(const MessageId& event_id)
 }
 
 absl::Status MemoryStageWork::fail_lifecycle_work(const MessageId& event_id, std::string_view error,
-                                                  bool dead_letter) {
+                                                  bool dead_letter,
+                                                  const std::optional<RetryDecision>& retry) {
   return core_.gate.run([&]() -> absl::Status {
     auto it = core_.state.lifecycle.find(event_id);
     if (it == core_.state.lifecycle.end() || !core_.owned(it->second.instance_id)) {
@@ -125,7 +127,7 @@ absl::Status MemoryStageWork::fail_lifecycle_work(const MessageId& event_id, std
     core_.fail({row.attempts, row.error, row.failure_reason, row.instance_id, row.lease_expiry,
                 row.scheduled_for, row.dead_lettered_at},
                "wh_lifecycle_completions", event_id, "PostLifecycle", row.stream_id, error,
-               FailureReason::Unknown, dead_letter);
+               FailureReason::Unknown, dead_letter, retry);
     return absl::OkStatus();
   });
 }

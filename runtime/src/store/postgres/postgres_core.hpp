@@ -123,7 +123,8 @@ struct PostgresCore : store_internal::TransactionBackend {
                          const std::optional<RetryDecision>& retry = std::nullopt) const;
   // Fails the row keyed `id` with one of the keyed failing statements and reports the failure.
   absl::Status fail_keyed(const std::string& sql, std::string_view table, const MessageId& id,
-                          std::string_view error, bool dead_letter);
+                          std::string_view error, bool dead_letter,
+                          const std::optional<RetryDecision>& retry);
   absl::StatusOr<std::vector<WorkItem>> process(const WorkBatchRequest& request);
   // Appends the event rows among `items` to the event store (with their perspective events);
   // quarantines and drops the rows whose envelope is unreadable.

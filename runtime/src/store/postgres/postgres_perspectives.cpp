@@ -20,13 +20,13 @@ namespace whizbang {
 using postgres::Query;
 
 absl::Status PostgresCore::fail_keyed(const std::string& sql, std::string_view table,
-                                      const MessageId& id, std::string_view error,
-                                      bool dead_letter) {
+                                      const MessageId& id, std::string_view error, bool dead_letter,
+                                      const std::optional<RetryDecision>& retry) {
   Query query(*connection, sql);
   query.bind_uuid(1, id.uuid());
   query.bind_uuid(2, options.instance.instance_id);
   query.bind_text(4, error);
-  bind_failure_rule(query, now_micros(), dead_letter, FailureReason::Unknown);
+  bind_failure_rule(query, now_micros(), dead_letter, FailureReason::Unknown, retry);
   WB_ASSIGN_OR_RETURN(bool row, query.step());
   if (!row) return absl::OkStatus();  // gone, or another instance's now
   store_internal::report_failure(
@@ -142,12 +142,13 @@ absl::StatusOr<PerspectiveCompletion> PostgresPerspectives::complete_perspective
   });
 }
 
-absl::Status PostgresPerspectives::fail_perspective_work(const MessageId& event_work_id,
-                                                         std::string_view error, bool dead_letter) {
+absl::Status PostgresPerspectives::fail_perspective_work(
+    const MessageId& event_work_id, std::string_view error, bool dead_letter,
+    const std::optional<RetryDecision>& retry) {
   return core_.gate.run([&]() -> absl::Status {
     core_.gate.note({.perspectives_written = true});  // a dead letter ends a wait
     return core_.fail_keyed(postgres::sql::kFailPerspectiveWork, "wh_perspective_events",
-                            event_work_id, error, dead_letter);
+                            event_work_id, error, dead_letter, retry);
   });
 }
 

@@ -17,8 +17,9 @@ class PostgresPerspectives final : public PerspectiveStore {
       std::size_t max_items) override;
   absl::StatusOr<PerspectiveCompletion> complete_perspective_work(
       std::span<const MessageId> event_work_ids) override;
-  absl::Status fail_perspective_work(const MessageId& event_work_id, std::string_view error,
-                                     bool dead_letter) override;
+  absl::Status fail_perspective_work(
+      const MessageId& event_work_id, std::string_view error, bool dead_letter,
+      const std::optional<RetryDecision>& retry = std::nullopt) override;
   absl::StatusOr<std::optional<PerspectiveModelRow>> load_perspective_model(
       std::string_view perspective, const Uuid& stream_id) override;
   absl::StatusOr<std::vector<PerspectiveModelEntry>> list_perspective_models(

@@ -62,10 +62,11 @@ absl::StatusOr<bool> PostgresStageWork::complete_detached_work(const MessageId& 
 }
 
 absl::Status PostgresStageWork::fail_detached_work(const MessageId& work_id, std::string_view error,
-                                                   bool dead_letter) {
+                                                   bool dead_letter,
+                                                   const std::optional<RetryDecision>& retry) {
   return core_.gate.run([&]() -> absl::Status {
     return core_.fail_keyed(postgres::sql::kFailDetachedWork, "wh_detached_work", work_id, error,
-                            dead_letter);
+                            dead_letter, retry);
   });
 }
 
@@ -111,10 +112,11 @@ absl::Status PostgresStageWork::complete_lifecycle_work(const MessageId& event_i
 }
 
 absl::Status PostgresStageWork::fail_lifecycle_work(const MessageId& event_id,
-                                                    std::string_view error, bool dead_letter) {
+                                                    std::string_view error, bool dead_letter,
+                                                    const std::optional<RetryDecision>& retry) {
   return core_.gate.run([&]() -> absl::Status {
     return core_.fail_keyed(postgres::sql::kFailLifecycleWork, "wh_lifecycle_completions", event_id,
-                            error, dead_letter);
+                            error, dead_letter, retry);
   });
 }
 

@@ -135,7 +135,8 @@ struct SqliteCore : store_internal::TransactionBackend {
   // Fails the row keyed `id` with one of the keyed failing statements (perspective events,
   // lifecycle completions) and reports the failure.
   absl::Status fail_keyed(const std::string& sql, std::string_view table, const MessageId& id,
-                          std::string_view error, bool dead_letter);
+                          std::string_view error, bool dead_letter,
+                          const std::optional<RetryDecision>& retry);
   absl::StatusOr<std::vector<WorkItem>> process(const WorkBatchRequest& request);
   // True when `sql` (a claimable query: ?1 now, ?2 instance, ?3 limit[, ?4]) finds a row.
   absl::StatusOr<bool> any_claimable(const std::string& sql, std::optional<std::int64_t> fourth);

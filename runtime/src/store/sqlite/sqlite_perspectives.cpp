@@ -15,13 +15,14 @@ namespace whizbang {
 using sqlite::Use;
 
 absl::Status SqliteCore::fail_keyed(const std::string& sql, std::string_view table,
-                                    const MessageId& id, std::string_view error, bool dead_letter) {
+                                    const MessageId& id, std::string_view error, bool dead_letter,
+                                    const std::optional<RetryDecision>& retry) {
   WB_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, connection->prepare(sql));
   Use use(*connection, stmt);
   use.bind_uuid(1, id.uuid());
   use.bind_uuid(2, options.instance.instance_id);
   use.bind_text(4, error);
-  bind_failure_rule(use, now_micros(), dead_letter, FailureReason::Unknown);
+  bind_failure_rule(use, now_micros(), dead_letter, FailureReason::Unknown, retry);
   WB_ASSIGN_OR_RETURN(bool row, use.step());
   if (!row) return absl::OkStatus();  // gone, or another instance's now
   store_internal::report_failure(options, {table, id, use.text(0), static_cast<int>(use.int64(1)),
@@ -123,11 +124,12 @@ absl::StatusOr<PerspectiveCompletion> SqlitePerspectives::complete_perspective_w
 }
 
 absl::Status SqlitePerspectives::fail_perspective_work(const MessageId& event_work_id,
-                                                       std::string_view error, bool dead_letter) {
+                                                       std::string_view error, bool dead_letter,
+                                                       const std::optional<RetryDecision>& retry) {
   return core_.gate.run([&]() -> absl::Status {
     core_.gate.note({.perspectives_written = true});  // a dead letter ends a wait
     return core_.fail_keyed(sqlite::sql::kFailPerspectiveWork, "wh_perspective_events",
-                            event_work_id, error, dead_letter);
+                            event_work_id, error, dead_letter, retry);
   });
 }
 

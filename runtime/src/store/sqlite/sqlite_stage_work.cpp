@@ -76,10 +76,11 @@ absl::StatusOr<bool> SqliteStageWork::complete_detached_work(const MessageId& wo
 }
 
 absl::Status SqliteStageWork::fail_detached_work(const MessageId& work_id, std::string_view error,
-                                                 bool dead_letter) {
+                                                 bool dead_letter,
+                                                 const std::optional<RetryDecision>& retry) {
   return core_.gate.run([&]() -> absl::Status {
     return core_.fail_keyed(sqlite::sql::kFailDetachedWork, "wh_detached_work", work_id, error,
-                            dead_letter);
+                            dead_letter, retry);
   });
 }
 
@@ -141,10 +142,11 @@ absl::Status SqliteStageWork::complete_lifecycle_work(const MessageId& event_id)
 }
 
 absl::Status SqliteStageWork::fail_lifecycle_work(const MessageId& event_id, std::string_view error,
-                                                  bool dead_letter) {
+                                                  bool dead_letter,
+                                                  const std::optional<RetryDecision>& retry) {
   return core_.gate.run([&]() -> absl::Status {
     return core_.fail_keyed(sqlite::sql::kFailLifecycleWork, "wh_lifecycle_completions", event_id,
-                            error, dead_letter);
+                            error, dead_letter, retry);
   });
 }
 

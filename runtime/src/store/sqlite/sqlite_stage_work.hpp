@@ -13,13 +13,15 @@ class SqliteStageWork final : public StageWorkStore {
   absl::StatusOr<std::vector<LifecycleWork>> claim_lifecycle_work(std::size_t max_items) override;
   absl::StatusOr<bool> renew_lifecycle_work(const MessageId& event_id) override;
   absl::Status complete_lifecycle_work(const MessageId& event_id) override;
-  absl::Status fail_lifecycle_work(const MessageId& event_id, std::string_view error,
-                                   bool dead_letter) override;
+  absl::Status fail_lifecycle_work(
+      const MessageId& event_id, std::string_view error, bool dead_letter,
+      const std::optional<RetryDecision>& retry = std::nullopt) override;
   absl::Status store_detached_work(const DetachedWork& work) override;
   absl::StatusOr<std::vector<DetachedWork>> claim_detached_work(std::size_t max_items) override;
   absl::StatusOr<bool> complete_detached_work(const MessageId& work_id) override;
-  absl::Status fail_detached_work(const MessageId& work_id, std::string_view error,
-                                  bool dead_letter) override;
+  absl::Status fail_detached_work(
+      const MessageId& work_id, std::string_view error, bool dead_letter,
+      const std::optional<RetryDecision>& retry = std::nullopt) override;
 
  private:
   SqliteCore& core_;

@@ -68,7 +68,7 @@ inline const std::string kDeletePerspectiveWork =
     std::string("DELETE FROM wh_perspective_events WHERE event_work_id = $1::uuid") + kOwnedBy2;
 inline const std::string kPerspectiveWorkRemaining =
     "SELECT count(*) FROM wh_perspective_events WHERE event_id = $1::uuid";
-// ?1 work id ?2 instance ?4 error ?5 now ?6 dead letter now ?7 max attempts ?8 reason
+// ?1 work id ?2 instance ?4 error ?5 now ?6 dead letter now ?7 max attempts ?8 reason ?9 wait
 inline const std::string kFailPerspectiveWork = shapes::fail_perspective_work<Dialect>();
 // ?1 perspective ?2 stream: a model loaded inside a transaction is this transaction's until it
 // commits. Another instance's load waits rather than start from the model being replaced (the

@@ -32,7 +32,7 @@ inline const std::string kRenewLifecycleWork =
 // ?1 event ?2 instance
 inline const std::string kDeleteLifecycleWork =
     std::string("DELETE FROM wh_lifecycle_completions WHERE event_id = $1::uuid") + kOwnedBy2;
-// ?1 event ?2 instance ?4 error ?5 now ?6 dead letter now ?7 max attempts ?8 reason
+// ?1 event ?2 instance ?4 error ?5 now ?6 dead letter now ?7 max attempts ?8 reason ?9 wait
 inline const std::string kFailLifecycleWork = shapes::fail_lifecycle_work<Dialect>();
 
 // ---- detached work ----------------------------------------------------------------------------
@@ -57,7 +57,7 @@ inline const std::string kClaimDetachedWork =
 inline const std::string kDeleteDetachedWork =
     "DELETE FROM wh_detached_work WHERE work_id = $1::uuid AND dead_lettered_at IS NULL "
     "AND instance_id = $2::uuid";
-// ?1 work ?2 instance ?4 error ?5 now ?6 dead letter now ?7 max attempts ?8 reason
+// ?1 work ?2 instance ?4 error ?5 now ?6 dead letter now ?7 max attempts ?8 reason ?9 wait
 inline const std::string kFailDetachedWork = shapes::fail_detached_work<Dialect>();
 
 }  // namespace whizbang::postgres::sql

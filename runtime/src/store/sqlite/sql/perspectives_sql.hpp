@@ -55,7 +55,8 @@ inline const std::string kDeletePerspectiveWork =
     "DELETE FROM wh_perspective_events WHERE event_work_id = ?1";
 inline const std::string kPerspectiveWorkRemaining =
     "SELECT count(*) FROM wh_perspective_events WHERE event_id = ?1";
-// ?1 work id ?2 instance ?3 (unused) ?4 error ?5 now ?6 dead letter now ?7 max attempts ?8 reason
+// ?1 work id ?2 instance ?3 (unused) ?4 error ?5 now ?6 dead letter now ?7 max attempts
+// ?8 reason ?9 wait
 inline const std::string kFailPerspectiveWork = shapes::fail_perspective_work<Dialect>();
 
 }  // namespace whizbang::sqlite::sql

@@ -30,7 +30,8 @@ inline const std::string kRenewLifecycleWork =
 // ?1 event ?2 instance
 inline const std::string kDeleteLifecycleWork =
     std::string("DELETE FROM wh_lifecycle_completions WHERE event_id = ?1") + kOwnedBy2;
-// ?1 event ?2 instance ?3 (unused) ?4 error ?5 now ?6 dead letter now ?7 max attempts ?8 reason
+// ?1 event ?2 instance ?3 (unused) ?4 error ?5 now ?6 dead letter now ?7 max attempts
+// ?8 reason ?9 wait
 inline const std::string kFailLifecycleWork = shapes::fail_lifecycle_work<Dialect>();
 inline const std::string kLoadPerspectiveModel =
     "SELECT model_data, last_event_id, updated_at FROM wh_perspective_models "
@@ -66,7 +67,8 @@ inline const std::string kLeaseDetachedWork =
 inline const std::string kDeleteDetachedWork =
     "DELETE FROM wh_detached_work WHERE work_id = ?1 AND dead_lettered_at IS NULL "
     "AND instance_id = ?2";
-// ?1 work ?2 instance ?3 (unused) ?4 error ?5 now ?6 dead letter now ?7 max attempts ?8 reason
+// ?1 work ?2 instance ?3 (unused) ?4 error ?5 now ?6 dead letter now ?7 max attempts
+// ?8 reason ?9 wait
 inline const std::string kFailDetachedWork = shapes::fail_detached_work<Dialect>();
 
 }  // namespace whizbang::sqlite::sql
