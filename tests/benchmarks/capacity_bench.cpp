@@ -64,10 +64,9 @@ ServerCounts read_counts(PGconn* connection) {
                             "n_tup_hot_upd, n_tup_del FROM pg_stat_user_tables "
                             "WHERE schemaname LIKE 'bench_capacity_%'");
   for (int row = 0; row < PQntuples(tables); ++row) {
-    counts.tables[PQgetvalue(tables, row, 0)] = {integer_at(tables, row, 1),
-                                                 integer_at(tables, row, 2),
-                                                 integer_at(tables, row, 3),
-                                                 integer_at(tables, row, 4)};
+    counts.tables[PQgetvalue(tables, row, 0)] = {
+        integer_at(tables, row, 1), integer_at(tables, row, 2), integer_at(tables, row, 3),
+        integer_at(tables, row, 4)};
   }
   PQclear(tables);
   PGresult* commits = PQexec(
@@ -179,8 +178,8 @@ PerMessage per_message(const RunCounts& small, const RunCounts& large, std::int6
       (delta(large, &ServerCounts::wal_bytes) - delta(small, &ServerCounts::wal_bytes)) / n;
   // Fresh schemas: each run's tables start at zero, so "after" is the run's own count.
   for (const auto& [table, writes] : large.after.tables) {
-    const TableWrites base = small.after.tables.contains(table) ? small.after.tables.at(table)
-                                                                : TableWrites{};
+    const TableWrites base =
+        small.after.tables.contains(table) ? small.after.tables.at(table) : TableWrites{};
     TableWrites& kept = result.tables[table];
     kept.inserted = (writes.inserted - base.inserted) * 1000 / messages;
     kept.updated = (writes.updated - base.updated) * 1000 / messages;

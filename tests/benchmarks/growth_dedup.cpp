@@ -61,7 +61,8 @@ void dedup_100(benchmark::State& state, Backend backend) {
   const auto remembered = static_cast<std::size_t>(state.range(0));
   // seeded() names the store "<backend>_dedup_<pending>"; its prepare step writes every id at once
   // (its per-part step has nothing left to do).
-  const std::string name = std::string(backend_name(backend)) + "_dedup_" + std::to_string(remembered);
+  const std::string name =
+      std::string(backend_name(backend)) + "_dedup_" + std::to_string(remembered);
   Seeded* fixture = seeded(
       state, backend, "dedup", remembered,
       [](whizbang::WorkStore&, std::size_t, const whizbang::Uuid&) { return absl::OkStatus(); },

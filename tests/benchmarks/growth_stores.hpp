@@ -1,6 +1,7 @@
-// What the growth curves share (growth_bench: growth_claims.cpp, growth_dedup.cpp, growth_events.cpp,
-// growth_purge.cpp): the backends, the rows they seed, and one seeded store kept per curve and
-// size, so the repetitions of a size reuse it (seeding a million rows takes about a minute).
+// What the growth curves share (growth_bench: growth_claims.cpp, growth_dedup.cpp,
+// growth_events.cpp, growth_purge.cpp): the backends, the rows they seed, and one seeded store kept
+// per curve and size, so the repetitions of a size reuse it (seeding a million rows takes about a
+// minute).
 #pragma once
 
 #include <benchmark/benchmark.h>

@@ -8,7 +8,7 @@
 
 #include "one_message_inbox_fixture.hpp"
 #include "whizbang/retry/failure.hpp"
-#include "whizbang/workers/retry_policies.hpp"
+#include "whizbang/store/retry_policies.hpp"
 
 namespace store_test {
 

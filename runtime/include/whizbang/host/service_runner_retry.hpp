@@ -21,7 +21,7 @@
 #include <string_view>
 
 #include "absl/status/status.h"
-#include "whizbang/workers/retry_policies.hpp"
+#include "whizbang/store/retry_policies.hpp"
 
 namespace whizbang {
 

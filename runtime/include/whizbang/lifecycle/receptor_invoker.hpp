@@ -38,8 +38,8 @@
 #include "whizbang/exactly_once/lifecycle_stage_tracker.hpp"
 #include "whizbang/exactly_once/receptor_dedup_store.hpp"
 #include "whizbang/lifecycle/executor.hpp"
+#include "whizbang/store/retry_policies.hpp"
 #include "whizbang/store/work_store.hpp"
-#include "whizbang/workers/retry_policies.hpp"
 
 namespace whizbang {
 
@@ -73,7 +73,7 @@ struct ReceptorInvokerOptions {
   WorkStore* detached_work = nullptr;
   std::shared_ptr<spdlog::logger> logger;
   // Which retry policy a failed run of kept detached work gets, by the receptor's exception type
-  // (whizbang/workers/retry_policies.hpp); default: the store's schedule.
+  // (whizbang/store/retry_policies.hpp); default: the store's schedule.
   RetryPolicies retry_policies{};
 };
 

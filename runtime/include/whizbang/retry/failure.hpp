@@ -53,7 +53,7 @@ absl::Status status_from_current_exception(std::string_view context) noexcept;
 
 // The dynamic type of the exception a status was made from by status_from_current_exception
 // ("shop::GatewayTimeout", "std::runtime_error"), demangled; empty when it was not made from
-// an exception. Retry policies match on it (whizbang/workers/retry_policies.hpp).
+// an exception. Retry policies match on it (whizbang/store/retry_policies.hpp).
 std::string exception_type(const absl::Status& status);
 
 // `type`'s name as C++ spells it ("shop::GatewayTimeout"): what exception_type() reports.

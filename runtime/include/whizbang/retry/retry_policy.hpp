@@ -10,7 +10,7 @@
 //
 // The default policy is the store's schedule before policies existed: 60 s, 120 s, 240 s, then
 // 300 s, dead-lettered after StoreOptions::max_attempts. Which policy a failure gets is decided
-// by RetryPolicies (whizbang/workers/retry_policies.hpp).
+// by RetryPolicies (whizbang/store/retry_policies.hpp).
 #pragma once
 
 #include <chrono>

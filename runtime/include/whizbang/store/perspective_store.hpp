@@ -42,7 +42,7 @@ class PerspectiveStore {
   // Releases a perspective event whose apply failed: attempts + 1, error kept, retried after the
   // store's backoff (failure_backoff); dead-lettered at max_attempts, or at once with
   // `dead_letter` (an unknown perspective, an event that cannot be decoded). `retry`: the retry
-  // policy's decision instead (its wait and max attempts, whizbang/workers/retry_policies.hpp).
+  // policy's decision instead (its wait and max attempts, whizbang/store/retry_policies.hpp).
   // Every override keeps the same default.
   virtual absl::Status fail_perspective_work(
       const MessageId& event_work_id, std::string_view error, bool dead_letter,

@@ -38,7 +38,7 @@ class StageWorkStore {
   // Its stages succeeded: the lifecycle completion is deleted.
   virtual absl::Status complete_lifecycle_work(const MessageId& event_id) = 0;
   // Its stages failed: retried with backoff, dead-lettered like any row. `retry`: the retry
-  // policy's decision instead of the store's schedule (whizbang/workers/retry_policies.hpp).
+  // policy's decision instead of the store's schedule (whizbang/store/retry_policies.hpp).
   // Every override keeps the same default, here and below.
   virtual absl::Status fail_lifecycle_work(
       const MessageId& event_id, std::string_view error, bool dead_letter,

@@ -109,7 +109,7 @@ struct WorkFailure {
   // Dead-letter now, whatever the attempts: a corrupt row or unknown type (quarantine), a
   // permanent failure (whizbang/retry/failure.hpp).
   bool dead_letter = false;
-  // The retry policy's decision (whizbang/workers/retry_policies.hpp): the wait before the next
+  // The retry policy's decision (whizbang/store/retry_policies.hpp): the wait before the next
   // attempt and the attempts that dead-letter. Unset: kStoreRetryBackoff and
   // StoreOptions::max_attempts.
   std::optional<RetryDecision> retry = std::nullopt;

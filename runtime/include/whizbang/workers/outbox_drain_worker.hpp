@@ -50,11 +50,11 @@
 #include "whizbang/observability/metrics.hpp"
 #include "whizbang/observability/tracer.hpp"
 #include "whizbang/security/envelope_signing.hpp"
+#include "whizbang/store/retry_policies.hpp"
 #include "whizbang/store/work_store.hpp"
 #include "whizbang/transport/command_inboxes.hpp"
 #include "whizbang/transport/transport.hpp"
 #include "whizbang/workers/circuit_breaker.hpp"
-#include "whizbang/workers/retry_policies.hpp"
 #include "whizbang/workers/worker_loop.hpp"
 
 namespace whizbang {

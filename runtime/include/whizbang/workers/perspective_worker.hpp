@@ -32,9 +32,9 @@
 
 #include "absl/status/statusor.h"
 #include "spdlog/logger.h"
+#include "whizbang/store/retry_policies.hpp"
 #include "whizbang/store/work_store.hpp"
 #include "whizbang/workers/perspective_runner.hpp"
-#include "whizbang/workers/retry_policies.hpp"
 #include "whizbang/workers/worker_loop.hpp"
 
 namespace whizbang {

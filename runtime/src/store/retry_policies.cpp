@@ -1,4 +1,4 @@
-#include "whizbang/workers/retry_policies.hpp"
+#include "whizbang/store/retry_policies.hpp"
 
 #include "whizbang/retry/failure.hpp"
 
