@@ -185,6 +185,48 @@ TEST(DotNetNewerMembersTests, CppRecords_WrittenUnderRin_InTheShapeDotNetReads) 
   EXPECT_TRUE(back.dotnet.empty());
 }
 
+// A "rin" record is kept as its text exactly when writing it anew would change that text: each
+// case differs from what the writer writes in one way only.
+TEST(DotNetNewerMembersTests, RinRecord_KeptAsItsText_ExactlyWhenWritingItAnewWouldChangeIt) {
+  const std::string plain = R"({"r":"shop::Mailer","s":19,"at":"2026-03-09T17:30:01.693249+00:00",)"
+                            R"("du":"00:00:01.2345670","sn":"shipping"})";
+  const std::string changed[] = {
+      // members in another order
+      R"({"s":19,"r":"shop::Mailer","at":"2026-03-09T17:30:01.693249+00:00",)"
+      R"("du":"00:00:01.2345670","sn":"shipping"})",
+      // another offset, the same instant
+      R"({"r":"shop::Mailer","s":19,"at":"2026-03-09T18:30:01.693249+01:00",)"
+      R"("du":"00:00:01.2345670","sn":"shipping"})",
+      // an integer duration (this runtime's earlier form)
+      R"({"r":"shop::Mailer","s":19,"at":"2026-03-09T17:30:01.693249+00:00",)"
+      R"("du":1234567,"sn":"shipping"})",
+      // an empty perspective, which the writer leaves out
+      R"({"r":"shop::Mailer","s":19,"at":"2026-03-09T17:30:01.693249+00:00",)"
+      R"("du":"00:00:01.2345670","sn":"shipping","pe":""})",
+      // a member this runtime does not know
+      R"({"r":"shop::Mailer","s":19,"at":"2026-03-09T17:30:01.693249+00:00",)"
+      R"("du":"00:00:01.2345670","sn":"shipping","x":1})",
+      // no "sn" (the writer writes it even when empty)
+      R"({"r":"shop::Mailer","s":19,"at":"2026-03-09T17:30:01.693249+00:00",)"
+      R"("du":"00:00:01.2345670"})",
+  };
+  auto with_record = [](const std::string& record) {
+    std::string json = whizbang::serialize_envelope(cpp_envelope());
+    json.insert(json.size() - 1, R"(,"rin":[)" + record + "]");
+    return json;
+  };
+  const whizbang::Envelope same = decode(with_record(plain));
+  ASSERT_EQ(same.receptor_invocations.size(), 1u);
+  EXPECT_TRUE(same.receptor_invocations[0].received_json.empty());
+  for (const std::string& record : changed) {
+    const whizbang::Envelope back = decode(with_record(record));
+    ASSERT_EQ(back.receptor_invocations.size(), 1u) << record;
+    EXPECT_EQ(back.receptor_invocations[0].received_json, record);
+    EXPECT_NE(whizbang::serialize_envelope(back).find(record), std::string::npos)
+        << "written back as it came: " << record;
+  }
+}
+
 TEST(DotNetNewerMembersTests, RecordsUnderRi_FromEarlierVersionsOfThisLibrary_AreStillRead) {
   const whizbang::Envelope envelope = cpp_envelope();
   std::string json = whizbang::serialize_envelope(envelope);

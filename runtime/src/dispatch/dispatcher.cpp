@@ -2,6 +2,8 @@
 #include "dispatcher_internal.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 
 #include "whizbang/message/envelope_json.hpp"
 
@@ -44,26 +46,45 @@ Dispatcher::Dispatcher(const Registry& registry, ReceptorSet receptors, Dispatch
       if (!has_result && entry->first_void == nullptr) entry->first_void = &receptor;
     }
     if (uses_default_destination) entry->cached_destination = default_destination(*message.info);
-    entries_.emplace_back(message.info, std::move(entry));
+    entries_.push_back(std::move(entry));
   }
-  std::sort(entries_.begin(), entries_.end(),
-            [](const auto& a, const auto& b) { return std::less<>()(a.first, b.first); });
+  std::size_t slots = 2;
+  while (slots < 2 * entries_.size()) slots *= 2;
+  entry_shift_ = 64 - static_cast<unsigned>(std::countr_zero(slots));
+  entry_slots_.assign(slots, {nullptr, nullptr});
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    const MessageTypeInfo* type = registry_.messages()[i].info;
+    std::size_t slot = entry_slot(type);
+    while (entry_slots_[slot].first != nullptr) slot = (slot + 1) & (slots - 1);
+    entry_slots_[slot] = {type, entries_[i].get()};
+  }
+}
+
+std::size_t Dispatcher::entry_slot(const MessageTypeInfo* type) const {
+  // Fibonacci hashing: the multiply spreads the address's low bits into the top ones kept.
+  return static_cast<std::size_t>(
+      (static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(type)) *
+       0x9E3779B97F4A7C15ull) >>
+      entry_shift_);
 }
 
 Dispatcher::~Dispatcher() = default;
 
 const Dispatcher::Entry* Dispatcher::entry_for(const MessageTypeInfo& type) const {
-  const auto it = std::lower_bound(entries_.begin(), entries_.end(), &type,
-                                   [](const auto& entry, const MessageTypeInfo* wanted) {
-                                     return std::less<>()(entry.first, wanted);
-                                   });
-  return it == entries_.end() || it->first != &type ? nullptr : it->second.get();
+  const std::size_t mask = entry_slots_.size() - 1;
+  for (std::size_t slot = entry_slot(&type);; slot = (slot + 1) & mask) {
+    const auto& [key, entry] = entry_slots_[slot];
+    if (key == &type) return entry;
+    if (key == nullptr) return nullptr;  // at most half the slots are used: an empty one ends it
+  }
 }
 
 std::string Dispatcher::destination_for(const MessageTypeInfo& type) const {
-  if (const Entry* entry = entry_for(type); entry != nullptr && entry->cached_destination) {
-    return *entry->cached_destination;
-  }
+  return destination_for(entry_for(type), type);
+}
+
+std::string Dispatcher::destination_for(const Entry* entry, const MessageTypeInfo& type) const {
+  if (entry != nullptr && entry->cached_destination) return *entry->cached_destination;
   return options_.destination(type);
 }
 

@@ -10,23 +10,35 @@ namespace whizbang {
 namespace dispatch_internal {
 
 MessageContext make_context(const MessageId& id, std::optional<MessageId> correlation,
-                            std::optional<MessageId> causation,
-                            const std::optional<SecurityScope>& scope) {
+                            std::optional<MessageId> causation, const SecurityScope* scope) {
   MessageContext context;
   context.message_id = id;
   context.correlation_id = correlation;
   context.causation_id = causation;
-  if (scope) context.security = SecurityContext::from_scope(*scope);
-  if (const SecurityContext* ambient = SecurityContext::current();
-      ambient != nullptr && ambient->type != SecurityContextType::User) {
+  // One copy at most: the ambient context when it says something (an explicit as_system() or
+  // run_as() wins over the scope), else the scope the message carries.
+  const SecurityContext* ambient = SecurityContext::current();
+  if (ambient != nullptr && ambient->type != SecurityContextType::User) {
     context.security = *ambient;
+  } else if (scope != nullptr) {
+    static_cast<SecurityScope&>(context.security) = *scope;
   }
   return context;
 }
 
 MessageContext context_of(const Envelope& envelope) {
+  const MessageHop* scoped = envelope.current_scope_hop();
   return make_context(envelope.emission_anchor.value_or(envelope.message_id),
-                      envelope.correlation_id(), envelope.causation_id(), envelope.current_scope());
+                      envelope.correlation_id(), envelope.causation_id(),
+                      scoped != nullptr ? &*scoped->scope : nullptr);
+}
+
+MessageContext root_context(const MessageId& id) {
+  // outgoing_scope(nullptr) is the ambient context's scope when it is not empty, and the
+  // ambient context then wins anyway: the root's context is the ambient one, or none.
+  const SecurityContext* ambient = SecurityContext::current();
+  const SecurityScope* scope = ambient != nullptr && !ambient->empty() ? ambient : nullptr;
+  return make_context(id, id, std::nullopt, scope);
 }
 
 std::optional<SecurityScope> outgoing_scope(const Envelope* source) {

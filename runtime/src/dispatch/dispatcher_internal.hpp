@@ -80,10 +80,12 @@ class DiscardingSink final : public CascadeSink {
 
 // What a receptor sees of the message it handles: an explicit as_system()/run_as() around the
 // dispatch wins over the envelope's scope.
+// `scope`: the scope the message carries, or nullptr.
 MessageContext make_context(const MessageId& id, std::optional<MessageId> correlation,
-                            std::optional<MessageId> causation,
-                            const std::optional<SecurityScope>& scope);
+                            std::optional<MessageId> causation, const SecurityScope* scope);
 MessageContext context_of(const Envelope& envelope);
+// The context of a root message `id` (its own correlation, no causation) dispatched now.
+MessageContext root_context(const MessageId& id);
 // The scope an emitted message carries: the ambient security context's, else its source's.
 std::optional<SecurityScope> outgoing_scope(const Envelope* source);
 

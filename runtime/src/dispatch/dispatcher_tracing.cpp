@@ -62,7 +62,7 @@ absl::StatusOr<DeliveryReceipt> Dispatcher::publish_to_void_receptors_traced(
       return status;
     }
   }
-  return DeliveryReceipt::delivered(id, destination_for(*message.info()), std::nullopt,
+  return DeliveryReceipt::delivered(id, destination_for(&entry, *message.info()), std::nullopt,
                                     std::nullopt, id.uuid());
 }
 

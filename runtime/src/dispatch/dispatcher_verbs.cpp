@@ -1,13 +1,14 @@
 // Dispatcher: the public verbs (local_invoke, send, publish, publish_at) on type-erased messages.
 #include "dispatcher_internal.hpp"
 
+#include <array>
+
 #include "whizbang/dispatch/message_tracing.hpp"
+#include "whizbang/security/security_context.hpp"
 
 namespace whizbang {
 
 using dispatch_internal::DiscardingSink;
-using dispatch_internal::make_context;
-using dispatch_internal::outgoing_scope;
 
 absl::StatusOr<Dispatcher::InvokeOutcome> Dispatcher::invoke_any(const AnyMessage& message,
                                                                  bool want_response) {
@@ -161,26 +162,98 @@ absl::StatusOr<DeliveryReceipt> Dispatcher::publish_any_now(const AnyMessage& me
                                     std::nullopt, record->id.uuid());
 }
 
+namespace dispatch_internal {
+
+// The contexts of root publishes to void receptors on this thread, one per nesting depth (a
+// receptor that publishes again takes the next), built once and reused: a MessageContext holds a
+// whole SecurityContext (strings, vectors, a map), which costs more to build and destroy than
+// the rest of such a publish. A slot's security is never written, so it stays empty.
+struct RootContextSlots {
+  static constexpr std::size_t kDepth = 4;
+  std::array<MessageContext, kDepth> contexts;
+  std::size_t used = 0;
+};
+
+// The context of one root publish: a slot when no ambient security context says anything (the
+// usual case) and one is free, else one of its own (root_context).
+class RootContextLease {
+ public:
+  explicit RootContextLease(const MessageId& id) {
+    const SecurityContext* ambient = SecurityContext::current();
+    RootContextSlots& slots = this_threads_slots();
+    if ((ambient == nullptr || ambient->empty()) && slots.used < RootContextSlots::kDepth)
+        [[likely]] {
+      MessageContext& context = slots.contexts[slots.used++];
+      context.message_id = id;
+      context.correlation_id = id;  // a root message starts its own conversation
+      context.causation_id.reset();
+      context_ = &context;
+      slots_ = &slots;
+    } else {
+      own_.emplace(root_context(id));
+      context_ = &*own_;
+    }
+  }
+  ~RootContextLease() {
+    if (slots_ != nullptr) --slots_->used;
+  }
+  RootContextLease(const RootContextLease&) = delete;
+  RootContextLease& operator=(const RootContextLease&) = delete;
+
+  const MessageContext& context() const { return *context_; }
+  // A slot's security is empty.
+  bool security_empty() const { return slots_ != nullptr; }
+
+ private:
+  static RootContextSlots& this_threads_slots() {
+    thread_local RootContextSlots slots;
+    return slots;
+  }
+
+  const MessageContext* context_ = nullptr;
+  RootContextSlots* slots_ = nullptr;
+  std::optional<MessageContext> own_;
+};
+
+}  // namespace dispatch_internal
+
 // The same context, receipt and order as cascade() would give, without building the envelope
 // that only stored rows, records and cascades need.
 absl::StatusOr<DeliveryReceipt> Dispatcher::publish_to_void_receptors(const AnyMessage& message,
                                                                       const Entry& entry,
                                                                       const MessageId* root_id) {
   const MessageId id = root_id != nullptr ? *root_id : MessageId::mint();
-  // A root emission starts its own conversation (as child_envelope does without a source).
-  const MessageContext context = make_context(id, id, std::nullopt, outgoing_scope(nullptr));
-  DiscardingSink sink;
+  const dispatch_internal::RootContextLease lease(id);
+  // Every path returns `receipt`, so it is built in the caller's slot: no receipt is moved.
+  absl::StatusOr<DeliveryReceipt> receipt(absl::in_place);
   if (options_.tracer) [[unlikely]] {
-    return publish_to_void_receptors_traced(message, entry, id, context);
+    receipt = publish_to_void_receptors_traced(message, entry, id, lease.context());
+    return receipt;
   }
+  DiscardingSink sink;
   for (const ReceptorInfo* receptor : entry.default_stage) {
-    ScopedMessageContext scope(context);
-    if (absl::Status status = invoke_contained(*receptor, message, sink, nullptr); !status.ok()) {
-      return status;
+    absl::Status status;
+    if (lease.security_empty()) [[likely]] {
+      ScopedMessageContext scope(lease.context(), ScopedMessageContext::EmptySecurity{});
+      status = invoke_contained(*receptor, message, sink, nullptr);
+    } else {
+      ScopedMessageContext scope(lease.context());
+      status = invoke_contained(*receptor, message, sink, nullptr);
+    }
+    if (!status.ok()) [[unlikely]] {
+      receipt = std::move(status);
+      return receipt;
     }
   }
-  return DeliveryReceipt::delivered(id, destination_for(*message.info()), std::nullopt,
-                                    std::nullopt, id.uuid());
+  receipt->message_id = id;
+  receipt->status = DeliveryStatus::Delivered;
+  if (entry.cached_destination) {
+    receipt->destination = *entry.cached_destination;
+  } else {
+    receipt->destination = options_.destination(*message.info());
+  }
+  receipt->stream_id = id.uuid();
+  return receipt;
 }
 
 }  // namespace whizbang

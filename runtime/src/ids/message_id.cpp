@@ -1,6 +1,8 @@
 #include "whizbang/ids/message_id.hpp"
 
 #include <atomic>
+#include <bit>
+#include <cstring>
 
 #include "absl/random/random.h"
 #include "absl/status/status.h"
@@ -86,16 +88,20 @@ MessageId MessageId::mint() {
   // The tail takes the low 48 bits; a new millisecond's counter seed takes the top 25.
   const MonotonicClock::Tick tick = clock().next(random >> 39);
 
-  Uuid::Bytes b{};
-  const auto ms = static_cast<std::uint64_t>(tick.millis);
-  for (int i = 0; i < 6; ++i) b[i] = static_cast<std::uint8_t>(ms >> (40 - 8 * i));
+  // Bytes 0-7 as one big-endian word (48-bit millisecond, version, counter's high 12 bits) and
+  // the tail as the random word's low bytes in order: a few stores instead of a byte loop.
   const std::uint32_t high = tick.counter >> 14;    // 12 bits
   const std::uint32_t low = tick.counter & 0x3FFF;  // 14 bits
-  b[6] = static_cast<std::uint8_t>(0x70 | (high >> 8));
-  b[7] = static_cast<std::uint8_t>(high & 0xFF);
+  const std::uint64_t head =
+      (static_cast<std::uint64_t>(tick.millis) << 16) | 0x7000u | static_cast<std::uint64_t>(high);
+  constexpr bool kLittle = std::endian::native == std::endian::little;
+  const std::uint64_t head_bytes = kLittle ? __builtin_bswap64(head) : head;      // big-endian
+  const std::uint64_t tail_bytes = kLittle ? random : __builtin_bswap64(random);  // LSB first
+  Uuid::Bytes b;
+  std::memcpy(b.data(), &head_bytes, 8);
   b[8] = static_cast<std::uint8_t>(0x80 | (low >> 8));
   b[9] = static_cast<std::uint8_t>(low & 0xFF);
-  for (int i = 0; i < 6; ++i) b[10 + i] = static_cast<std::uint8_t>(random >> (8 * i));
+  std::memcpy(b.data() + 10, &tail_bytes, 6);
   return MessageId(Uuid(b));
 }
 

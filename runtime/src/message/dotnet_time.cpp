@@ -38,23 +38,23 @@ Civil civil_from_days(std::int64_t z) {
   return {static_cast<std::int64_t>(yoe) + era * 400 + (m <= 2 ? 1 : 0), m, d};
 }
 
-void append_digits(std::string& out, std::int64_t value, int width) {
+void append_digits(TimeText& out, std::int64_t value, int width) {
   char digits[24];
   int length = 0;
   do {
     digits[length++] = static_cast<char>('0' + value % 10);
     value /= 10;
   } while (value > 0 && length < 20);
-  for (int i = length; i < width; ++i) out.push_back('0');
-  while (length > 0) out.push_back(digits[--length]);
+  for (int i = length; i < width; ++i) out.push('0');
+  while (length > 0) out.push(digits[--length]);
 }
 
 // "hh:mm:ss" of a second within a day: the clock part of both formats.
-void append_clock(std::string& out, std::int64_t second_of_day) {
+void append_clock(TimeText& out, std::int64_t second_of_day) {
   append_digits(out, second_of_day / 3600, 2);
-  out.push_back(':');
+  out.push(':');
   append_digits(out, second_of_day / 60 % 60, 2);
-  out.push_back(':');
+  out.push(':');
   append_digits(out, second_of_day % 60, 2);
 }
 
@@ -111,7 +111,7 @@ std::optional<std::int64_t> fraction_micros(Cursor& cursor) {
 
 // The ISO-8601 text of a time in UTC, the fraction trimmed of trailing zeros (how Whizbang .NET
 // writes hop timestamps).
-void append_iso(std::string& out, std::int64_t micros) {
+void append_iso(TimeText& out, std::int64_t micros) {
   std::int64_t seconds = micros / kMicrosPerSecond;
   std::int64_t fraction = micros % kMicrosPerSecond;
   if (fraction < 0) {
@@ -126,11 +126,11 @@ void append_iso(std::string& out, std::int64_t micros) {
   }
   const Civil date = civil_from_days(days);
   append_digits(out, date.year, 4);
-  out.push_back('-');
+  out.push('-');
   append_digits(out, date.month, 2);
-  out.push_back('-');
+  out.push('-');
   append_digits(out, date.day, 2);
-  out.push_back('T');
+  out.push('T');
   append_clock(out, of_day);
   if (fraction != 0) {
     int width = 6;
@@ -138,7 +138,7 @@ void append_iso(std::string& out, std::int64_t micros) {
       fraction /= 10;
       --width;
     }
-    out.push_back('.');
+    out.push('.');
     append_digits(out, fraction, width);
   }
   out.append("+00:00");
@@ -146,7 +146,13 @@ void append_iso(std::string& out, std::int64_t micros) {
 
 }  // namespace
 
-void append_timestamp(std::string& out, TimePoint time) { append_iso(out, to_unix_micros(time)); }
+TimeText timestamp_text(TimePoint time) {
+  TimeText text;
+  append_iso(text, to_unix_micros(time));
+  return text;
+}
+
+void append_timestamp(std::string& out, TimePoint time) { out += timestamp_text(time).view(); }
 
 std::optional<TimePoint> parse_timestamp(std::string_view text) {
   Cursor cursor(text);
@@ -197,11 +203,12 @@ std::optional<TimePoint> parse_timestamp(std::string_view text) {
       std::chrono::duration_cast<TimePoint::duration>(std::chrono::microseconds(total)));
 }
 
-void append_timespan(std::string& out, std::chrono::microseconds duration) {
+TimeText timespan_text(std::chrono::microseconds duration) {
+  TimeText out;
   // The magnitude as unsigned: the most negative duration has no positive counterpart.
   std::uint64_t micros = static_cast<std::uint64_t>(duration.count());
   if (duration.count() < 0) {
-    out.push_back('-');
+    out.push('-');
     micros = ~micros + 1;
   }
   const auto total_seconds = static_cast<std::int64_t>(micros / kMicrosPerSecond);
@@ -210,13 +217,18 @@ void append_timespan(std::string& out, std::chrono::microseconds duration) {
   const std::int64_t of_day = total_seconds % kSecondsPerDay;
   if (days > 0) {
     append_digits(out, days, 1);
-    out.push_back('.');
+    out.push('.');
   }
   append_clock(out, of_day);
   if (fraction != 0) {
-    out.push_back('.');
+    out.push('.');
     append_digits(out, fraction * 10, 7);  // ticks of 100 ns, always 7 digits like .NET
   }
+  return out;
+}
+
+void append_timespan(std::string& out, std::chrono::microseconds duration) {
+  out += timespan_text(duration).view();
 }
 
 std::optional<std::chrono::microseconds> parse_timespan(std::string_view text) {

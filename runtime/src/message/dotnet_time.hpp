@@ -7,6 +7,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,10 +16,28 @@
 
 namespace whizbang::dotnet_time {
 
+// A formatted timestamp or duration, on the stack: the envelope writer formats two per hop and
+// per record, and a timestamp is longer than a std::string holds without allocating.
+class TimeText {
+ public:
+  static constexpr std::size_t kCapacity = 64;  // the longest text either format makes is 48
+  std::string_view view() const { return {data_, size_}; }
+  void push(char c) { data_[size_++] = c; }
+  void append(std::string_view text) {
+    for (const char c : text) push(c);
+  }
+
+ private:
+  char data_[kCapacity];
+  std::size_t size_ = 0;
+};
+
 // Microsecond precision (what the runtime's clocks keep in envelopes).
+TimeText timestamp_text(TimePoint time);
 void append_timestamp(std::string& out, TimePoint time);
 std::optional<TimePoint> parse_timestamp(std::string_view text);
 
+TimeText timespan_text(std::chrono::microseconds duration);
 void append_timespan(std::string& out, std::chrono::microseconds duration);
 // Sub-microsecond ticks are dropped.
 std::optional<std::chrono::microseconds> parse_timespan(std::string_view text);

@@ -44,9 +44,7 @@ void write_hop(Writer& writer, const MessageHop& hop, ScopeFold& fold) {
   writer.Int64(hop.service_instance.process_id);
   writer.EndObject();
   key(writer, "ts");
-  std::string text;
-  dotnet_time::append_timestamp(text, hop.timestamp);
-  string(writer, text);
+  string(writer, dotnet_time::timestamp_text(hop.timestamp).view());
   if (!hop.topic.empty()) {
     key(writer, "to");
     string(writer, hop.topic);
@@ -76,9 +74,7 @@ void write_hop(Writer& writer, const MessageHop& hop, ScopeFold& fold) {
   }
   if (hop.duration) {
     key(writer, "du");
-    text.clear();
-    dotnet_time::append_timespan(text, *hop.duration);
-    string(writer, text);
+    string(writer, dotnet_time::timespan_text(*hop.duration).view());
   }
   // Written only when there is one, as .NET does (`tp` is omitted when null).
   if (!hop.trace_parent.empty()) {
@@ -98,13 +94,9 @@ void write_record(Writer& writer, const ReceptorInvocationRecord& record) {
   key(writer, "s");
   writer.Int(static_cast<int>(record.stage));
   key(writer, "at");
-  std::string text;
-  dotnet_time::append_timestamp(text, record.completed_at);
-  string(writer, text);
+  string(writer, dotnet_time::timestamp_text(record.completed_at).view());
   key(writer, "du");
-  text.clear();
-  dotnet_time::append_timespan(text, record.duration);
-  string(writer, text);
+  string(writer, dotnet_time::timespan_text(record.duration).view());
   key(writer, "sn");
   string(writer, record.service_name);
   if (!record.perspective.empty()) {

@@ -27,6 +27,12 @@ ScopedMessageContext::ScopedMessageContext(const MessageContext& context)
   t_security = context.security.empty() ? nullptr : &context.security;
 }
 
+ScopedMessageContext::ScopedMessageContext(const MessageContext& context, EmptySecurity)
+    : previous_message_(t_message), previous_security_(t_security) {
+  t_message = &context;
+  t_security = nullptr;
+}
+
 ScopedMessageContext::~ScopedMessageContext() {
   t_message = previous_message_;
   t_security = previous_security_;

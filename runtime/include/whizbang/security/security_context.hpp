@@ -72,6 +72,10 @@ class ScopedMessageContext {
  public:
   explicit ScopedMessageContext(const MessageContext& context);
   explicit ScopedMessageContext(MessageContext&&) = delete;
+  // The same for a context whose security the caller knows is empty: the thread has no security
+  // context while it runs, and nothing is checked (the dispatcher's local publish).
+  struct EmptySecurity {};
+  ScopedMessageContext(const MessageContext& context, EmptySecurity);
   ~ScopedMessageContext();
   ScopedMessageContext(const ScopedMessageContext&) = delete;
   ScopedMessageContext& operator=(const ScopedMessageContext&) = delete;
