@@ -8,6 +8,7 @@ set key top left
 set grid
 set xlabel "minutes"
 set xrange [0:*]
+set autoscale xfixmax  # every panel ends where the run did
 set yrange [0:*]
 load dir."/kills.gp"
 set multiplot layout 3,2 title "Soak: ".dir

@@ -25,7 +25,7 @@ int main(int argc, char** argv) {
                  "soak_driver: %s\nusage: soak_driver --amqp URL --postgres CONNINFO --out DIR "
                  "[--minutes N | --seconds N] [--rate ORDERS_PER_S] [--kill-every S] "
                  "[--report-every S] [--warm-up S] [--sample-every S] [--drain-timeout S] "
-                 "[--worker PATH]\n",
+                 "[--growth-limit PERCENT] [--worker PATH]\n",
                  std::string(options.status().message()).c_str());
     return 2;
   }

@@ -40,6 +40,14 @@ absl::StatusOr<SoakOptions> parse_soak_options(int argc, char** argv) {
       if (end == value || *end != '\0' || !(options.rate > 0 && options.rate <= 10000)) {
         return absl::InvalidArgumentError(std::string("--rate: not a rate: ") + value);
       }
+    } else if (flag == "--growth-limit") {
+      char* end = nullptr;
+      const double percent = std::strtod(value, &end);
+      if (end == value || *end != '\0' || !(percent > 0 && percent <= 1000)) {
+        return absl::InvalidArgumentError(std::string("--growth-limit: not a percentage: ") +
+                                          value);
+      }
+      options.growth_limit = percent / 100;
     } else {
       absl::StatusOr<long> number = whole_number(flag, value);
       if (!number.ok()) return number.status();

@@ -3,7 +3,7 @@
 //
 //   soak_driver --amqp URL --postgres CONNINFO --out DIR [--minutes N | --seconds N]
 //               [--rate ORDERS_PER_S] [--kill-every S] [--report-every S] [--warm-up S]
-//               [--sample-every S] [--drain-timeout S] [--worker PATH]
+//               [--sample-every S] [--drain-timeout S] [--growth-limit PERCENT] [--worker PATH]
 #pragma once
 
 #include <chrono>
@@ -28,7 +28,7 @@ struct SoakOptions {
   std::chrono::seconds warm_up{120};
   std::chrono::seconds sample_every{5};     // RSS and fds of each process
   std::chrono::seconds drain_timeout{180};  // after the last order, for the work to finish
-  double growth_limit = 0.10;               // RSS or fds growth that fails the run
+  double growth_limit = 0.10;               // RSS or fds growth that fails the run (10%)
 };
 
 absl::StatusOr<SoakOptions> parse_soak_options(int argc, char** argv);

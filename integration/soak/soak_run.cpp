@@ -232,8 +232,11 @@ int SoakRun::run(const volatile std::sig_atomic_t& interrupted) {
     // up, so the offered rate holds over the run.
     while (ledger_.sent() < static_cast<int>(options_.rate * t) + 1 && !interrupted) {
       if (absl::Status sent = feeder_->send(ledger_.sent()); !sent.ok()) {
-        failures_.push_back("sending " + OrderLedger::order_id(ledger_.sent()) + ": " +
-                            std::string(sent.message()));
+        // The first refusal is told; the order is tried again, and the count says how often.
+        if (send_failures_++ == 0) {
+          failures_.push_back("sending " + OrderLedger::order_id(ledger_.sent()) + ": " +
+                              std::string(sent.message()));
+        }
         break;
       }
       ledger_.record_sent(unix_micros());
@@ -283,6 +286,9 @@ int SoakRun::run(const volatile std::sig_atomic_t& interrupted) {
                         std::to_string(ledger_.sent()) + " orders never came back within " +
                         std::to_string(options_.drain_timeout.count()) +
                         " s of the last one, or rows are still owed (the last row's backlog)");
+  }
+  if (send_failures_ > 1) {
+    failures_.push_back("sending failed " + std::to_string(send_failures_) + " times in all");
   }
   if (absl::Status stopped = processes_->stop_all(30); !stopped.ok()) {
     failures_.emplace_back(stopped.message());

@@ -53,6 +53,7 @@ class SoakRun {
   std::vector<std::int64_t> backlogs_;
   std::string events_;  // of the current interval
   std::string kill_lines_;
+  int send_failures_ = 0;
   std::vector<std::string> failures_;
 };
 
