@@ -76,7 +76,7 @@ absl::Status SoakRun::set_up() {
       "SIGKILL and restart every %lld s, alternating sales and fulfilment; a row every %lld s; "
       "RSS and fds sampled every %lld s, judged per process incarnation after a warm-up of %lld "
       "s (median of the last 3 samples against the first 3, limit +%.0f%%). Latency: the order "
-      "sent (committed) to the order shown shipped in sales' order book.",
+      "sent (the send called) to the order shown shipped in sales' order book.",
       utc_now().c_str(), static_cast<double>(options_.duration.count()) / 60, options_.rate,
       schemas_.sales.c_str(), schemas_.fulfilment.c_str(),
       static_cast<long long>(options_.kill_every.count()),
@@ -231,6 +231,8 @@ int SoakRun::run(const volatile std::sig_atomic_t& interrupted) {
     // Orders due by now (the i-th at i / rate), sent one after another: a slow moment is caught
     // up, so the offered rate holds over the run.
     while (ledger_.sent() < static_cast<int>(options_.rate * t) + 1 && !interrupted) {
+      // Sent when the send began: the receptor's transaction is part of the order's way.
+      const std::int64_t sending_at = unix_micros();
       if (absl::Status sent = feeder_->send(ledger_.sent()); !sent.ok()) {
         // The first refusal is told; the order is tried again, and the count says how often.
         if (send_failures_++ == 0) {
@@ -239,7 +241,7 @@ int SoakRun::run(const volatile std::sig_atomic_t& interrupted) {
         }
         break;
       }
-      ledger_.record_sent(unix_micros());
+      ledger_.record_sent(sending_at);
     }
     if (t >= next_poll) {
       poll_done();
