@@ -16,6 +16,9 @@
 #                            rows pending, SQLite and a throwaway PostgreSQL server)
 #   ./dev.sh capacity [flags]  commits, row writes and WAL a message costs PostgreSQL
 #                              (capacity_bench, on a throwaway server)
+#   ./dev.sh soak [minutes] [out-dir]  two service processes over a throwaway broker and
+#                            PostgreSQL server at a steady rate (30 min), one killed every few
+#                            minutes; a report every minute and a verdict (not part of `test`)
 # Each installs missing Debian packages first (only when absent), so a fresh Debian 12 machine
 # needs nothing done by hand. WHIZBANG_BUILD_DIR overrides the build directory, WHIZBANG_JOBS
 # the parallelism (2), WHIZBANG_GENERATOR the whizbang-gen of the sanitized and fuzz builds
@@ -35,10 +38,13 @@ PACKAGES=(
   iproute2 openssl # ip and ss (test brokers, network namespaces), the TLS test's certificates
   chromium chromium-driver # the web console's browser tests (tests/console)
 )
+# What `./dev.sh soak` alone needs besides: gnuplot draws its report's plot.
+SOAK_PACKAGES=(gnuplot-nox)
 
+# ensure_packages [package...]: PACKAGES and the ones given.
 ensure_packages() {
   local missing=()
-  for package in "${PACKAGES[@]}"; do
+  for package in "${PACKAGES[@]}" "$@"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' ||
       missing+=("$package")
   done
@@ -98,6 +104,16 @@ smaller_crash_harness() {
   export WHIZBANG_RMQ_CHAOS_EVENTS=${WHIZBANG_RMQ_CHAOS_EVENTS:-4}
 }
 
+# The first of three free ports from 16672 on (a throwaway broker's AMQP, distribution and epmd
+# ports: tests/support/rabbitmq-server.sh).
+free_broker_port() {
+  local port=16672
+  while [ -n "$(ss -Htan "sport >= :$port and sport <= :$((port + 2))")" ]; do
+    port=$((port + 3))
+  done
+  echo "$port"
+}
+
 # The distributed sample: a throwaway broker (tests/support/rabbitmq-server.sh: its own epmd,
 # cookie and HOME, stopped by its pid on exit) on the first free port from 16672 (below the
 # kernel's ephemeral ports, as the tests' brokers: see tests/support/rabbitmq-server.sh) and,
@@ -108,10 +124,8 @@ smaller_crash_harness() {
 # ends, prints one order's trace as a tree across the processes.
 run_distributed() {
   local stores=${1:-postgres}
-  local port=16672
-  while [ -n "$(ss -Htan "sport >= :$port and sport <= :$((port + 2))")" ]; do
-    port=$((port + 3))
-  done
+  local port
+  port=$(free_broker_port)
   local broker_dir pg_dir trace_dir receiver_pid
   broker_dir=$(mktemp -d /tmp/whizbang-sample-rmq.XXXXXX)
   pg_dir=$(mktemp -d /tmp/whizbang-sample-pg.XXXXXX)
@@ -150,6 +164,35 @@ run_distributed() {
   wait "$receiver_pid" || true
   echo
   cat "$trace_dir/tree"
+}
+
+# A soak (integration/soak, docs/guide/14-running-services.md "Soak"): a throwaway broker and
+# PostgreSQL server as in run_distributed (stopped by their pids on exit), the driver for
+# <minutes>, then gnuplot draws <out>/report.png from what it wrote. A service is killed every
+# 3 minutes, or once halfway through a run shorter than 6. Exits with the driver's code (1: a
+# verdict failed).
+run_soak() {
+  local minutes=$1 out=$2
+  local port broker_dir pg_dir kill_every=180
+  [ $((minutes * 30)) -lt $kill_every ] && kill_every=$((minutes * 30))
+  port=$(free_broker_port)
+  broker_dir=$(mktemp -d /tmp/whizbang-soak-rmq.XXXXXX)
+  pg_dir=$(mktemp -d /tmp/whizbang-soak-pg.XXXXXX)
+  trap 'tests/support/rabbitmq-server.sh down "'"$broker_dir"'" '"$port"' >/dev/null;
+        tests/support/postgres-server.sh down "'"$pg_dir"'" >/dev/null' EXIT
+  echo "dev.sh: starting a RabbitMQ broker on 127.0.0.1:$port"
+  tests/support/rabbitmq-server.sh up "$broker_dir" "$port" >/dev/null
+  echo "dev.sh: starting a PostgreSQL server (socket in $pg_dir)"
+  tests/support/postgres-server.sh up "$pg_dir" >/dev/null
+  mkdir -p "$out"
+  local code=0
+  "$BUILD_DIR/integration/soak/soak_driver" --minutes "$minutes" --kill-every "$kill_every" \
+    --amqp "amqp://guest:guest@127.0.0.1:$port" --out "$out" \
+    --postgres "postgresql:///whizbang_test?host=$pg_dir&port=55432&user=whizbang" || code=$?
+  if [ -s "$out/minutes.tsv" ]; then
+    gnuplot -e "dir='$out'" integration/soak/plot.gp && echo "dev.sh: plot in $out/report.png"
+  fi
+  return $code
 }
 
 # Sanitized builds compile at -O1 (the sanitizers' recommended level; faster to build than -O3,
@@ -297,6 +340,18 @@ suppressions=$PWD/tests/tsan.supp ${TSAN_OPTIONS:-}" \
     build --target capacity_bench
     benchmark_on_throwaway_postgres capacity_bench "${@:2}"
     ;;
+  soak)
+    # Not part of `test` or CI: a long run, for a release or after a change to the work's paths.
+    ensure_packages "${SOAK_PACKAGES[@]}"
+    minutes=${2:-30}
+    if ! [[ $minutes =~ ^[1-9][0-9]*$ ]]; then
+      echo "dev.sh: soak takes whole minutes (default 30), not '$minutes'" >&2
+      exit 2
+    fi
+    configure "${RELEASE_FLAGS[@]}"
+    build --target soak_driver crash_restart_worker
+    run_soak "$minutes" "$(realpath -m "${3:-$BUILD_DIR/soak}")"
+    ;;
   fuzz)
     # `./dev.sh fuzz build` builds the fuzzers without running them.
     # Coverage-guided fuzzing (tests/fuzz/libfuzzer) for a bounded time: clang-19, since
@@ -345,7 +400,7 @@ suppressions=$PWD/tests/tsan.supp ${TSAN_OPTIONS:-}" \
     done
     ;;
   *)
-    echo "usage: ./dev.sh run [distributed] | build | test | sanitize [build] | tsan [build] | fuzz [seconds|build] | rebuild-proof [events] | growth [benchmark flags] | capacity [benchmark flags]" >&2
+    echo "usage: ./dev.sh run [distributed] | build | test | sanitize [build] | tsan [build] | fuzz [seconds|build] | rebuild-proof [events] | growth [benchmark flags] | capacity [benchmark flags] | soak [minutes] [out-dir]" >&2
     exit 2
     ;;
 esac
