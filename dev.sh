@@ -303,14 +303,15 @@ case "${1:-}" in
     without_aslr cmake --build "$BUILD_DIR" -j "$JOBS" --target "${TSAN_TARGETS[@]}"
     [ "${2:-}" = build ] && exit 0
     smaller_crash_harness
-    # The suites not built leave placeholders (*_NOT_BUILT) and the guide's test: left out.
+    # The suites not built leave placeholders (*_NOT_BUILT) and the guide's test: left out, like
+    # the short soak, whose driver is not built here (the Release and ASan suites run it).
     # So is the RabbitMQ chaos harness on PostgreSQL stores, for now: its one run here stopped
     # at 299 of 300 steps with nothing owed (a lost step, not yet explained; the Release and
     # ASan suites run it, and print each step's count when it happens again).
     TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 history_size=4 \
 suppressions=$PWD/tests/tsan.supp ${TSAN_OPTIONS:-}" \
       without_aslr ctest --test-dir "$BUILD_DIR" -j "$JOBS" --output-on-failure --timeout 900 \
-      -E '_NOT_BUILT|^DocsTests[.]|^RabbitMqProcessesTests[.]PostgresStores_'
+      -E '_NOT_BUILT|^DocsTests[.]|^SoakTests[.]|^RabbitMqProcessesTests[.]PostgresStores_'
     ;;
   rebuild-proof)
     # The perspective rebuild proof at full size (docs/perspectives.md, "Rebuild"): 100k events
