@@ -135,6 +135,18 @@ TEST(EnvelopeJsonTests, DotNetLongHopNames_AndAFreeFormStreamKey_Read) {
   EXPECT_EQ(hop.timestamp, TimePoint(std::chrono::seconds(1'735'689'600)));
 }
 
+TEST(EnvelopeJsonTests, ShortAndLongHopNameBothThere_TheShortOneWinsWhereverItStands) {
+  // The long name first: one pass over the members must still prefer the short name after it.
+  const std::string json =
+      "{\"v\":1,\"id\":\"" + MessageId::mint().to_string() +
+      "\",\"t\":\"store_test::AuditEvent\",\"p\":{\"action\":\"x\"},\"h\":[{\"si\":"
+      "{\"sn\":\"s\",\"ii\":\"3f2504e0-4f89-11d3-9a0c-0305e82c3301\",\"hn\":\"h\",\"pi\":7},"
+      "\"ts\":\"2025-01-01T00:00:00Z\",\"Topic\":\"long\",\"to\":\"short\"}]}";
+  absl::StatusOr<Envelope> envelope = deserialize_envelope(json, resolve);
+  ASSERT_TRUE(envelope.ok()) << envelope.status();
+  EXPECT_EQ(envelope->hops.at(0).topic, "short");
+}
+
 TEST(EnvelopeJsonTests, BadHopTime_IsInvalidArgumentNamingTheMember) {
   Envelope envelope = Envelope::create(AnyMessage::make(OrderCreated{"o", 1}), instance("orders"));
   std::string json = serialize_envelope(envelope);

@@ -1,5 +1,6 @@
 // The envelope JSON's value readers: each reads one member and names its path in the shape
 // error when the member is not what the envelope format says.
+#include <cstring>
 #include <string>
 
 #include "dotnet_time.hpp"
@@ -12,16 +13,33 @@ absl::Status shape_error(std::string_view path, std::string_view expected) {
   return absl::InvalidArgumentError(fmt::format("envelope JSON: {} must be {}", path, expected));
 }
 
-const Value* member(const Value& object, std::string_view name) {
-  auto it = object.FindMember(
-      Value(rapidjson::StringRef(name.data(), static_cast<rapidjson::SizeType>(name.size()))));
-  return it == object.MemberEnd() ? nullptr : &it->value;
+namespace {
+
+bool named(const Value& key, std::string_view name) {
+  return key.GetStringLength() == name.size() &&
+         std::memcmp(key.GetString(), name.data(), name.size()) == 0;
 }
 
-// A hop member by its short name, or by the long (legacy PascalCase) name .NET also reads.
+}  // namespace
+
+// One pass over the object's members, no temporary key Value (rapidjson's FindMember builds one
+// per lookup): an envelope's readers look up every member they know, most of them absent.
+const Value* member(const Value& object, std::string_view name) {
+  for (auto it = object.MemberBegin(); it != object.MemberEnd(); ++it) {
+    if (named(it->name, name)) return &it->value;
+  }
+  return nullptr;
+}
+
+// A hop member by its short name, or by the long (legacy PascalCase) name .NET also reads; the
+// short one wins when both are there. One pass for both names.
 const Value* member(const Value& object, std::string_view name, std::string_view long_name) {
-  const Value* value = member(object, name);
-  return value != nullptr ? value : member(object, long_name);
+  const Value* by_long_name = nullptr;
+  for (auto it = object.MemberBegin(); it != object.MemberEnd(); ++it) {
+    if (named(it->name, name)) return &it->value;
+    if (by_long_name == nullptr && named(it->name, long_name)) by_long_name = &it->value;
+  }
+  return by_long_name;
 }
 
 absl::Status read_string(const Value& object, std::string_view name, std::string& out,

@@ -28,6 +28,7 @@
 #include <rapidjson/reader.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
@@ -238,13 +239,14 @@ inline std::string_view name_of(const rapidjson::Value& name) {
   return {name.GetString(), name.GetStringLength()};
 }
 
-// Most keys differ in length or first byte: decided without a memcmp call.
-inline bool same_name(const rapidjson::Value& a, const rapidjson::Value& b) {
-  const rapidjson::SizeType length = a.GetStringLength();
-  if (length != b.GetStringLength()) return false;
-  const char* x = a.GetString();
-  const char* y = b.GetString();
-  return length == 0 || (x[0] == y[0] && std::memcmp(x, y, length) == 0);
+// A key's length and first and last bytes in one word: most keys of one object differ there, so
+// the pairwise check compares words and calls memcmp only for equal ones.
+inline std::uint32_t key_signature(const rapidjson::Value& name) {
+  const rapidjson::SizeType length = name.GetStringLength();
+  if (length == 0) return 0;
+  const auto* text = reinterpret_cast<const unsigned char*>(name.GetString());
+  return (static_cast<std::uint32_t>(length & 0xffffu) << 16) |
+         (static_cast<std::uint32_t>(text[0]) << 8) | text[length - 1];
 }
 
 // The first key that appears twice in one object of `value`, or nullptr. Small objects (all of an
@@ -253,7 +255,9 @@ inline bool same_name(const rapidjson::Value& a, const rapidjson::Value& b) {
 inline const rapidjson::Value* duplicate_key(const rapidjson::Value& value) {
   if (value.IsArray()) {
     for (const rapidjson::Value& item : value.GetArray()) {
-      if (const rapidjson::Value* found = duplicate_key(item)) return found;
+      if (item.IsObject() || item.IsArray()) {
+        if (const rapidjson::Value* found = duplicate_key(item)) return found;
+      }
     }
     return nullptr;
   }
@@ -262,9 +266,13 @@ inline const rapidjson::Value* duplicate_key(const rapidjson::Value& value) {
   const auto begin = value.MemberBegin();
   const rapidjson::SizeType count = value.MemberCount();
   if (count <= kPairwiseLimit) {
+    std::array<std::uint32_t, kPairwiseLimit> signatures;
+    for (rapidjson::SizeType i = 0; i < count; ++i) signatures[i] = key_signature(begin[i].name);
     for (rapidjson::SizeType i = 0; i < count; ++i) {
       for (rapidjson::SizeType j = i + 1; j < count; ++j) {
-        if (same_name(begin[i].name, begin[j].name)) return &begin[j].name;
+        if (signatures[i] == signatures[j] && name_of(begin[i].name) == name_of(begin[j].name)) {
+          return &begin[j].name;
+        }
       }
     }
   } else {
@@ -279,6 +287,7 @@ inline const rapidjson::Value* duplicate_key(const rapidjson::Value& value) {
     }
   }
   for (auto it = begin; it != value.MemberEnd(); ++it) {
+    if (!it->value.IsObject() && !it->value.IsArray()) continue;
     if (const rapidjson::Value* found = duplicate_key(it->value)) return found;
   }
   return nullptr;
