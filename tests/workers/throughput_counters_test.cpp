@@ -99,6 +99,21 @@ TYPED_TEST(ThroughputCounterTests, InboxHandled_CrashedGroupNotCounted_CountedOn
   EXPECT_EQ(this->handled(), 3);
 }
 
+// With completion split from the handling (each handling commits on its own, no group), each is
+// counted as it commits.
+TYPED_TEST(ThroughputCounterTests, InboxHandled_SplitCompletion_EachCommittedHandlingCounted) {
+  this->store_commands(3);
+  InboxWorkerOptions options = this->inbox_options();
+  fault_injection::InboxFaults split;
+  split.split_completion = true;
+  const fault_injection::ScopedInboxFaults faults(options.service_name, split);
+  InboxWorker worker(*this->store_, resolve, this->handler({"o-2"}), options);
+  absl::StatusOr<InboxCycleResult> cycle = worker.run_once();
+  ASSERT_TRUE(cycle.ok()) << cycle.status();
+  EXPECT_EQ(cycle->handled, 2u);
+  EXPECT_EQ(this->handled(), 2);
+}
+
 // SQLite handles a delivered batch without ever writing its inbox rows (accept_deliveries): no
 // row completes in the store, and the handling counts all the same.
 TYPED_TEST(ThroughputCounterTests, InboxHandled_DeliveredBatchHandledOnDelivery_CountedOnce) {
