@@ -1,9 +1,8 @@
 #include "exactly_once.hpp"
 
-#include <array>
-#include <fstream>
-#include <map>
-#include <sstream>
+#include <utility>
+
+#include "journal_check.hpp"
 
 #include "crash_restart/opening_balances.hpp"
 
@@ -60,59 +59,6 @@ void check_stores(PgProbe& probe, const RunSchemas& schemas, const OrderLedger& 
          quantity, "quantity shipped in the order book", findings);
 }
 
-// The journal: "<effect> <order> <pid>" per firing of a receptor with an effect outside the
-// stores (crash_restart/journal.hpp).
-void check_journal(const std::filesystem::path& journal, const OrderLedger& ledger,
-                   const std::set<pid_t>& killed, int& repeats,
-                   std::vector<std::string>& findings) {
-  static const std::array<const char*, 5> kEffects = {"order-shipped", "label-printed",
-                                                      "order-book-placed", "order-book-shipped",
-                                                      "shipment-announced"};
-  // effect -> per order: firings, firings by processes never killed
-  std::map<std::string, std::vector<std::array<int, 2>>> fired;
-  for (const char* effect : kEffects) {
-    fired[effect].assign(static_cast<std::size_t>(ledger.sent()), {0, 0});
-  }
-  std::ifstream in(journal);
-  std::string line;
-  int strangers = 0;
-  while (std::getline(in, line)) {
-    std::istringstream fields(line);
-    std::string effect;
-    std::string order;
-    pid_t pid = 0;
-    if (!(fields >> effect >> order >> pid)) continue;
-    const std::optional<int> index = OrderLedger::index_of(order);
-    auto counts = fired.find(effect);
-    if (counts == fired.end() || !index || *index >= ledger.sent()) {
-      ++strangers;
-      continue;
-    }
-    std::array<int, 2>& count = counts->second[static_cast<std::size_t>(*index)];
-    ++count[0];
-    if (!killed.contains(pid)) ++count[1];
-  }
-  if (strangers > 0) {
-    findings.push_back(std::to_string(strangers) + " journal lines for no order this run sent");
-  }
-  repeats = 0;
-  for (const auto& [effect, orders] : fired) {
-    int missing = 0;
-    int twice = 0;
-    for (const std::array<int, 2>& count : orders) {
-      missing += count[0] == 0 ? 1 : 0;
-      twice += count[1] > 1 ? 1 : 0;
-      repeats += count[0] > 1 && count[1] <= 1 ? count[0] - 1 : 0;
-    }
-    if (missing > 0)
-      findings.push_back(effect + " never happened for " + std::to_string(missing) + " orders");
-    if (twice > 0) {
-      findings.push_back(effect + " happened more than once in processes never killed for " +
-                         std::to_string(twice) + " orders");
-    }
-  }
-}
-
 }  // namespace
 
 std::vector<std::string> exactly_once_findings(PgProbe& probe, const RunSchemas& schemas,
@@ -121,7 +67,9 @@ std::vector<std::string> exactly_once_findings(PgProbe& probe, const RunSchemas&
                                                const std::set<pid_t>& killed, int& repeats) {
   std::vector<std::string> findings;
   check_stores(probe, schemas, ledger, findings);
-  check_journal(journal, ledger, killed, repeats, findings);
+  for (std::string& finding : journal_findings(journal, ledger, killed, repeats)) {
+    findings.push_back(std::move(finding));
+  }
   return findings;
 }
 
