@@ -20,12 +20,14 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
 #include "chaos_network.hpp"
 #include "harness_stores.hpp"
 
+#include "crash_restart/journal.hpp"
 #include "crash_restart/opening_balances.hpp"
 
 namespace crash_harness {
@@ -241,8 +243,8 @@ inline void expect_every_effect_once(const std::filesystem::path& journal,
     if (fields >> effect >> order >> pid) effects[effect][order].push_back(pid);
   }
   int repeated_by_killed = 0;
-  for (const char* effect : {"order-shipped", "label-printed", "order-book-placed",
-                             "order-book-shipped", "shipment-announced"}) {
+  for (const std::string_view effect_name : crash_restart::journal::kEffects) {
+    const std::string effect(effect_name);
     for (int i = 0; i < orders; ++i) {
       char order[32];
       std::snprintf(order, sizeof order, "order-%04d", i);

@@ -6,19 +6,18 @@
 #include <optional>
 #include <sstream>
 
+#include "crash_restart/journal.hpp"
+
 namespace soak {
 
 std::vector<std::string> journal_findings(const std::filesystem::path& journal,
                                           const OrderLedger& ledger, const std::set<pid_t>& killed,
                                           int& repeats) {
   std::vector<std::string> findings;
-  static const std::array<const char*, 5> kEffects = {"order-shipped", "label-printed",
-                                                      "order-book-placed", "order-book-shipped",
-                                                      "shipment-announced"};
   // effect -> per order: firings, firings by processes never killed
   std::map<std::string, std::vector<std::array<int, 2>>> fired;
-  for (const char* effect : kEffects) {
-    fired[effect].assign(static_cast<std::size_t>(ledger.sent()), {0, 0});
+  for (const std::string_view effect : crash_restart::journal::kEffects) {
+    fired[std::string(effect)].assign(static_cast<std::size_t>(ledger.sent()), {0, 0});
   }
   std::ifstream in(journal);
   std::string line;

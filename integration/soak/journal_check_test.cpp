@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "crash_restart/journal.hpp"
+
 #include <unistd.h>
 #include <fstream>
 
@@ -23,9 +25,8 @@ class SoakJournalTests : public ::testing::Test {
   // Every effect once for each order, by `pid`.
   void every_effect_once(pid_t pid) {
     for (int order = 0; order < ledger_.sent(); ++order) {
-      for (const char* effect : {"order-shipped", "label-printed", "order-book-placed",
-                                 "order-book-shipped", "shipment-announced"}) {
-        line(effect, order, pid);
+      for (const std::string_view effect : crash_restart::journal::kEffects) {
+        line(std::string(effect), order, pid);
       }
     }
   }

@@ -4,9 +4,16 @@
 // died mid-handling from one fired twice by live processes.
 #pragma once
 
+#include <array>
 #include <string_view>
 
 namespace crash_restart::journal {
+
+// Every effect the services' receptors record, once per order each (sales.cpp, fulfilment.cpp):
+// what the harness and the soak count in the journal.
+inline constexpr std::array<std::string_view, 5> kEffects = {
+    "order-shipped", "label-printed", "order-book-placed", "order-book-shipped",
+    "shipment-announced"};
 
 void record(std::string_view effect, std::string_view key);
 
