@@ -233,7 +233,19 @@ CREATE INDEX wh_inbox_refused_dead_lettered_at ON wh_inbox (dead_lettered_at)
   WHERE handler_name = 'refused delivery';
 )sql";
 
-constexpr std::array<Migration, 9> kMigrations{{
+// The stream indexes hold only rows of a stream. A statement that finds rows by id alone (a
+// completion, a claim's update) can then only use the key: a planner that believes the table
+// empty (last vacuumed between two bursts, as a work table usually is) found the stream index,
+// keyed by stream first, as cheap as the key, and walked all of it once per row (a claim of
+// 10,000 rows: 3.3 s).
+constexpr std::string_view kV10 = R"sql(
+DROP INDEX wh_outbox_stream;
+CREATE INDEX wh_outbox_stream ON wh_outbox (stream_id, message_id) WHERE stream_id IS NOT NULL;
+DROP INDEX wh_inbox_stream;
+CREATE INDEX wh_inbox_stream ON wh_inbox (stream_id, message_id) WHERE stream_id IS NOT NULL;
+)sql";
+
+constexpr std::array<Migration, 10> kMigrations{{
     {1, "outbox, inbox, event store, perspectives, invocations, lifecycle, detached work", kV1},
     {2, "outbox ids kept by their age (a publication writes nothing to them)", kV2},
     {3, "perspective events ordered by their event's version", kV3},
@@ -243,6 +255,7 @@ constexpr std::array<Migration, 9> kMigrations{{
     {7, "perspective models as jsonb (model)", kV7},
     {8, "refused deliveries indexed for their purge", kV8},
     {9, "discarded dead letters kept with their reason", sql::dead_letters::kDiscardedSchema},
+    {10, "stream indexes of stream rows only (found by id, a row is found by its key)", kV10},
 }};
 
 // One advisory lock key for every migration of every store in the database.

@@ -44,11 +44,13 @@ absl::StatusOr<std::vector<PerspectiveWork>> PostgresPerspectives::claim_perspec
     postgres::Pipeline pipeline(*core_.connection);
     Query& turn = pipeline.add(postgres::sql::kClaimLock);
     turn.bind_int(1, static_cast<std::int64_t>(postgres::sql::ClaimLock::Perspectives));
+    pipeline.add(postgres::sql::kClaimPlanOnly);
     Query& claim = pipeline.add(postgres::sql::kClaimPerspectiveWork);
     claim.bind_int(1, now);
     claim.bind_uuid(2, core_.options.instance.instance_id);
     claim.bind_int(3, static_cast<std::int64_t>(max_items));
     claim.bind_int(4, now + core_.lease_micros());
+    pipeline.add(postgres::sql::kAfterClaimPlan);
     WB_RETURN_IF_ERROR(pipeline.run());
     std::vector<PerspectiveWork> work;
     WB_ASSIGN_OR_RETURN(work, store_internal::collect_rows<PerspectiveWork>(

@@ -92,14 +92,14 @@ Query& PostgresCore::add_claim(Pipeline& pipeline, WorkSource source,
                                const WorkBatchRequest& request, std::int64_t lease_expiry) {
   Query& turn = pipeline.add(postgres::sql::kClaimLock);
   turn.bind_int(1, static_cast<std::int64_t>(postgres::sql::claim_lock(source)));
-  pipeline.add(postgres::sql::kPlainIndexScansOnly);
+  pipeline.add(postgres::sql::kClaimPlanOnly);
   Query& claim = pipeline.add(postgres::sql::claim(source));
   claim.bind_int(1, now_micros());
   claim.bind_uuid(2, options.instance.instance_id);
   claim.bind_int(3, static_cast<std::int64_t>(request.max_items));
   if (source == WorkSource::Outbox) claim.bind_bool(4, request.event_store_outbox_only);
   claim.bind_int(5, lease_expiry);
-  pipeline.add(postgres::sql::kAnyScans);
+  pipeline.add(postgres::sql::kAfterClaimPlan);
   return claim;
 }
 
