@@ -133,5 +133,64 @@ TEST(PostgresMigrationTests, Version4Store_ModelsGainTheirJsonbAndStillLoadAsWri
             3);
 }
 
+// A version 9 store's waiting rows come through migration 10 (the stream indexes rebuilt for
+// rows of a stream only; the work tables vacuumed early): still claimed, in stream order.
+TEST(PostgresMigrationTests, Version9Store_StreamIndexesPartial_WorkTablesVacuumedEarly) {
+  const std::string conninfo = whizbang_test::fresh_postgres_schema();
+  ASSERT_FALSE(conninfo.empty());
+  auto opened = postgres::Connection::open(conninfo);
+  ASSERT_TRUE(opened.ok()) << opened.status();
+  postgres::Connection& connection = **opened;
+  std::string v9 =
+      "CREATE TABLE wh_schema_version (version integer PRIMARY KEY, name text NOT NULL, "
+      "applied_at bigint NOT NULL);";
+  for (const postgres::Migration& migration : postgres::migrations()) {
+    if (migration.version > 9) break;
+    v9 += std::string(migration.sql) + "INSERT INTO wh_schema_version VALUES (" +
+          std::to_string(migration.version) + ", 'v', 0);";
+  }
+  // Two rows of one stream and one of none.
+  const std::string stream = "0190f3c4-aaaa-7bbb-8ccc-0000000000ff";
+  for (const auto& [id, of_stream] : {std::pair{"0190f3c4-aaaa-7bbb-8ccc-000000000001", true},
+                                      std::pair{"0190f3c4-aaaa-7bbb-8ccc-000000000002", true},
+                                      std::pair{"0190f3c4-aaaa-7bbb-8ccc-000000000003", false}}) {
+    v9 += std::string(
+              "INSERT INTO wh_outbox (message_id, destination, message_type, event_data, "
+              "stream_id, created_at) VALUES ('") +
+          id + "', 'orders', 't', '{}', " + (of_stream ? "'" + stream + "'" : "NULL") + ", 1);";
+  }
+  ASSERT_TRUE(connection.exec(v9).ok());
+
+  auto store = PostgresWorkStore::open(conninfo);
+  ASSERT_TRUE(store.ok()) << store.status();
+  whizbang::WorkBatchRequest request;
+  request.claim_inbox = false;
+  auto claimed = (*store)->process_work_batch(request);
+  ASSERT_TRUE(claimed.ok()) << claimed.status();
+  ASSERT_EQ(claimed->size(), 3u);
+  EXPECT_EQ((*claimed)[0].message_id.to_string(), "0190f3c4-aaaa-7bbb-8ccc-000000000001");
+
+  for (const std::string table : {"wh_outbox", "wh_inbox"}) {
+    postgres::Query index(connection,
+                          "SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() "
+                          "AND indexname = '" +
+                              table + "_stream'");
+    ASSERT_TRUE(*index.step()) << table;
+    EXPECT_NE(index.text(0).find("WHERE (stream_id IS NOT NULL)"), std::string::npos)
+        << index.text(0);
+  }
+  for (const std::string table : {"wh_outbox", "wh_inbox", "wh_perspective_events"}) {
+    postgres::Query options(connection,
+                            "SELECT array_to_string(reloptions, ',') FROM pg_class "
+                            "WHERE oid = '" +
+                                table + "'::regclass");
+    ASSERT_TRUE(*options.step()) << table;
+    EXPECT_EQ(options.text(0),
+              "fillfactor=70,autovacuum_vacuum_scale_factor=0,autovacuum_vacuum_threshold=10000,"
+              "autovacuum_vacuum_cost_delay=0")
+        << table;
+  }
+}
+
 }  // namespace
 }  // namespace store_test

@@ -14,6 +14,7 @@
 #include "postgres/sql/coordination_sql.hpp"
 #include "postgres/sql/operations_sql.hpp"
 #include "postgres/sql/perspectives_sql.hpp"
+#include "postgres/sql/stage_work_sql.hpp"
 #include "sqlite/sql/coordination_sql.hpp"
 #include "sqlite/sql/operations_sql.hpp"
 #include "sqlite/sql/perspectives_sql.hpp"
@@ -353,7 +354,7 @@ TEST_P(PostgresQueryPlanTests, OutboxAndInboxClaims_UseTheKeyAndTheStreamIndex) 
     const std::string table = source == WorkSource::Outbox ? "wh_outbox" : "wh_inbox";
     const std::vector<std::string> lines =
         plan(pg::claim(source), kClaimTypes, kClaimArguments, {pg::kClaimPlanOnly});
-    expect_indexed(lines, {table + "_pkey", table + "_stream"});
+    expect_indexed(lines, {table + "_pkey", table + "_stream", "TID Cond: (ctid = c.row_id)"});
     EXPECT_TRUE(next_scan_uses(lines, "SubPlan", table + "_stream")) << joined(lines);
   }
 }
@@ -364,8 +365,19 @@ TEST_P(PostgresQueryPlanTests, PerspectiveClaim_ProbesTheLanePerRow_NeverJoinsTh
   const std::vector<std::string> lines =
       plan(pg::kClaimPerspectiveWork, "bigint, uuid, bigint, bigint",
            "1000000, '00000000-0000-0000-0000-000000000001', 100, 2000000", {pg::kClaimPlanOnly});
-  expect_indexed(lines, {"SubPlan", "wh_perspective_events_lane"});
+  expect_indexed(lines, {"SubPlan", "wh_perspective_events_lane", "TID Cond: (ctid = c.row_id)"});
   EXPECT_FALSE(any_line_has(lines, "Anti Join")) << joined(lines);
+}
+
+// The lifecycle and detached-work claims update the rows they locked by their place too.
+TEST_P(PostgresQueryPlanTests, StageWorkClaims_UpdateTheLockedRowsByTheirPlace) {
+  constexpr const char* kTypes = "bigint, uuid, bigint, bigint";
+  constexpr const char* kArguments =
+      "1000000, '00000000-0000-0000-0000-000000000001', 100, 2000000";
+  for (const std::string& claim : {pg::kClaimLifecycleWork, pg::kClaimDetachedWork}) {
+    const std::vector<std::string> lines = plan(claim, kTypes, kArguments);
+    EXPECT_TRUE(any_line_has(lines, "TID Cond: (ctid = c.row_id)")) << joined(lines);
+  }
 }
 
 // Each batch finds its rows through the age index and deletes them by ctid (a TID scan).

@@ -234,15 +234,26 @@ CREATE INDEX wh_inbox_refused_dead_lettered_at ON wh_inbox (dead_lettered_at)
 )sql";
 
 // The stream indexes hold only rows of a stream. A statement that finds rows by id alone (a
-// completion, a claim's update) can then only use the key: a planner that believes the table
-// empty (last vacuumed between two bursts, as a work table usually is) found the stream index,
-// keyed by stream first, as cheap as the key, and walked all of it once per row (a claim of
-// 10,000 rows: 3.3 s).
+// completion, a failure) can then only use the key: a planner that believes the table empty
+// (last vacuumed between two bursts, as a work table usually is) found the stream index, keyed
+// by stream first, as cheap as the key, and walked all of it once per row (a claim of 10,000
+// rows: 3.3 s).
+//
+// The work tables are vacuumed after 10,000 dead rows, whatever their size, and unthrottled. A
+// claim walks its index in claim order, and the rows handled before it (deleted) lead that
+// order until a vacuum: with the defaults (a fifth of the table, throttled) a drained million
+// left 2.3 million dead entries in front of the outbox claim (its walk: 32 ms, 0.4 ms after).
 constexpr std::string_view kV10 = R"sql(
 DROP INDEX wh_outbox_stream;
 CREATE INDEX wh_outbox_stream ON wh_outbox (stream_id, message_id) WHERE stream_id IS NOT NULL;
 DROP INDEX wh_inbox_stream;
 CREATE INDEX wh_inbox_stream ON wh_inbox (stream_id, message_id) WHERE stream_id IS NOT NULL;
+ALTER TABLE wh_outbox SET (autovacuum_vacuum_scale_factor = 0,
+  autovacuum_vacuum_threshold = 10000, autovacuum_vacuum_cost_delay = 0);
+ALTER TABLE wh_inbox SET (autovacuum_vacuum_scale_factor = 0,
+  autovacuum_vacuum_threshold = 10000, autovacuum_vacuum_cost_delay = 0);
+ALTER TABLE wh_perspective_events SET (autovacuum_vacuum_scale_factor = 0,
+  autovacuum_vacuum_threshold = 10000, autovacuum_vacuum_cost_delay = 0);
 )sql";
 
 constexpr std::array<Migration, 10> kMigrations{{
@@ -255,7 +266,7 @@ constexpr std::array<Migration, 10> kMigrations{{
     {7, "perspective models as jsonb (model)", kV7},
     {8, "refused deliveries indexed for their purge", kV8},
     {9, "discarded dead letters kept with their reason", sql::dead_letters::kDiscardedSchema},
-    {10, "stream indexes of stream rows only (found by id, a row is found by its key)", kV10},
+    {10, "stream indexes of stream rows only; work tables vacuumed after 10,000 dead rows", kV10},
 }};
 
 // One advisory lock key for every migration of every store in the database.

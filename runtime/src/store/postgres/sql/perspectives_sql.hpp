@@ -38,7 +38,7 @@ inline const std::string kInsertAssociation =
 // every row of the table when nothing was blocked (1M pending: 220 ms to 1 s per claim; with it,
 // 2 to 10 ms): a claim priced by the backlog instead of the batch.
 inline const std::string kClaimPerspectiveWork =
-    "WITH c AS MATERIALIZED (SELECT pe.event_work_id FROM wh_perspective_events pe "
+    "WITH c AS MATERIALIZED (SELECT pe.ctid AS row_id FROM wh_perspective_events pe "
     "WHERE pe.processed_at IS NULL AND pe.dead_lettered_at IS NULL "
     "AND (pe.scheduled_for IS NULL OR pe.scheduled_for <= $1::bigint) "
     "AND (pe.instance_id IS NULL OR pe.lease_expiry < $1::bigint OR pe.instance_id = $2::uuid) "
@@ -50,7 +50,7 @@ inline const std::string kClaimPerspectiveWork =
     "ORDER BY pe.stream_id, pe.stream_version, pe.perspective_name COLLATE \"C\" LIMIT $3::bigint "
     "FOR UPDATE OF pe SKIP LOCKED) UPDATE wh_perspective_events AS u SET instance_id = $2::uuid, "
     "lease_expiry = $4::bigint, claimed_at = $1::bigint FROM c, wh_event_store es " +
-    claimed_rows("event_work_id") +
+    kClaimedRows +
     " AND es.event_id = u.event_id RETURNING u.event_work_id, u.stream_id, u.perspective_name, "
     "u.event_id, es.event_type, "
     "es.event_data, es.metadata, es.version, u.attempts";

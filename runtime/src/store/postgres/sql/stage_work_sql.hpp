@@ -16,13 +16,13 @@ inline const std::string kInsertLifecycleCompletion =
     "ON CONFLICT (event_id) DO NOTHING";
 // ?1 now ?2 instance ?3 limit ?4 lease expiry; the caller sorts by event id.
 inline const std::string kClaimLifecycleWork =
-    "WITH c AS MATERIALIZED (SELECT lc.event_id FROM wh_lifecycle_completions lc "
+    "WITH c AS MATERIALIZED (SELECT lc.ctid AS row_id FROM wh_lifecycle_completions lc "
     "WHERE lc.dead_lettered_at IS NULL "
     "AND (lc.scheduled_for IS NULL OR lc.scheduled_for <= $1::bigint) AND (lc.instance_id IS "
     "NULL OR lc.lease_expiry < $1::bigint OR lc.instance_id = $2::uuid) ORDER BY lc.event_id "
     "LIMIT $3::bigint FOR UPDATE OF lc SKIP LOCKED) UPDATE wh_lifecycle_completions AS u "
     "SET instance_id = $2::uuid, lease_expiry = $4::bigint FROM c, wh_event_store es " +
-    claimed_rows("event_id") +
+    kClaimedRows +
     " AND es.event_id = u.event_id RETURNING u.event_id, "
     "u.stream_id, es.event_type, es.event_data, es.metadata, u.attempts";
 // ?1 event ?2 instance ?3 lease expiry
@@ -45,12 +45,13 @@ inline const std::string kInsertDetachedWork =
 // ?1 now ?2 instance ?3 limit ?4 lease expiry; the caller sorts by work id. Not work leased to
 // this instance: that is on its way through this process's executor.
 inline const std::string kClaimDetachedWork =
-    "WITH c AS MATERIALIZED (SELECT work_id FROM wh_detached_work WHERE dead_lettered_at IS NULL "
+    "WITH c AS MATERIALIZED (SELECT ctid AS row_id FROM wh_detached_work WHERE dead_lettered_at "
+    "IS NULL "
     "AND (scheduled_for IS NULL OR scheduled_for <= $1::bigint) "
     "AND (instance_id IS NULL OR lease_expiry < $1::bigint) "
     "ORDER BY work_id LIMIT $3::bigint FOR UPDATE SKIP LOCKED) UPDATE wh_detached_work AS u "
     "SET instance_id = $2::uuid, lease_expiry = $4::bigint FROM c " +
-    claimed_rows("work_id") +
+    kClaimedRows +
     " RETURNING u.work_id, u.message_id, u.receptor_id, u.stage, "
     "u.perspective, u.envelope, u.attempts, u.message_type";
 // ?1 work ?2 instance. Only under this instance's own lease.
