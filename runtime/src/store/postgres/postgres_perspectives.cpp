@@ -50,7 +50,7 @@ absl::StatusOr<std::vector<PerspectiveWork>> PostgresPerspectives::claim_perspec
     claim.bind_uuid(2, core_.options.instance.instance_id);
     claim.bind_int(3, static_cast<std::int64_t>(max_items));
     claim.bind_int(4, now + core_.lease_micros());
-    pipeline.add(postgres::sql::kAfterClaimPlan);
+    for (const std::string& reset : postgres::sql::kAfterClaimPlan) pipeline.add(reset);
     WB_RETURN_IF_ERROR(pipeline.run());
     std::vector<PerspectiveWork> work;
     WB_ASSIGN_OR_RETURN(work, store_internal::collect_rows<PerspectiveWork>(

@@ -99,7 +99,7 @@ Query& PostgresCore::add_claim(Pipeline& pipeline, WorkSource source,
   claim.bind_int(3, static_cast<std::int64_t>(request.max_items));
   if (source == WorkSource::Outbox) claim.bind_bool(4, request.event_store_outbox_only);
   claim.bind_int(5, lease_expiry);
-  pipeline.add(postgres::sql::kAfterClaimPlan);
+  for (const std::string& reset : postgres::sql::kAfterClaimPlan) pipeline.add(reset);
   return claim;
 }
 
