@@ -2,7 +2,9 @@
 // purge) use the indexes meant for them, so their cost follows the batch, not the backlog. A
 // change that turns one into a scan of a work table, or a sort of all of it, fails here rather
 // than in production (SQLite: EXPLAIN QUERY PLAN; PostgreSQL: EXPLAIN on tables of 20k rows,
-// analyzed, where the planner's choice is the one it makes at scale).
+// under the statistics a work table really has: analyzed with the backlog, vacuumed while empty,
+// analyzed while another instance held the leases; docs/guide/12-postgresql.md, "Plans that do
+// not trust the statistics").
 #include <gtest/gtest.h>
 #include <libpq-fe.h>
 #include <sqlite3.h>
@@ -356,8 +358,6 @@ constexpr const char* kClaimTypes = "bigint, uuid, bigint, boolean, bigint";
 constexpr const char* kClaimArguments =
     "1000000, '00000000-0000-0000-0000-000000000001', 100, false, 2000000";
 
-// The stream-order check probes the stream index: through the key (ids before this one) it
-// would read every older row of every stream, once per row claimed (10,000 rows: 11 s).
 // Each table with a custom plan (the first executions of a prepared statement) and with the
 // generic plan (later ones, once the planner finds it no dearer).
 std::vector<std::pair<WorkSource, std::string>> claim_plans() {
@@ -369,6 +369,9 @@ std::vector<std::pair<WorkSource, std::string>> claim_plans() {
   return plans;
 }
 
+// The stream-order check probes the stream index: through the key (ids before this one) it
+// would read every older row of every stream, once per row claimed (10,000 rows: 11 s). The
+// claimed rows are updated through their ctid.
 TEST_P(PostgresQueryPlanTests, OutboxAndInboxClaims_UseTheKeyAndTheStreamIndex) {
   for (const auto& [source, mode] : claim_plans()) {
     SCOPED_TRACE(mode);
