@@ -17,6 +17,20 @@ using whizbang::MessageId;
 using whizbang::PostgresWorkStore;
 namespace postgres = whizbang::postgres;
 
+// The SQL that leaves a schema as a runtime of schema `version` left it: its migrations, each
+// recorded in wh_schema_version.
+std::string schema_up_to(int version) {
+  std::string sql =
+      "CREATE TABLE wh_schema_version (version integer PRIMARY KEY, name text NOT NULL, "
+      "applied_at bigint NOT NULL);";
+  for (const postgres::Migration& migration : postgres::migrations()) {
+    if (migration.version > version) break;
+    sql += std::string(migration.sql) + "INSERT INTO wh_schema_version VALUES (" +
+           std::to_string(migration.version) + ", 'v', 0);";
+  }
+  return sql;
+}
+
 // Version 1 kept an outbox id's publication time in wh_outbox_ids; version 2 keeps ids by their
 // age and while their row waits. A published id and a waiting row's id, both stored long ago,
 // come through the upgrade: the purge then drops the published one only.
@@ -64,14 +78,7 @@ TEST(PostgresMigrationTests, Version2Store_PendingPerspectiveEventsKeepTheirStre
   auto opened = postgres::Connection::open(conninfo);
   ASSERT_TRUE(opened.ok()) << opened.status();
   postgres::Connection& connection = **opened;
-  std::string v2 =
-      "CREATE TABLE wh_schema_version (version integer PRIMARY KEY, name text NOT NULL, "
-      "applied_at bigint NOT NULL);";
-  for (const postgres::Migration& migration : postgres::migrations()) {
-    if (migration.version > 2) break;
-    v2 += std::string(migration.sql) + "INSERT INTO wh_schema_version VALUES (" +
-          std::to_string(migration.version) + ", 'v', 0);";
-  }
+  std::string v2 = schema_up_to(2);
   const std::string stream = "0190f3c4-aaaa-7bbb-8ccc-0000000000ff";
   // Version 1 of the stream has the larger id.
   const std::string first = "0190f3c4-aaaa-7bbb-8ccc-000000000002";
@@ -105,14 +112,7 @@ TEST(PostgresMigrationTests, Version4Store_ModelsGainTheirJsonbAndStillLoadAsWri
   ASSERT_FALSE(conninfo.empty());
   auto opened = postgres::Connection::open(conninfo);
   ASSERT_TRUE(opened.ok()) << opened.status();
-  std::string v4 =
-      "CREATE TABLE wh_schema_version (version integer PRIMARY KEY, name text NOT NULL, "
-      "applied_at bigint NOT NULL);";
-  for (const postgres::Migration& migration : postgres::migrations()) {
-    if (migration.version > 4) break;
-    v4 += std::string(migration.sql) + "INSERT INTO wh_schema_version VALUES (" +
-          std::to_string(migration.version) + ", 'v', 0);";
-  }
+  std::string v4 = schema_up_to(4);
   const std::string stream = "0190f3c4-aaaa-7bbb-8ccc-0000000000aa";
   const std::string event = "0190f3c4-aaaa-7bbb-8ccc-0000000000bb";
   v4 +=
@@ -141,14 +141,7 @@ TEST(PostgresMigrationTests, Version9Store_StreamIndexesPartial_WorkTablesVacuum
   auto opened = postgres::Connection::open(conninfo);
   ASSERT_TRUE(opened.ok()) << opened.status();
   postgres::Connection& connection = **opened;
-  std::string v9 =
-      "CREATE TABLE wh_schema_version (version integer PRIMARY KEY, name text NOT NULL, "
-      "applied_at bigint NOT NULL);";
-  for (const postgres::Migration& migration : postgres::migrations()) {
-    if (migration.version > 9) break;
-    v9 += std::string(migration.sql) + "INSERT INTO wh_schema_version VALUES (" +
-          std::to_string(migration.version) + ", 'v', 0);";
-  }
+  std::string v9 = schema_up_to(9);
   // Two rows of one stream and one of none.
   const std::string stream = "0190f3c4-aaaa-7bbb-8ccc-0000000000ff";
   for (const auto& [id, of_stream] : {std::pair{"0190f3c4-aaaa-7bbb-8ccc-000000000001", true},

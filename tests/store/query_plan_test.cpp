@@ -177,9 +177,11 @@ class PostgresQueryPlanTests : public ::testing::TestWithParam<Statistics> {
       for (const char* table : kWorkTables) {
         run(std::string("DELETE FROM ") + table);
         run(std::string("VACUUM (TRUNCATE ") + (shrink ? "true) " : "false) ") + table);
-        ASSERT_EQ(query_value(std::string("SELECT reltuples::bigint FROM pg_class WHERE oid = '") +
+        ASSERT_EQ(
+            whizbang_test::postgres_scalar(
+                conninfo, std::string("SELECT reltuples::bigint FROM pg_class WHERE oid = '") +
                               table + "'::regclass"),
-                  "0")
+            0)
             << table << ": the planner should believe it empty";
       }
       insert_work_rows();
@@ -251,15 +253,6 @@ class PostgresQueryPlanTests : public ::testing::TestWithParam<Statistics> {
         "stage, completed_at, duration_us) SELECT md5('r' || i)::uuid, 'shop::Mailer', 'orders', "
         "'', 0, i, 1 FROM generate_series(1, " +
         n + ") AS i");
-  }
-
-  std::string query_value(const std::string& sql) {
-    PGresult* result = PQexec(conn_, sql.c_str());
-    std::string value = PQresultStatus(result) == PGRES_TUPLES_OK && PQntuples(result) == 1
-                            ? PQgetvalue(result, 0, 0)
-                            : PQerrorMessage(conn_);
-    PQclear(result);
-    return value;
   }
 
   void TearDown() override {
@@ -358,13 +351,18 @@ constexpr const char* kClaimTypes = "bigint, uuid, bigint, boolean, bigint";
 constexpr const char* kClaimArguments =
     "1000000, '00000000-0000-0000-0000-000000000001', 100, false, 2000000";
 
-// Each table with a custom plan (the first executions of a prepared statement) and with the
-// generic plan (later ones, once the planner finds it no dearer).
+// A custom plan (the first executions of a prepared statement) and the generic plan (later
+// ones, once the planner finds it no dearer), as the setting that forces each.
+constexpr const char* kPlanModes[] = {"force_custom_plan", "force_generic_plan"};
+std::string plan_cache_mode(const std::string& mode) {
+  return "SET LOCAL plan_cache_mode = " + mode;
+}
+
+// Each table in each plan mode.
 std::vector<std::pair<WorkSource, std::string>> claim_plans() {
   std::vector<std::pair<WorkSource, std::string>> plans;
   for (const WorkSource source : {WorkSource::Outbox, WorkSource::Inbox}) {
-    for (const char* mode : {"force_custom_plan", "force_generic_plan"})
-      plans.emplace_back(source, mode);
+    for (const char* mode : kPlanModes) plans.emplace_back(source, mode);
   }
   return plans;
 }
@@ -376,9 +374,8 @@ TEST_P(PostgresQueryPlanTests, OutboxAndInboxClaims_UseTheKeyAndTheStreamIndex) 
   for (const auto& [source, mode] : claim_plans()) {
     SCOPED_TRACE(mode);
     const std::string table = source == WorkSource::Outbox ? "wh_outbox" : "wh_inbox";
-    const std::vector<std::string> lines =
-        plan(pg::claim(source), kClaimTypes, kClaimArguments,
-             {pg::kClaimPlanOnly, "SET LOCAL plan_cache_mode = " + mode});
+    const std::vector<std::string> lines = plan(pg::claim(source), kClaimTypes, kClaimArguments,
+                                                {pg::kClaimPlanOnly, plan_cache_mode(mode)});
     expect_indexed(lines, {table + "_pkey", table + "_stream", "TID Cond: (ctid = c.row_id)"});
     EXPECT_TRUE(next_scan_uses(lines, "SubPlan", table + "_stream")) << joined(lines);
   }
@@ -387,12 +384,12 @@ TEST_P(PostgresQueryPlanTests, OutboxAndInboxClaims_UseTheKeyAndTheStreamIndex) 
 // The perspective claim's stream-order check probes the lane index per candidate row, never a
 // join that reads the whole table (a merge anti join did, 220 ms to 1 s per claim at 1M pending).
 TEST_P(PostgresQueryPlanTests, PerspectiveClaim_ProbesTheLanePerRow_NeverJoinsTheWholeTable) {
-  for (const char* mode : {"force_custom_plan", "force_generic_plan"}) {
+  for (const char* mode : kPlanModes) {
     SCOPED_TRACE(mode);
     const std::vector<std::string> lines =
         plan(pg::kClaimPerspectiveWork, "bigint, uuid, bigint, bigint",
              "1000000, '00000000-0000-0000-0000-000000000001', 100, 2000000",
-             {pg::kClaimPlanOnly, std::string("SET LOCAL plan_cache_mode = ") + mode});
+             {pg::kClaimPlanOnly, plan_cache_mode(mode)});
     expect_indexed(lines, {"SubPlan", "wh_perspective_events_lane", "TID Cond: (ctid = c.row_id)"});
     EXPECT_TRUE(next_scan_uses(lines, "SubPlan", "wh_perspective_events_lane")) << joined(lines);
     EXPECT_FALSE(any_line_has(lines, "Anti Join")) << joined(lines);
@@ -409,8 +406,7 @@ TEST_P(PostgresQueryPlanTests, OutboxAndInboxClaims_StreamCheckCannotUseTheKey) 
     const std::string table = source == WorkSource::Outbox ? "wh_outbox" : "wh_inbox";
     const std::vector<std::string> lines =
         plan(pg::claim(source), kClaimTypes, kClaimArguments,
-             {"DROP INDEX " + table + "_stream", pg::kClaimPlanOnly,
-              "SET LOCAL plan_cache_mode = " + mode});
+             {"DROP INDEX " + table + "_stream", pg::kClaimPlanOnly, plan_cache_mode(mode)});
     EXPECT_FALSE(next_scan_uses(lines, "SubPlan", table + "_pkey")) << joined(lines);
   }
 }
@@ -421,10 +417,10 @@ TEST_P(PostgresQueryPlanTests, StageWorkClaims_UpdateTheLockedRowsByTheirPlace) 
   constexpr const char* kArguments =
       "1000000, '00000000-0000-0000-0000-000000000001', 100, 2000000";
   for (const std::string& claim : {pg::kClaimLifecycleWork, pg::kClaimDetachedWork}) {
-    for (const char* mode : {"force_custom_plan", "force_generic_plan"}) {
+    for (const char* mode : kPlanModes) {
       SCOPED_TRACE(mode);
       const std::vector<std::string> lines =
-          plan(claim, kTypes, kArguments, {std::string("SET LOCAL plan_cache_mode = ") + mode});
+          plan(claim, kTypes, kArguments, {plan_cache_mode(mode)});
       EXPECT_TRUE(any_line_has(lines, "TID Cond: (ctid = c.row_id)")) << joined(lines);
     }
   }
@@ -452,7 +448,7 @@ TEST_P(PostgresQueryPlanTests, CompletionsAndDeletes_FindTheirRowsByKey) {
   const std::string instance = "'00000000-0000-0000-0000-000000000001'";
   for (const std::string& mode : {std::string("auto"), std::string("force_generic_plan")}) {
     SCOPED_TRACE(mode);
-    const std::vector<std::string> settings = {"SET LOCAL plan_cache_mode = " + mode};
+    const std::vector<std::string> settings = {plan_cache_mode(mode)};
     for (const WorkSource source : {WorkSource::Outbox, WorkSource::Inbox}) {
       const std::string key = source == WorkSource::Outbox ? "wh_outbox_pkey" : "wh_inbox_pkey";
       expect_indexed(plan(pg::delete_rows(source), "uuid[], uuid", ids + ", " + instance, settings),
