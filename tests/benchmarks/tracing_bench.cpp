@@ -54,6 +54,41 @@ void BM_LocalPublishFloor_MintAndCall(benchmark::State& state) {
 }
 BENCHMARK(BM_LocalPublishFloor_MintAndCall);
 
+// The floor of what a publish promises its caller and its receptor, done by hand with the same
+// types: mint the id, make the message's context the thread's own while the receptor runs (it
+// may read MessageContext::current()), turn a throw into a status, and return a receipt that
+// names the message and its destination (docs/guide/18-tracing.md, "What it costs").
+void BM_LocalPublishFloor_WhatAPublishPromises(benchmark::State& state) {
+  bench::Counter counter;
+  bench::PingReceptor receptor(counter);
+  bench::Ping ping;
+  ping.n = 1;
+  const std::string destination = "ping";
+  whizbang::MessageContext context;
+  for (auto _ : state) {
+    absl::StatusOr<whizbang::DeliveryReceipt> receipt(absl::in_place);
+    const whizbang::MessageId id = whizbang::MessageId::mint();
+    context.message_id = id;
+    context.correlation_id = id;
+    {
+      const whizbang::ScopedMessageContext scope(context,
+                                                 whizbang::ScopedMessageContext::EmptySecurity{});
+      try {
+        receptor.handle(ping);
+      } catch (...) {
+        receipt = absl::InternalError("receptor threw");
+      }
+    }
+    if (receipt.ok()) {
+      receipt->message_id = id;
+      receipt->destination = destination;
+      receipt->stream_id = id.uuid();
+    }
+    benchmark::DoNotOptimize(receipt);
+  }
+}
+BENCHMARK(BM_LocalPublishFloor_WhatAPublishPromises);
+
 void BM_Dispatcher_PublishLocalNoPersist(benchmark::State& state) {
   bench::Counter counter;
   bench::Tally tally;

@@ -60,24 +60,7 @@ Dispatcher::Dispatcher(const Registry& registry, ReceptorSet receptors, Dispatch
   }
 }
 
-std::size_t Dispatcher::entry_slot(const MessageTypeInfo* type) const {
-  // Fibonacci hashing: the multiply spreads the address's low bits into the top ones kept.
-  return static_cast<std::size_t>(
-      (static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(type)) *
-       0x9E3779B97F4A7C15ull) >>
-      entry_shift_);
-}
-
 Dispatcher::~Dispatcher() = default;
-
-const Dispatcher::Entry* Dispatcher::entry_for(const MessageTypeInfo& type) const {
-  const std::size_t mask = entry_slots_.size() - 1;
-  for (std::size_t slot = entry_slot(&type);; slot = (slot + 1) & mask) {
-    const auto& [key, entry] = entry_slots_[slot];
-    if (key == &type) return entry;
-    if (key == nullptr) return nullptr;  // at most half the slots are used: an empty one ends it
-  }
-}
 
 std::string Dispatcher::destination_for(const MessageTypeInfo& type) const {
   return destination_for(entry_for(type), type);

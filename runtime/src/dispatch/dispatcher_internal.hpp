@@ -33,6 +33,24 @@ struct Dispatcher::Entry {
   std::optional<std::string> cached_destination;
 };
 
+// Inline: every dispatch looks its type up, and a local publish is a few dozen instructions.
+inline std::size_t Dispatcher::entry_slot(const MessageTypeInfo* type) const {
+  // Fibonacci hashing: the multiply spreads the address's low bits into the top ones kept.
+  return static_cast<std::size_t>(
+      (static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(type)) *
+       0x9E3779B97F4A7C15ull) >>
+      entry_shift_);
+}
+
+inline const Dispatcher::Entry* Dispatcher::entry_for(const MessageTypeInfo& type) const {
+  const std::size_t mask = entry_slots_.size() - 1;
+  for (std::size_t slot = entry_slot(&type);; slot = (slot + 1) & mask) {
+    const auto& [key, entry] = entry_slots_[slot];
+    if (key == &type) return entry;
+    if (key == nullptr) return nullptr;  // at most half the slots are used: an empty one ends it
+  }
+}
+
 // The handling a cascaded message comes from: what its id derives from and what it inherits.
 struct Dispatcher::EmissionSource {
   const Envelope* envelope = nullptr;

@@ -232,15 +232,12 @@ absl::StatusOr<DeliveryReceipt> Dispatcher::publish_to_void_receptors(const AnyM
   }
   DiscardingSink sink;
   for (const ReceptorInfo* receptor : entry.default_stage) {
-    absl::Status status;
-    if (lease.security_empty()) [[likely]] {
-      ScopedMessageContext scope(lease.context(), ScopedMessageContext::EmptySecurity{});
-      status = invoke_contained(*receptor, message, sink, nullptr);
-    } else {
-      ScopedMessageContext scope(lease.context());
-      status = invoke_contained(*receptor, message, sink, nullptr);
-    }
-    if (!status.ok()) [[unlikely]] {
+    const ScopedMessageContext scope =
+        lease.security_empty()
+            ? ScopedMessageContext(lease.context(), ScopedMessageContext::EmptySecurity{})
+            : ScopedMessageContext(lease.context());
+    if (absl::Status status = invoke_contained(*receptor, message, sink, nullptr); !status.ok())
+        [[unlikely]] {
       receipt = std::move(status);
       return receipt;
     }
