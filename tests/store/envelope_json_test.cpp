@@ -63,6 +63,34 @@ TEST(EnvelopeJsonTests, HopTimesAndScope_AreWrittenAsDotNetWritesThem) {
       << json;
 }
 
+// The writer copies text that needs no escape whole and leaves the rest to rapidjson: each kind of
+// byte that must be escaped, in a hop's own strings and in metadata names and values, comes out
+// escaped as JSON says and reads back as it was.
+TEST(EnvelopeJsonTests, HopTextNeedingEscapes_IsEscapedAndReadsBack) {
+  Envelope envelope = Envelope::create(AnyMessage::make(OrderCreated{"o", 1}), instance("orders"));
+  MessageHop& hop = envelope.hops.front();
+  hop.topic = "a\"b";
+  hop.causation_type = "back\\slash";
+  hop.trace_parent = std::string("nul\0tab\tline\n", 13);
+  hop.metadata["k\x01"] = "\x1f";
+  hop.metadata["plain"] = "caf\xc3\xa9";  // UTF-8 is written as it is
+  const std::string json = serialize_envelope(envelope);
+  EXPECT_NE(json.find(R"("to":"a\"b")"), std::string::npos) << json;
+  EXPECT_NE(json.find(R"("ct":"back\\slash")"), std::string::npos) << json;
+  EXPECT_NE(json.find(R"("tp":"nul\u0000tab\tline\n")"), std::string::npos) << json;
+  EXPECT_NE(json.find(R"("k\u0001":"\u001F")"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"plain\":\"caf\xc3\xa9\""), std::string::npos) << json;
+  absl::StatusOr<Envelope> back = deserialize_envelope(json, resolve);
+  ASSERT_TRUE(back.ok()) << back.status();
+  const MessageHop& read = back->hops.front();
+  EXPECT_EQ(read.topic, hop.topic);
+  EXPECT_EQ(read.causation_type, hop.causation_type);
+  EXPECT_EQ(read.trace_parent, hop.trace_parent);
+  EXPECT_EQ(read.metadata.at("k\x01"), "\x1f");
+  EXPECT_EQ(read.metadata.at("plain"), "caf\xc3\xa9");
+  EXPECT_EQ(serialize_envelope(*back), json);
+}
+
 // Earlier envelopes of this runtime (stored rows, messages in flight) still read.
 TEST(EnvelopeJsonTests, EarlierIntegerTimesAndFlatScope_StillRead) {
   const std::string json = "{\"v\":1,\"id\":\"" + MessageId::mint().to_string() +

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,8 +24,10 @@ class TimeText {
   static constexpr std::size_t kCapacity = 64;  // the longest text either format makes is 48
   std::string_view view() const { return {data_, size_}; }
   void push(char c) { data_[size_++] = c; }
+  // Callers keep within kCapacity (the formats' longest text).
   void append(std::string_view text) {
-    for (const char c : text) push(c);
+    std::memcpy(data_ + size_, text.data(), text.size());
+    size_ += text.size();
   }
 
  private:

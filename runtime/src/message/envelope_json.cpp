@@ -68,7 +68,7 @@ void serialize_envelope(const Envelope& envelope, std::string& out) {
     key(writer, "t");
     string(writer, info->wire_name);
     key(writer, "p");
-    info->write_json(envelope.payload.data(), &writer);
+    info->write_json(envelope.payload.data(), static_cast<Writer::Base*>(&writer));
   }
   key(writer, "h");
   writer.StartArray();
