@@ -3,7 +3,8 @@
 //   claims 100, then completes them and appends 100 new events, not timed);
 // - StreamAppend100: appending 100 events (each to a stream of its own: stored, claimed into the
 //   event store and completed, as a host without a transport does) to an event store already
-//   holding `pending` events.
+//   holding `pending` events; on PostgreSQL at rest (growth_stores.hpp, AtRest) and, as
+//   StreamAppend100_BeforeVacuum, straight after the seed.
 // Goal: every pending:1000000 figure at most 1.5 times its pending:1000 figure.
 #include "growth_stores.hpp"
 
@@ -66,10 +67,12 @@ void perspective_claim_100(benchmark::State& state, Backend backend) {
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(kClaim));
 }
 
-void stream_append_100(benchmark::State& state, Backend backend) {
+void stream_append_100(benchmark::State& state, Backend backend,
+                       AtRest at_rest = AtRest::Vacuumed) {
   if (skip_without_postgres(state, backend)) return;
   Seeded* fixture =
-      seeded(state, backend, "streams", static_cast<std::size_t>(state.range(0)), seed_events());
+      seeded(state, backend, at_rest == AtRest::Vacuumed ? "streams" : "streams_unvacuumed",
+             static_cast<std::size_t>(state.range(0)), seed_events(), {}, at_rest);
   if (fixture == nullptr) return;
   for (auto _ : state) {
     if (absl::Status appended = append_events(*fixture->store, kClaim); !appended.ok()) {
@@ -96,5 +99,11 @@ void BM_Growth_Postgres_StreamAppend100(benchmark::State& state) {
   stream_append_100(state, Backend::Postgres);
 }
 BENCHMARK(BM_Growth_Postgres_StreamAppend100)->Apply(apply_sizes);
+// The same straight after the seed's million messages, before any vacuum: the outbox claim walks
+// the deleted rows' index entries (docs/guide/20-capacity.md, "Flat under a backlog").
+void BM_Growth_Postgres_StreamAppend100_BeforeVacuum(benchmark::State& state) {
+  stream_append_100(state, Backend::Postgres, AtRest::BeforeVacuum);
+}
+BENCHMARK(BM_Growth_Postgres_StreamAppend100_BeforeVacuum)->Apply(apply_sizes);
 
 }  // namespace growth::events

@@ -103,6 +103,28 @@ struct Seeded {
   whizbang::Uuid service_id = whizbang::MessageId::mint().uuid();
 };
 
+// What a PostgreSQL store's work tables look like when it is measured. A seed deletes as many
+// rows as it leaves (each part passes through the store as it would in service), and until a
+// vacuum the deleted rows' index entries lead every claim's walk.
+enum class AtRest {
+  // Vacuumed after the seed, as autovacuum leaves them within a minute (autovacuum_naptime): the
+  // cost of the store's size.
+  Vacuumed,
+  // Measured straight after the seed: the cost of a million messages handled since the last
+  // vacuum.
+  BeforeVacuum,
+};
+
+// VACUUM of the work tables of the benchmark schema `name` (bench_schema.hpp).
+inline void vacuum_work_tables(const std::string& name) {
+  PGconn* admin = PQconnectdb(std::getenv("WHIZBANG_PG_CONNINFO"));
+  const std::string schema = "bench_" + name;
+  PQclear(PQexec(admin, ("VACUUM " + schema + ".wh_outbox, " + schema + ".wh_inbox, " + schema +
+                         ".wh_perspective_events")
+                            .c_str()));
+  PQfinish(admin);
+}
+
 // Stores kSeedBatch-sized parts of `pending` rows with `seed_part(store, count, service_id)`.
 using SeedPart =
     std::function<absl::Status(whizbang::WorkStore&, std::size_t, const whizbang::Uuid&)>;
@@ -111,13 +133,15 @@ using SeedPart =
 // previous store is closed first (one million-row store at a time). Null after SkipWithError.
 inline Seeded* seeded(benchmark::State& state, Backend backend, const std::string& curve,
                       std::size_t pending, const SeedPart& seed_part,
-                      const std::function<absl::Status(whizbang::WorkStore&)>& prepare = {}) {
+                      const std::function<absl::Status(whizbang::WorkStore&)>& prepare = {},
+                      AtRest at_rest = AtRest::Vacuumed) {
   static std::map<std::tuple<Backend, std::string, std::size_t>, Seeded> stores;
   const auto key = std::make_tuple(backend, curve, pending);
   if (auto found = stores.find(key); found != stores.end()) return &found->second;
   stores.clear();
-  auto store = open_store(
-      backend, std::string(backend_name(backend)) + "_" + curve + "_" + std::to_string(pending));
+  const std::string name =
+      std::string(backend_name(backend)) + "_" + curve + "_" + std::to_string(pending);
+  auto store = open_store(backend, name);
   if (!store.ok()) {
     state.SkipWithError(std::string(store.status().message()).c_str());
     return nullptr;
@@ -132,6 +156,7 @@ inline Seeded* seeded(benchmark::State& state, Backend backend, const std::strin
     state.SkipWithError(std::string(status.message()).c_str());
     return nullptr;
   }
+  if (backend == Backend::Postgres && at_rest == AtRest::Vacuumed) vacuum_work_tables(name);
   return &stores.emplace(key, std::move(fresh)).first->second;
 }
 

@@ -374,8 +374,9 @@ TEST_P(PostgresQueryPlanTests, OutboxAndInboxClaims_UseTheKeyAndTheStreamIndex) 
   for (const auto& [source, mode] : claim_plans()) {
     SCOPED_TRACE(mode);
     const std::string table = source == WorkSource::Outbox ? "wh_outbox" : "wh_inbox";
-    const std::vector<std::string> lines = plan(pg::claim(source), kClaimTypes, kClaimArguments,
-                                                {pg::kClaimPlanOnly, plan_cache_mode(mode)});
+    const std::vector<std::string> lines =
+        plan(pg::claim(source), kClaimTypes, kClaimArguments,
+             {pg::kPlanByIndexes.front(), plan_cache_mode(mode)});
     expect_indexed(lines, {table + "_pkey", table + "_stream", "TID Cond: (ctid = c.row_id)"});
     EXPECT_TRUE(next_scan_uses(lines, "SubPlan", table + "_stream")) << joined(lines);
   }
@@ -389,7 +390,7 @@ TEST_P(PostgresQueryPlanTests, PerspectiveClaim_ProbesTheLanePerRow_NeverJoinsTh
     const std::vector<std::string> lines =
         plan(pg::kClaimPerspectiveWork, "bigint, uuid, bigint, bigint",
              "1000000, '00000000-0000-0000-0000-000000000001', 100, 2000000",
-             {pg::kClaimPlanOnly, plan_cache_mode(mode)});
+             {pg::kPlanByIndexes.front(), plan_cache_mode(mode)});
     expect_indexed(lines, {"SubPlan", "wh_perspective_events_lane", "TID Cond: (ctid = c.row_id)"});
     EXPECT_TRUE(next_scan_uses(lines, "SubPlan", "wh_perspective_events_lane")) << joined(lines);
     EXPECT_FALSE(any_line_has(lines, "Anti Join")) << joined(lines);
@@ -404,9 +405,9 @@ TEST_P(PostgresQueryPlanTests, OutboxAndInboxClaims_StreamCheckCannotUseTheKey) 
   for (const auto& [source, mode] : claim_plans()) {
     SCOPED_TRACE(mode);
     const std::string table = source == WorkSource::Outbox ? "wh_outbox" : "wh_inbox";
-    const std::vector<std::string> lines =
-        plan(pg::claim(source), kClaimTypes, kClaimArguments,
-             {"DROP INDEX " + table + "_stream", pg::kClaimPlanOnly, plan_cache_mode(mode)});
+    const std::vector<std::string> lines = plan(
+        pg::claim(source), kClaimTypes, kClaimArguments,
+        {"DROP INDEX " + table + "_stream", pg::kPlanByIndexes.front(), plan_cache_mode(mode)});
     EXPECT_FALSE(next_scan_uses(lines, "SubPlan", table + "_pkey")) << joined(lines);
   }
 }
@@ -470,6 +471,93 @@ INSTANTIATE_TEST_SUITE_P(Statistics, PostgresQueryPlanTests,
                                            Statistics::VacuumedEmptyAndShrunk,
                                            Statistics::AnalyzedWhileLeasedElsewhere),
                          statistics_name);
+
+}  // namespace
+}  // namespace store_test
+
+namespace store_test {
+namespace {
+
+// A connection keeps the generic plan it made of a prepared statement until the table's
+// statistics change. Made while a vacuumed outbox was a page or two long, the event appends'
+// update by key read the whole table for every row once a burst had grown it (a million-message
+// history: 40 ms per 100 appended events against 9). The store plans its own statements to walk
+// an index (coordination_sql.hpp, kPlanByIndexes), so the plan it keeps uses the key.
+TEST(PostgresCachedPlanTests, EventAppends_PlannedWhileTheOutboxWasEmpty_UseTheKeyOnceItGrows) {
+  const std::string conninfo = whizbang_test::fresh_postgres_schema();
+  ASSERT_FALSE(conninfo.empty());
+  auto store = whizbang::PostgresWorkStore::open(conninfo, {});
+  ASSERT_TRUE(store.ok()) << store.status();
+  // A history of 20k rows, gone and vacuumed away: no pages, no rows, a key index left behind.
+  for (const std::string& sql :
+       {std::string("ALTER TABLE wh_outbox SET (autovacuum_enabled = false)"),
+        std::string("INSERT INTO wh_outbox (message_id, message_type, event_data, created_at) "
+                    "SELECT md5('h' || i)::uuid, 't', '{}', i FROM generate_series(1, 20000) i"),
+        std::string("DELETE FROM wh_outbox"), std::string("VACUUM (TRUNCATE true) wh_outbox")}) {
+    ASSERT_TRUE(whizbang_test::postgres_admin(conninfo, sql));
+  }
+  // Events appended while the table is that small: the update that marks each one stored runs
+  // often enough for the connection to keep a generic plan of it.
+  for (int batch = 0; batch < 3; ++batch) {
+    whizbang::WorkBatchRequest append;
+    for (int i = 0; i < 10; ++i) {
+      whizbang::OutboxMessage row;
+      row.message_id = whizbang::MessageId::mint();
+      row.message_type = "shop::OrderCreated";
+      row.envelope_json = R"({"v":1,"id":")" + row.message_id.to_string() +
+                          R"(","p":{},"h":[{"si":{"sn":"orders"},"ts":1}]})";
+      row.stream_id = whizbang::MessageId::mint().uuid();
+      row.is_event = true;
+      append.new_outbox.push_back(std::move(row));
+    }
+    append.claim_inbox = false;
+    append.event_store_outbox_only = true;
+    append.max_items = 10;
+    auto claimed = (*store)->process_work_batch(append);
+    ASSERT_TRUE(claimed.ok()) << claimed.status();
+    ASSERT_EQ(claimed->size(), 10u);
+  }
+  // Then the burst: the table grows to hundreds of pages (handled rows, never claimed again).
+  ASSERT_TRUE(whizbang_test::postgres_admin(
+      conninfo,
+      "INSERT INTO wh_outbox (message_id, message_type, event_data, created_at, processed_at) "
+      "SELECT md5('b' || i)::uuid, 't', repeat('x', 200), i, i FROM generate_series(1, 20000) i"));
+
+  // The plan the store's connection keeps for that update, as it would run it now.
+  const std::string mark = pg::mark_event_stored(WorkSource::Outbox);
+  std::vector<std::string> lines;
+  long generic_plans = -1;
+  whizbang::Transaction transaction(**store);
+  ASSERT_TRUE(transaction.status().ok()) << transaction.status();
+  const absl::Status read = transaction.sql().value()->with_native(
+      [&](whizbang::NativeConnection native) -> absl::Status {
+        const char* values[] = {mark.c_str()};
+        std::unique_ptr<PGresult, decltype(&PQclear)> found(
+            PQexecParams(native.postgres,
+                         "SELECT name, generic_plans FROM pg_prepared_statements "
+                         "WHERE statement = $1",
+                         1, nullptr, values, nullptr, nullptr, 0),
+            &PQclear);
+        if (PQntuples(found.get()) != 1) return absl::NotFoundError("the update is not prepared");
+        const std::string name = PQgetvalue(found.get(), 0, 0);
+        generic_plans = std::atol(PQgetvalue(found.get(), 0, 1));
+        PQclear(PQexec(native.postgres, "SET LOCAL plan_cache_mode = force_generic_plan"));
+        std::unique_ptr<PGresult, decltype(&PQclear)> plan(
+            PQexec(native.postgres,
+                   ("EXPLAIN EXECUTE " + name + "('" + whizbang::MessageId::mint().to_string() +
+                    "')")
+                       .c_str()),
+            &PQclear);
+        for (int row = 0; row < PQntuples(plan.get()); ++row)
+          lines.emplace_back(PQgetvalue(plan.get(), row, 0));
+        return absl::OkStatus();
+      });
+  ASSERT_TRUE(read.ok()) << read;
+  EXPECT_GT(generic_plans, 0) << "the connection should have kept a generic plan";
+  ASSERT_FALSE(lines.empty());
+  EXPECT_FALSE(any_line_has(lines, "Seq Scan on wh_outbox")) << joined(lines);
+  EXPECT_TRUE(any_line_has(lines, "wh_outbox_pkey")) << joined(lines);
+}
 
 }  // namespace
 }  // namespace store_test

@@ -276,13 +276,16 @@ absl::Status Connection::flush_deferred() {
 
 absl::Status Pipeline::run() {
   if (queries_.empty()) return absl::OkStatus();
+  static const Connection::Params kNoParams;
   std::vector<Connection::Statement> statements;
-  statements.reserve(queries_.size());
+  statements.reserve(before_.size() + queries_.size() + after_.size());
+  for (const std::string& sql : before_) statements.push_back({&sql, &kNoParams});
   for (const Query& query : queries_) statements.push_back({&query.sql(), &query.params()});
+  for (const std::string& sql : after_) statements.push_back({&sql, &kNoParams});
   absl::StatusOr<std::vector<Result>> results = connection_.run_pipeline(statements);
   if (!results.ok()) return results.status();
   for (std::size_t i = 0; i < queries_.size(); ++i)
-    queries_[i].set_result(std::move((*results)[i]));
+    queries_[i].set_result(std::move((*results)[before_.size() + i]));
   return absl::OkStatus();
 }
 

@@ -221,11 +221,19 @@ class Pipeline {
   explicit Pipeline(Connection& connection) : connection_(connection) {}
   Query& add(std::string sql) { return queries_.emplace_back(connection_, std::move(sql)); }
   bool empty() const { return queries_.empty(); }
+  // Statements without parameters sent before and after the ones added (settings the added
+  // statements are planned under, and what restores them); their results are not kept.
+  void surround(std::span<const std::string> before, std::span<const std::string> after) {
+    before_ = before;
+    after_ = after;
+  }
   absl::Status run();
 
  private:
   Connection& connection_;
   std::deque<Query> queries_;
+  std::span<const std::string> before_;
+  std::span<const std::string> after_;
 };
 
 }  // namespace whizbang::postgres

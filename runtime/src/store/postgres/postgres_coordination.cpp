@@ -21,6 +21,7 @@ absl::StatusOr<std::vector<MessageId>> PostgresCoordination::renew_leases(
     std::span<const WorkLease> leases) {
   return core_.gate.run([&]() -> absl::StatusOr<std::vector<MessageId>> {
     postgres::Pipeline pipeline(*core_.connection);
+    pipeline.surround(postgres::sql::kPlanByIndexes, postgres::sql::kAfterPlanByIndexes);
     const PostgresCore::Queries renewals = core_.add_renewals(pipeline, leases);
     WB_RETURN_IF_ERROR(pipeline.run());
     return core_.read_renewals(leases, renewals);
@@ -109,6 +110,7 @@ absl::Status PostgresCoordination::complete_work(std::span<const WorkCompletion>
                                                  std::span<const WorkFailure> failures) {
   return core_.gate.run([&]() -> absl::Status {
     postgres::Pipeline pipeline(*core_.connection);
+    pipeline.surround(postgres::sql::kPlanByIndexes, postgres::sql::kAfterPlanByIndexes);
     const PostgresCore::Queries failing =
         core_.add_completions(pipeline, completions, failures, false);
     WB_RETURN_IF_ERROR(pipeline.run());
@@ -122,6 +124,7 @@ absl::Status PostgresCoordination::defer_work(std::span<const WorkDeferral> defe
   return core_.gate.run([&]() -> absl::Status {
     const std::int64_t now = core_.now_micros();
     postgres::Pipeline pipeline(*core_.connection);
+    pipeline.surround(postgres::sql::kPlanByIndexes, postgres::sql::kAfterPlanByIndexes);
     for (const WorkDeferral& deferral : deferrals) {
       Query& defer = pipeline.add(postgres::sql::defer_row(deferral.source));
       defer.bind_uuid(1, deferral.message_id.uuid());

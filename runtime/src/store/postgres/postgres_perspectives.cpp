@@ -42,15 +42,14 @@ absl::StatusOr<std::vector<PerspectiveWork>> PostgresPerspectives::claim_perspec
   return core_.gate.run_unsynced([&]() -> absl::StatusOr<std::vector<PerspectiveWork>> {
     const std::int64_t now = core_.now_micros();
     postgres::Pipeline pipeline(*core_.connection);
+    pipeline.surround(postgres::sql::kPlanByIndexes, postgres::sql::kAfterPlanByIndexes);
     Query& turn = pipeline.add(postgres::sql::kClaimLock);
     turn.bind_int(1, static_cast<std::int64_t>(postgres::sql::ClaimLock::Perspectives));
-    pipeline.add(postgres::sql::kClaimPlanOnly);
     Query& claim = pipeline.add(postgres::sql::kClaimPerspectiveWork);
     claim.bind_int(1, now);
     claim.bind_uuid(2, core_.options.instance.instance_id);
     claim.bind_int(3, static_cast<std::int64_t>(max_items));
     claim.bind_int(4, now + core_.lease_micros());
-    for (const std::string& reset : postgres::sql::kAfterClaimPlan) pipeline.add(reset);
     WB_RETURN_IF_ERROR(pipeline.run());
     std::vector<PerspectiveWork> work;
     WB_ASSIGN_OR_RETURN(work, store_internal::collect_rows<PerspectiveWork>(
@@ -70,6 +69,7 @@ absl::StatusOr<PerspectiveCompletion> PostgresPerspectives::complete_perspective
     const Uuid& self = core_.options.instance.instance_id;
     // The events these perspective events belong to (those this instance may complete).
     postgres::Pipeline finding(db);
+    finding.surround(postgres::sql::kPlanByIndexes, postgres::sql::kAfterPlanByIndexes);
     std::vector<Query*> finds;
     for (const MessageId& work_id : event_work_ids) {
       Query& find = finding.add(postgres::sql::kPerspectiveWorkEvent);
@@ -92,6 +92,7 @@ absl::StatusOr<PerspectiveCompletion> PostgresPerspectives::complete_perspective
     // Completions of one event's perspective events take turns, in event order (no deadlock
     // between two batches), so exactly one of them sees the last perspective event gone.
     postgres::Pipeline deleting(db);
+    deleting.surround(postgres::sql::kPlanByIndexes, postgres::sql::kAfterPlanByIndexes);
     for (const auto& [event_id, stream_id] : streams) {
       Query& lock = deleting.add(postgres::sql::kLockEvent);
       lock.bind_uuid(1, event_id.uuid());
@@ -115,6 +116,7 @@ absl::StatusOr<PerspectiveCompletion> PostgresPerspectives::complete_perspective
       }
     }
     postgres::Pipeline counting(db);
+    counting.surround(postgres::sql::kPlanByIndexes, postgres::sql::kAfterPlanByIndexes);
     std::vector<Query*> counts;
     for (const MessageId& event_id : touched) {
       Query& remaining = counting.add(postgres::sql::kPerspectiveWorkRemaining);

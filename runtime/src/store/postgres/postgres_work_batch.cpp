@@ -18,6 +18,7 @@ absl::StatusOr<std::vector<WorkItem>> PostgresCore::process(const WorkBatchReque
   const std::int64_t now = now_micros();
   const std::int64_t lease_expiry = now + lease_micros();
   Pipeline pipeline(*connection);
+  pipeline.surround(postgres::sql::kPlanByIndexes, postgres::sql::kAfterPlanByIndexes);
   const bool heartbeat_due = store_internal::heartbeat_due(last_heartbeat, now);
   if (heartbeat_due) {
     Query& heartbeat = pipeline.add(postgres::sql::kHeartbeat);
@@ -92,14 +93,12 @@ Query& PostgresCore::add_claim(Pipeline& pipeline, WorkSource source,
                                const WorkBatchRequest& request, std::int64_t lease_expiry) {
   Query& turn = pipeline.add(postgres::sql::kClaimLock);
   turn.bind_int(1, static_cast<std::int64_t>(postgres::sql::claim_lock(source)));
-  pipeline.add(postgres::sql::kClaimPlanOnly);
   Query& claim = pipeline.add(postgres::sql::claim(source));
   claim.bind_int(1, now_micros());
   claim.bind_uuid(2, options.instance.instance_id);
   claim.bind_int(3, static_cast<std::int64_t>(request.max_items));
   if (source == WorkSource::Outbox) claim.bind_bool(4, request.event_store_outbox_only);
   claim.bind_int(5, lease_expiry);
-  for (const std::string& reset : postgres::sql::kAfterClaimPlan) pipeline.add(reset);
   return claim;
 }
 
@@ -126,6 +125,7 @@ absl::Status PostgresCore::append_events(std::vector<WorkItem>& items) {
   // Event rows go to the event store in claim order (outbox, then inbox; each in event-id
   // order), so a stream's versions follow the order its events were caused in.
   Pipeline appends(*connection);
+  appends.surround(postgres::sql::kPlanByIndexes, postgres::sql::kAfterPlanByIndexes);
   struct Appended {
     WorkItem* item;
     Query* append;
@@ -169,6 +169,7 @@ absl::Status PostgresCore::append_events(std::vector<WorkItem>& items) {
 
   // A newly appended event gets one perspective event per perspective of its type.
   Pipeline perspective_events(*connection);
+  perspective_events.surround(postgres::sql::kPlanByIndexes, postgres::sql::kAfterPlanByIndexes);
   for (const auto& [item, append, perspectives] : appended) {
     if (append->changes() != 1) continue;  // appended before: its perspective events exist
     while (true) {
