@@ -26,6 +26,7 @@ class TimeText {
   void push(char c) { data_[size_++] = c; }
   // Callers keep within kCapacity (the formats' longest text).
   void append(std::string_view text) {
+    if (text.empty()) return;  // memcpy may not be given the null data of an empty view
     std::memcpy(data_ + size_, text.data(), text.size());
     size_ += text.size();
   }
