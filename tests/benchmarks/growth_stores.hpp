@@ -5,6 +5,8 @@
 #pragma once
 
 #include <benchmark/benchmark.h>
+#include <sqlite3.h>
+#include <unistd.h>
 
 #include <cstddef>
 #include <cstdlib>
@@ -136,6 +138,19 @@ inline void settle_schema(const std::string& name, AtRest at_rest) {
   PQfinish(admin);
 }
 
+// The SQLite store `name` with its seed's writes settled: the write-ahead log checkpointed into
+// the database and the file's pages written out, so the kernel is not writing hundreds of
+// megabytes beside the timing.
+inline void settle_sqlite_file(const std::string& name) {
+  const auto path = std::filesystem::temp_directory_path() / ("whizbang-growth-" + name + ".db");
+  sqlite3* db = nullptr;
+  if (sqlite3_open(path.string().c_str(), &db) == SQLITE_OK) {
+    sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
+  }
+  sqlite3_close(db);
+  ::sync();
+}
+
 // Stores kSeedBatch-sized parts of `pending` rows with `seed_part(store, count, service_id)`.
 using SeedPart =
     std::function<absl::Status(whizbang::WorkStore&, std::size_t, const whizbang::Uuid&)>;
@@ -168,6 +183,7 @@ inline Seeded* seeded(benchmark::State& state, Backend backend, const std::strin
     return nullptr;
   }
   if (backend == Backend::Postgres) settle_schema(name, at_rest);
+  if (backend == Backend::Sqlite) settle_sqlite_file(name);
   return &stores.emplace(key, std::move(fresh)).first->second;
 }
 
