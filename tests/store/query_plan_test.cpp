@@ -543,10 +543,9 @@ TEST(PostgresCachedPlanTests, EventAppends_PlannedWhileTheOutboxWasEmpty_UseTheK
         generic_plans = std::atol(PQgetvalue(found.get(), 0, 1));
         PQclear(PQexec(native.postgres, "SET LOCAL plan_cache_mode = force_generic_plan"));
         std::unique_ptr<PGresult, decltype(&PQclear)> plan(
-            PQexec(native.postgres,
-                   ("EXPLAIN EXECUTE " + name + "('" + whizbang::MessageId::mint().to_string() +
-                    "')")
-                       .c_str()),
+            PQexec(native.postgres, ("EXPLAIN EXECUTE " + name + "('" +
+                                     whizbang::MessageId::mint().to_string() + "')")
+                                        .c_str()),
             &PQclear);
         for (int row = 0; row < PQntuples(plan.get()); ++row)
           lines.emplace_back(PQgetvalue(plan.get(), row, 0));
