@@ -14,10 +14,6 @@
 
 namespace growth::dedup {
 
-std::string sqlite_path(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / ("whizbang-growth-" + name + ".db")).string();
-}
-
 absl::Status remember_ids_sqlite(const std::string& name, std::size_t count) {
   sqlite3* db = nullptr;
   if (sqlite3_open(sqlite_path(name).c_str(), &db) != SQLITE_OK) {
@@ -46,7 +42,7 @@ absl::Status remember_ids_postgres(const std::string& name, std::size_t count) {
       "INSERT INTO wh_message_deduplication (message_id, first_seen_at) "
       "SELECT encode(overlay(uuid_send(gen_random_uuid()) placing '\\x00'::bytea from 1 for 1), "
       "'hex')::uuid, 0 FROM generate_series(1, " +
-      std::to_string(count) + ") ORDER BY 1; ANALYZE wh_message_deduplication";
+      std::to_string(count) + ") ORDER BY 1";  // seeded() analyzes it (settle_schema)
   PGresult* result = PQexec(connection, sql.c_str());
   const bool ok = PQresultStatus(result) == PGRES_COMMAND_OK;
   const std::string message = PQerrorMessage(connection);
@@ -79,10 +75,8 @@ absl::Status forget_new_ids(Backend backend, const std::string& name) {
 void dedup_100(benchmark::State& state, Backend backend) {
   if (skip_without_postgres(state, backend)) return;
   const auto remembered = static_cast<std::size_t>(state.range(0));
-  // seeded() names the store "<backend>_dedup_<pending>"; its prepare step writes every id at once
-  // (its per-part step has nothing left to do).
-  const std::string name =
-      std::string(backend_name(backend)) + "_dedup_" + std::to_string(remembered);
+  // The prepare step writes every id at once (the per-part step has nothing left to do).
+  const std::string name = store_name(backend, "dedup", remembered);
   Seeded* fixture = seeded(
       state, backend, "dedup", remembered,
       [](whizbang::WorkStore&, std::size_t, const whizbang::Uuid&) { return absl::OkStatus(); },

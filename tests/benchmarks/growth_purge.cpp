@@ -51,8 +51,7 @@ void purge_expired(benchmark::State& state, Backend backend, std::size_t batch_s
   whizbang::StoreOptions options;
   options.now = shifted_now;
   g_days_ahead = 0;
-  auto opened = open_store(
-      backend, std::string(backend_name(backend)) + "_purge_" + std::to_string(pending), options);
+  auto opened = open_store(backend, store_name(backend, "purge", pending), options);
   if (!opened.ok()) {
     state.SkipWithError(std::string(opened.status().message()).c_str());
     return;

@@ -83,15 +83,26 @@ inline bool skip_without_postgres(benchmark::State& state, Backend backend) {
   return false;
 }
 
+// The name seeded() gives the store of (backend, curve, pending): its SQLite file's and its
+// PostgreSQL schema's.
+inline std::string store_name(Backend backend, const std::string& curve, std::size_t pending) {
+  return std::string(backend_name(backend)) + "_" + curve + "_" + std::to_string(pending);
+}
+
+// The file of the SQLite store `name`.
+inline std::string sqlite_path(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / ("whizbang-growth-" + name + ".db")).string();
+}
+
 inline absl::StatusOr<std::unique_ptr<whizbang::WorkStore>> open_store(
     Backend backend, const std::string& name, whizbang::StoreOptions options = {}) {
   options.durability = whizbang::Durability::Normal;
   if (backend == Backend::Sqlite) {
-    const auto path = std::filesystem::temp_directory_path() / ("whizbang-growth-" + name + ".db");
+    const std::string path = sqlite_path(name);
     std::filesystem::remove(path);
-    std::filesystem::remove(path.string() + "-wal");
-    std::filesystem::remove(path.string() + "-shm");
-    auto store = whizbang::SqliteWorkStore::open(path.string(), options);
+    std::filesystem::remove(path + "-wal");
+    std::filesystem::remove(path + "-shm");
+    auto store = whizbang::SqliteWorkStore::open(path, options);
     if (!store.ok()) return store.status();
     return std::unique_ptr<whizbang::WorkStore>(*std::move(store));
   }
@@ -142,9 +153,8 @@ inline void settle_schema(const std::string& name, AtRest at_rest) {
 // the database and the file's pages written out, so the kernel is not writing hundreds of
 // megabytes beside the timing.
 inline void settle_sqlite_file(const std::string& name) {
-  const auto path = std::filesystem::temp_directory_path() / ("whizbang-growth-" + name + ".db");
   sqlite3* db = nullptr;
-  if (sqlite3_open(path.string().c_str(), &db) == SQLITE_OK) {
+  if (sqlite3_open(sqlite_path(name).c_str(), &db) == SQLITE_OK) {
     sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr);
   }
   sqlite3_close(db);
@@ -165,8 +175,7 @@ inline Seeded* seeded(benchmark::State& state, Backend backend, const std::strin
   const auto key = std::make_tuple(backend, curve, pending);
   if (auto found = stores.find(key); found != stores.end()) return &found->second;
   stores.clear();
-  const std::string name =
-      std::string(backend_name(backend)) + "_" + curve + "_" + std::to_string(pending);
+  const std::string name = store_name(backend, curve, pending);
   auto store = open_store(backend, name);
   if (!store.ok()) {
     state.SkipWithError(std::string(store.status().message()).c_str());
