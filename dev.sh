@@ -294,10 +294,12 @@ case "${1:-}" in
     # Left to the Release suite, for CI's minutes (.ci/run): the RabbitMQ chaos harness on
     # PostgreSQL stores (this suite runs it on SQLite files, the same service processes), the
     # short soak (the same processes again, for 36 s) and the console's browser tests (Chromium
-    # is most of their CPU; OperatorApiTests here send the console's requests to the same server).
+    # is most of their CPU; OperatorApiTests here send the console's requests to the same server)
+    # and the query-plan checks (a minute of seeding and analyzing tables on the server; the store
+    # code they run, the rest of the suite runs too).
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
       ctest --test-dir "$BUILD_DIR" -j "$JOBS" --output-on-failure --timeout 900 \
-      -E '^SoakTests[.]|^RabbitMqProcessesTests[.]PostgresStores_|^ConsoleBrowserTests[.]'
+      -E '^SoakTests[.]|^RabbitMqProcessesTests[.]PostgresStores_|^ConsoleBrowserTests[.]|QueryPlanTests[.]'
     ;;
   tsan)
     # `./dev.sh tsan build` builds without running the suites.
@@ -323,11 +325,12 @@ case "${1:-}" in
     # longest test, and its service processes run the threads the host and transport suites
     # here run). Its one run here on PostgreSQL stores stopped at 299 of 300 steps with nothing
     # owed (a lost step, not yet explained; the other suites print each step's count when it
-    # happens again).
+    # happens again). The query-plan checks are left out too: they run on one thread, a minute
+    # of server work here (./dev.sh sanitize leaves them out as well).
     TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 history_size=4 \
 suppressions=$PWD/tests/tsan.supp ${TSAN_OPTIONS:-}" \
       without_aslr ctest --test-dir "$BUILD_DIR" -j "$JOBS" --output-on-failure --timeout 900 \
-      -E '_NOT_BUILT|^DocsTests[.]|^SoakTests[.]|^RabbitMqProcessesTests[.]'
+      -E '_NOT_BUILT|^DocsTests[.]|^SoakTests[.]|^RabbitMqProcessesTests[.]|QueryPlanTests[.]'
     ;;
   chaos)
     # The kill-and-restart harnesses of integration/crash_restart at full size: each round takes

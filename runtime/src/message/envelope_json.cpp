@@ -158,8 +158,10 @@ absl::StatusOr<Envelope> deserialize_envelope(std::string_view json,
     }
     envelope.hops.resize(hops->Size());
     ScopeFold fold;  // each hop's scope is read as a change to the earlier hops'
+    const JsonPath root = "$";
+    const JsonPath hops_path = root.member("h");
     for (rapidjson::SizeType i = 0; i < hops->Size(); ++i) {
-      WB_RETURN_IF_ERROR(read_hop((*hops)[i], envelope.hops[i], fmt::format("$.h[{}]", i), fold));
+      WB_RETURN_IF_ERROR(read_hop((*hops)[i], envelope.hops[i], hops_path.at(i), fold));
     }
   }
 

@@ -31,7 +31,7 @@ absl::Status read_uuid_member(const Value& document, std::string_view name,
                               std::optional<Uuid>& out) {
   const Value* value = present(document, name);
   if (value == nullptr) return absl::OkStatus();
-  absl::StatusOr<Uuid> id = read_uuid_value(*value, fmt::format("$.{}", name));
+  absl::StatusOr<Uuid> id = read_uuid_value(*value, JsonPath("$").member(name));
   if (!id.ok()) return id.status();
   out = *id;
   return absl::OkStatus();
@@ -41,7 +41,7 @@ absl::Status read_int_member(const Value& document, std::string_view name,
                              std::optional<std::int64_t>& out) {
   const Value* value = present(document, name);
   if (value == nullptr) return absl::OkStatus();
-  if (!value->IsInt64()) return shape_error(fmt::format("$.{}", name), "an integer");
+  if (!value->IsInt64()) return shape_error(JsonPath("$").member(name), "an integer");
   out = value->GetInt64();
   return absl::OkStatus();
 }
@@ -89,7 +89,8 @@ absl::Status read_record_array(const Value& document, std::string_view name, Env
                                std::size_t max_records) {
   const Value* records = present(document, name);
   if (records == nullptr) return absl::OkStatus();
-  const std::string path = fmt::format("$.{}", name);
+  const JsonPath root = "$";
+  const JsonPath path = root.member(name);
   if (!records->IsArray()) return shape_error(path, "an array");
   if (envelope.receptor_invocations.size() + records->Size() > max_records) {
     return absl::InvalidArgumentError(
@@ -101,7 +102,7 @@ absl::Status read_record_array(const Value& document, std::string_view name, Env
   for (rapidjson::SizeType i = 0; i < records->Size(); ++i) {
     const Value& item = (*records)[i];
     ReceptorInvocationRecord& record = envelope.receptor_invocations.emplace_back();
-    WB_RETURN_IF_ERROR(read_record(item, record, fmt::format("{}[{}]", path, i)));
+    WB_RETURN_IF_ERROR(read_record(item, record, path.at(i)));
     if (!from_dotnet) continue;
     // Written back as it came when writing it anew would change it (a .NET sender's 100 ns
     // ticks, another offset, a member this runtime does not know).

@@ -99,37 +99,62 @@ void write_record(Writer& writer, const ReceptorInvocationRecord& record);
 
 // ---- reading (envelope_json_values.cpp) -------------------------------------------------------
 
+// Where a value sits in the envelope ("$.h[1].si.ii"), for the shape error that names it. A path
+// is its parent and one step, spelled out only when an error asks: a deserialize that succeeds
+// builds no path text (building them all took a tenth of its time). A step's name must outlive
+// the path (a literal, or a name in the document being read); so must its parent, which a path
+// made as a call's argument always has.
+class JsonPath {
+ public:
+  JsonPath(const char* root) : name_(root) {}  // NOLINT: "$" reads as the root's path
+  JsonPath member(std::string_view name) const { return JsonPath(this, name, kNoIndex); }
+  JsonPath at(std::size_t index) const { return JsonPath(this, {}, index); }
+  std::string text() const;
+
+ private:
+  static constexpr std::size_t kNoIndex = static_cast<std::size_t>(-1);
+  JsonPath(const JsonPath* parent, std::string_view name, std::size_t index)
+      : parent_(parent), name_(name), index_(index) {}
+  void append_to(std::string& out) const;
+
+  const JsonPath* parent_ = nullptr;
+  std::string_view name_;
+  std::size_t index_ = kNoIndex;
+};
+
 // InvalidArgument "envelope JSON: <path> must be <expected>".
 absl::Status shape_error(std::string_view path, std::string_view expected);
+absl::Status shape_error(const JsonPath& path, std::string_view expected);
+inline absl::Status shape_error(const char* path, std::string_view expected) {
+  return shape_error(std::string_view(path), expected);
+}
 const Value* member(const Value& object, std::string_view name);
 // A hop member by its short name, or by the long (legacy PascalCase) name .NET also reads.
 const Value* member(const Value& object, std::string_view name, std::string_view long_name);
 
+// Each reader names the object it reads a member of (`path`), or the value it reads.
 absl::Status read_string(const Value& object, std::string_view name, std::string& out,
-                         std::string_view path);
+                         const JsonPath& path);
 absl::Status read_int64(const Value& object, std::string_view name, std::int64_t& out,
-                        std::string_view path, bool required = false);
+                        const JsonPath& path, bool required = false);
 // An ISO-8601 string, or integer microseconds within +/-292 years of 1970.
 absl::Status read_time(const Value& object, std::string_view name, TimePoint& out,
-                       std::string_view path, std::string_view long_name = {});
+                       const JsonPath& path, std::string_view long_name = {});
 // A hop duration: a .NET TimeSpan string ("00:00:01.5000000") or integer microseconds.
 absl::Status read_duration(const Value& value, std::optional<std::chrono::microseconds>& out,
-                           std::string_view path);
-absl::StatusOr<Uuid> read_uuid_value(const Value& value, std::string_view path);
+                           const JsonPath& path);
+absl::StatusOr<Uuid> read_uuid_value(const Value& value, const JsonPath& path);
 // A string member by its short or long name; absent or null leaves `out` as it is.
 absl::Status read_text(const Value& object, std::string_view name, std::string_view long_name,
-                       std::string& out, std::string_view path);
-absl::Status read_string_array(const Value& json, std::vector<std::string>& out,
-                               const std::string& path);
+                       std::string& out, const JsonPath& path);
 
 // A hop's `sc` applied to `base` (an empty scope when nullptr): the hop's scope
 // (scope_delta_read.cpp).
-absl::Status read_scope(const Value& sc, MessageHop& hop, const std::string& path,
+absl::Status read_scope(const Value& sc, MessageHop& hop, const JsonPath& path,
                         const SecurityScope* base);
-absl::Status read_hop(const Value& json, MessageHop& hop, const std::string& path,
+absl::Status read_hop(const Value& json, MessageHop& hop, const JsonPath& path,
                       ScopeFold& fold);  // hop_json.cpp
-absl::Status read_record(const Value& json, ReceptorInvocationRecord& record,
-                         const std::string& path);
+absl::Status read_record(const Value& json, ReceptorInvocationRecord& record, const JsonPath& path);
 
 // Receptor invocation records and the members Whizbang .NET added ("sid", "sseq", "cbid",
 // "cbseq", "tgt", "sto", "pri"), in envelope_json_dotnet.cpp.

@@ -12,6 +12,29 @@ absl::Status shape_error(std::string_view path, std::string_view expected) {
   return absl::InvalidArgumentError(fmt::format("envelope JSON: {} must be {}", path, expected));
 }
 
+absl::Status shape_error(const JsonPath& path, std::string_view expected) {
+  return shape_error(path.text(), expected);
+}
+
+std::string JsonPath::text() const {
+  std::string out;
+  append_to(out);
+  return out;
+}
+
+void JsonPath::append_to(std::string& out) const {
+  if (parent_ == nullptr) {
+    out.append(name_);
+    return;
+  }
+  parent_->append_to(out);
+  if (index_ == kNoIndex) {
+    out.append(".").append(name_);
+  } else {
+    out.append(fmt::format("[{}]", index_));
+  }
+}
+
 namespace {
 
 // Compared here, not by memcmp: the names are two or three bytes, and a call to the library's
@@ -48,21 +71,21 @@ const Value* member(const Value& object, std::string_view name, std::string_view
 }
 
 absl::Status read_string(const Value& object, std::string_view name, std::string& out,
-                         std::string_view path) {
+                         const JsonPath& path) {
   const Value* value = member(object, name);
   if (value == nullptr) return absl::OkStatus();
-  if (!value->IsString()) return shape_error(fmt::format("{}.{}", path, name), "a string");
+  if (!value->IsString()) return shape_error(path.member(name), "a string");
   out.assign(value->GetString(), value->GetStringLength());
   return absl::OkStatus();
 }
 
 absl::Status read_int64(const Value& object, std::string_view name, std::int64_t& out,
-                        std::string_view path, bool required) {
+                        const JsonPath& path, bool required) {
   const Value* value = member(object, name);
   if (value == nullptr) {
-    return required ? shape_error(fmt::format("{}.{}", path, name), "present") : absl::OkStatus();
+    return required ? shape_error(path.member(name), "present") : absl::OkStatus();
   }
-  if (!value->IsInt64()) return shape_error(fmt::format("{}.{}", path, name), "an integer");
+  if (!value->IsInt64()) return shape_error(path.member(name), "an integer");
   out = value->GetInt64();
   return absl::OkStatus();
 }
@@ -71,7 +94,7 @@ absl::Status read_int64(const Value& object, std::string_view name, std::int64_t
 // beyond that duration_cast overflows (undefined behaviour; in practice a wrapped time that does
 // not round-trip). A corrupt "ts"/"at" is therefore a shape error, not a silently wrong time.
 absl::Status read_time(const Value& object, std::string_view name, TimePoint& out,
-                       std::string_view path, std::string_view long_name) {
+                       const JsonPath& path, std::string_view long_name) {
   constexpr std::int64_t kMaxMicros =
       std::chrono::duration_cast<std::chrono::microseconds>(TimePoint::duration::max()).count();
   const Value* value = long_name.empty() ? member(object, name) : member(object, name, long_name);
@@ -82,19 +105,18 @@ absl::Status read_time(const Value& object, std::string_view name, TimePoint& ou
     std::optional<TimePoint> time = dotnet_time::parse_timestamp(
         std::string_view(value->GetString(), value->GetStringLength()));
     if (!time) {
-      return shape_error(fmt::format("{}.{}", path, name),
+      return shape_error(path.member(name),
                          "an ISO-8601 time such as 2026-03-09T17:30:01.693249+00:00");
     }
     out = *time;
     return absl::OkStatus();
   }
   if (!value->IsInt64()) {
-    return shape_error(fmt::format("{}.{}", path, name), "an ISO-8601 string or an integer");
+    return shape_error(path.member(name), "an ISO-8601 string or an integer");
   }
   const std::int64_t micros = value->GetInt64();
   if (micros > kMaxMicros || micros < -kMaxMicros) {
-    return shape_error(fmt::format("{}.{}", path, name),
-                       "microseconds within +/-292 years of 1970");
+    return shape_error(path.member(name), "microseconds within +/-292 years of 1970");
   }
   out = from_unix_micros(micros);
   return absl::OkStatus();
@@ -103,7 +125,7 @@ absl::Status read_time(const Value& object, std::string_view name, TimePoint& ou
 // A hop duration: a .NET TimeSpan string ("00:00:01.5000000") or integer microseconds (earlier
 // envelopes of this runtime).
 absl::Status read_duration(const Value& value, std::optional<std::chrono::microseconds>& out,
-                           std::string_view path) {
+                           const JsonPath& path) {
   if (value.IsInt64()) {
     out = std::chrono::microseconds(value.GetInt64());
     return absl::OkStatus();
@@ -115,7 +137,7 @@ absl::Status read_duration(const Value& value, std::optional<std::chrono::micros
   return shape_error(path, "a TimeSpan string such as 00:00:01.5000000, or an integer");
 }
 
-absl::StatusOr<Uuid> read_uuid_value(const Value& value, std::string_view path) {
+absl::StatusOr<Uuid> read_uuid_value(const Value& value, const JsonPath& path) {
   if (!value.IsString()) return shape_error(path, "a uuid string");
   std::optional<Uuid> id =
       internal::parse_uuid(std::string_view(value.GetString(), value.GetStringLength()));
@@ -124,21 +146,11 @@ absl::StatusOr<Uuid> read_uuid_value(const Value& value, std::string_view path) 
 }
 
 absl::Status read_text(const Value& object, std::string_view name, std::string_view long_name,
-                       std::string& out, std::string_view path) {
+                       std::string& out, const JsonPath& path) {
   const Value* value = member(object, name, long_name);
   if (value == nullptr || value->IsNull()) return absl::OkStatus();
-  if (!value->IsString()) return shape_error(fmt::format("{}.{}", path, name), "a string");
+  if (!value->IsString()) return shape_error(path.member(name), "a string");
   out.assign(value->GetString(), value->GetStringLength());
-  return absl::OkStatus();
-}
-
-absl::Status read_string_array(const Value& json, std::vector<std::string>& out,
-                               const std::string& path) {
-  if (!json.IsArray()) return shape_error(path, "an array of strings");
-  for (const Value& item : json.GetArray()) {
-    if (!item.IsString()) return shape_error(path, "an array of strings");
-    out.emplace_back(item.GetString(), item.GetStringLength());
-  }
   return absl::OkStatus();
 }
 

@@ -106,12 +106,11 @@ void write_record(Writer& writer, const ReceptorInvocationRecord& record) {
   writer.EndObject();
 }
 
-absl::Status read_hop(const Value& json, MessageHop& hop, const std::string& path,
-                      ScopeFold& fold) {
+absl::Status read_hop(const Value& json, MessageHop& hop, const JsonPath& path, ScopeFold& fold) {
   if (!json.IsObject()) return shape_error(path, "an object");
   if (const Value* ty = member(json, "ty", "Type"); ty != nullptr) {
     if (!ty->IsInt64() || (ty->GetInt64() != 0 && ty->GetInt64() != 1)) {
-      return shape_error(path + ".ty", "0 or 1");
+      return shape_error(path.member("ty"), "0 or 1");
     }
     hop.type = static_cast<HopType>(ty->GetInt64());
   }
@@ -120,39 +119,39 @@ absl::Status read_hop(const Value& json, MessageHop& hop, const std::string& pat
         std::tuple{"co", "CorrelationId", &hop.correlation_id}}) {
     const Value* value = member(json, name, long_name);
     if (value == nullptr || value->IsNull()) continue;
-    absl::StatusOr<Uuid> parsed = read_uuid_value(*value, path + "." + name);
+    absl::StatusOr<Uuid> parsed = read_uuid_value(*value, path.member(name));
     if (!parsed.ok()) return parsed.status();
     *id = MessageId::from_trusted(*parsed);
   }
   WB_RETURN_IF_ERROR(read_text(json, "ct", "CausationType", hop.causation_type, path));
   const Value* si = member(json, "si", "ServiceInstance");
-  if (si == nullptr || !si->IsObject()) return shape_error(path + ".si", "an object");
-  const std::string si_path = path + ".si";
+  const JsonPath si_path = path.member("si");
+  if (si == nullptr || !si->IsObject()) return shape_error(si_path, "an object");
   WB_RETURN_IF_ERROR(
       read_text(*si, "sn", "ServiceName", hop.service_instance.service_name, si_path));
   if (const Value* ii = member(*si, "ii", "InstanceId")) {
-    absl::StatusOr<Uuid> id = read_uuid_value(*ii, si_path + ".ii");
+    absl::StatusOr<Uuid> id = read_uuid_value(*ii, si_path.member("ii"));
     if (!id.ok()) return id.status();
     hop.service_instance.instance_id = *id;
   }
   WB_RETURN_IF_ERROR(read_text(*si, "hn", "HostName", hop.service_instance.host_name, si_path));
   if (const Value* pi = member(*si, "pi", "ProcessId"); pi != nullptr) {
-    if (!pi->IsInt64()) return shape_error(si_path + ".pi", "an integer");
+    if (!pi->IsInt64()) return shape_error(si_path.member("pi"), "an integer");
     hop.service_instance.process_id = pi->GetInt64();
   }
   WB_RETURN_IF_ERROR(read_time(json, "ts", hop.timestamp, path, "Timestamp"));
   WB_RETURN_IF_ERROR(read_text(json, "to", "Topic", hop.topic, path));
   // "st" is a free-form stream key for .NET: a uuid is our stream id, anything else is not ours.
   if (const Value* st = member(json, "st", "StreamId"); st != nullptr && !st->IsNull()) {
-    if (!st->IsString()) return shape_error(path + ".st", "a string");
+    if (!st->IsString()) return shape_error(path.member("st"), "a string");
     hop.stream_id = internal::parse_uuid(std::string_view(st->GetString(), st->GetStringLength()));
   }
   if (const Value* sc = member(json, "sc", "Scope"); sc != nullptr && !sc->IsNull()) {
-    WB_RETURN_IF_ERROR(read_scope(*sc, hop, path + ".sc", fold.base(hop)));
+    WB_RETURN_IF_ERROR(read_scope(*sc, hop, path.member("sc"), fold.base(hop)));
   }
   fold.take(hop);
   if (const Value* md = member(json, "md", "Metadata"); md != nullptr && !md->IsNull()) {
-    if (!md->IsObject()) return shape_error(path + ".md", "an object");
+    if (!md->IsObject()) return shape_error(path.member("md"), "an object");
     for (auto it = md->MemberBegin(); it != md->MemberEnd(); ++it) {
       const std::string_view name(it->name.GetString(), it->name.GetStringLength());
       if (name == kAggregateId && it->value.IsString()) {
@@ -176,7 +175,7 @@ absl::Status read_hop(const Value& json, MessageHop& hop, const std::string& pat
     }
   }
   if (const Value* du = member(json, "du", "Duration"); du != nullptr && !du->IsNull()) {
-    WB_RETURN_IF_ERROR(read_duration(*du, hop.duration, path + ".du"));
+    WB_RETURN_IF_ERROR(read_duration(*du, hop.duration, path.member("du")));
   }
   // A traceparent is advice, never a reason to refuse a message: a non-string `tp`, or one far
   // longer than any traceparent (55 characters), is dropped here; a malformed string is kept on
@@ -191,7 +190,7 @@ absl::Status read_hop(const Value& json, MessageHop& hop, const std::string& pat
 }
 
 absl::Status read_record(const Value& json, ReceptorInvocationRecord& record,
-                         const std::string& path) {
+                         const JsonPath& path) {
   if (!json.IsObject()) return shape_error(path, "an object");
   std::string receptor_id;
   WB_RETURN_IF_ERROR(read_string(json, "r", receptor_id, path));
@@ -199,14 +198,14 @@ absl::Status read_record(const Value& json, ReceptorInvocationRecord& record,
   std::int64_t stage = 0;
   WB_RETURN_IF_ERROR(read_int64(json, "s", stage, path, /*required=*/true));
   if (stage < -1 || stage > static_cast<int>(Stage::PostLifecycleInline)) {
-    return shape_error(path + ".s", "a lifecycle stage");
+    return shape_error(path.member("s"), "a lifecycle stage");
   }
   record.stage = static_cast<Stage>(stage);
   WB_RETURN_IF_ERROR(read_time(json, "at", record.completed_at, path));
   // A TimeSpan string ("rin", as .NET writes it) or integer microseconds ("ri", earlier versions).
   if (const Value* du = member(json, "du"); du != nullptr && !du->IsNull()) {
     std::optional<std::chrono::microseconds> duration;
-    WB_RETURN_IF_ERROR(read_duration(*du, duration, path + ".du"));
+    WB_RETURN_IF_ERROR(read_duration(*du, duration, path.member("du")));
     record.duration = *duration;
   }
   WB_RETURN_IF_ERROR(read_string(json, "sn", record.service_name, path));

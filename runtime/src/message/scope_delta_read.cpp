@@ -54,31 +54,28 @@ ScopeProp scope_prop(std::string_view name) {
 
 struct ScopeMember {
   ScopeProp prop;
-  std::string path;
+  std::string_view name;  // as written, for its path
   const Value* value;
 };
 
 // The members of a ScopeDelta's "v" or "c", each property once: "Sc" and "Scope" in one delta
 // would be read differently by readers that keep the first and the last. A name .NET does not
 // know is an error, as it is for .NET.
-absl::StatusOr<std::vector<ScopeMember>> scope_members(const Value& object,
-                                                       const std::string& path) {
+absl::StatusOr<std::vector<ScopeMember>> scope_members(const Value& object, const JsonPath& path) {
   if (!object.IsObject()) return shape_error(path, "an object");
   std::vector<ScopeMember> members;
   for (auto it = object.MemberBegin(); it != object.MemberEnd(); ++it) {
     const std::string_view name(it->name.GetString(), it->name.GetStringLength());
-    std::string member_path = path;
-    member_path.append(".").append(name);
     const ScopeProp prop = scope_prop(name);
     if (prop == ScopeProp::Unknown) {
-      return shape_error(member_path, "a scope property (Sc, Ro, Pe, Pr, Cl, Ac, Ef or Ty)");
+      return shape_error(path.member(name), "a scope property (Sc, Ro, Pe, Pr, Cl, Ac, Ef or Ty)");
     }
     for (const ScopeMember& seen : members) {
       if (seen.prop == prop) {
-        return shape_error(member_path, "named once (it is there under two names)");
+        return shape_error(path.member(name), "named once (it is there under two names)");
       }
     }
-    members.push_back({prop, std::move(member_path), &it->value});
+    members.push_back({prop, name, &it->value});
   }
   return members;
 }
@@ -88,7 +85,7 @@ std::string text_of(const Value& value) {
 }
 
 // A string, or null for "not set".
-absl::Status read_optional_text(const Value& value, std::string& out, const std::string& path) {
+absl::Status read_optional_text(const Value& value, std::string& out, const JsonPath& path) {
   if (value.IsNull()) {
     out.clear();
     return absl::OkStatus();
@@ -99,8 +96,7 @@ absl::Status read_optional_text(const Value& value, std::string& out, const std:
 }
 
 // An array of strings whose nulls .NET skips.
-absl::Status read_strings(const Value& value, std::vector<std::string>& out,
-                          const std::string& path) {
+absl::Status read_strings(const Value& value, std::vector<std::string>& out, const JsonPath& path) {
   if (!value.IsArray()) return shape_error(path, "an array of strings");
   for (const Value& item : value.GetArray()) {
     if (item.IsNull()) continue;
@@ -110,16 +106,16 @@ absl::Status read_strings(const Value& value, std::vector<std::string>& out,
   return absl::OkStatus();
 }
 
-absl::Status read_flag(const Value& object, const char* name, bool& out, const std::string& at) {
+absl::Status read_flag(const Value& object, const char* name, bool& out, const JsonPath& at) {
   const Value* value = member(object, name);
   if (value == nullptr || value->IsNull()) return absl::OkStatus();
-  if (!value->IsBool()) return shape_error(at + "." + name, "true or false");
+  if (!value->IsBool()) return shape_error(at.member(name), "true or false");
   out = value->GetBool();
   return absl::OkStatus();
 }
 
 absl::Status read_extensions(const Value& value, std::vector<ScopeExtension>& out,
-                             const std::string& path) {
+                             const JsonPath& path) {
   if (value.IsNull()) return absl::OkStatus();
   if (!value.IsArray()) return shape_error(path, "an array of {\"k\":…,\"v\":…}");
   for (const Value& item : value.GetArray()) {
@@ -127,7 +123,7 @@ absl::Status read_extensions(const Value& value, std::vector<ScopeExtension>& ou
     if (k == nullptr || !k->IsString()) return shape_error(path, "an array of {\"k\":…,\"v\":…}");
     ScopeExtension extension{text_of(*k), std::nullopt};
     if (const Value* v = member(item, "v"); v != nullptr && !v->IsNull()) {
-      if (!v->IsString()) return shape_error(path + ".v", "a string or null");
+      if (!v->IsString()) return shape_error(path.member("v"), "a string or null");
       extension.value = text_of(*v);
     }
     out.push_back(std::move(extension));
@@ -136,24 +132,24 @@ absl::Status read_extensions(const Value& value, std::vector<ScopeExtension>& ou
 }
 
 // `Sc`: replaces the whole PerspectiveScope part of the scope.
-absl::Status read_perspective_scope(const Value& sc, SecurityScope& scope, const std::string& at) {
+absl::Status read_perspective_scope(const Value& sc, SecurityScope& scope, const JsonPath& at) {
   if (!sc.IsObject()) return shape_error(at, "an object");
   SecurityScope read;
   for (const auto& [name, out] :
        {std::pair{"t", &read.tenant_id}, std::pair{"u", &read.user_id},
         std::pair{"c", &read.customer_id}, std::pair{"o", &read.organization_id}}) {
     if (const Value* value = member(sc, name); value != nullptr) {
-      WB_RETURN_IF_ERROR(read_optional_text(*value, *out, at + "." + name));
+      WB_RETURN_IF_ERROR(read_optional_text(*value, *out, at.member(name)));
     }
   }
   // .NET reads "ap" only when it is an array.
   if (const Value* ap = member(sc, "ap"); ap != nullptr && ap->IsArray()) {
-    WB_RETURN_IF_ERROR(read_strings(*ap, read.allowed_principals, at + ".ap"));
+    WB_RETURN_IF_ERROR(read_strings(*ap, read.allowed_principals, at.member("ap")));
   }
   WB_RETURN_IF_ERROR(read_flag(sc, "sys", read.is_system, at));
   WB_RETURN_IF_ERROR(read_flag(sc, "dec", read.declared_unscoped, at));
   if (const Value* ex = member(sc, "ex"); ex != nullptr) {
-    WB_RETURN_IF_ERROR(read_extensions(*ex, read.extensions, at + ".ex"));
+    WB_RETURN_IF_ERROR(read_extensions(*ex, read.extensions, at.member("ex")));
   }
   scope.tenant_id = std::move(read.tenant_id);
   scope.user_id = std::move(read.user_id);
@@ -168,10 +164,11 @@ absl::Status read_perspective_scope(const Value& sc, SecurityScope& scope, const
 
 // "v": each value present replaces the one before; a null principal clears it.
 absl::Status apply_values(const Value& values, SecurityScope& scope, bool& found,
-                          const std::string& path) {
+                          const JsonPath& path) {
   absl::StatusOr<std::vector<ScopeMember>> members = scope_members(values, path);
   if (!members.ok()) return members.status();
-  for (const auto& [prop, at, value] : *members) {
+  for (const auto& [prop, name, value] : *members) {
+    const JsonPath at = path.member(name);
     switch (prop) {
       case ScopeProp::Scope:
         WB_RETURN_IF_ERROR(read_perspective_scope(*value, scope, at));
@@ -199,7 +196,7 @@ absl::Status apply_values(const Value& values, SecurityScope& scope, bool& found
 // Roles, permissions or principals: "s" replaces them outright; otherwise "r" is removed, then
 // "a" added. Sets: a value is there once.
 absl::Status apply_collection(const Value& change, std::vector<std::string>& values,
-                              const std::string& path) {
+                              const JsonPath& path) {
   const auto op = [&](const char* name) -> const Value* {
     const Value* value = member(change, name);
     return value != nullptr && !value->IsNull() ? value : nullptr;
@@ -211,7 +208,7 @@ absl::Status apply_collection(const Value& change, std::vector<std::string>& val
   };
   if (const Value* set = op("s")) {
     std::vector<std::string> replacement;
-    WB_RETURN_IF_ERROR(read_strings(*set, replacement, path + ".s"));
+    WB_RETURN_IF_ERROR(read_strings(*set, replacement, path.member("s")));
     values.clear();
     add_all(replacement);
     return absl::OkStatus();
@@ -219,8 +216,8 @@ absl::Status apply_collection(const Value& change, std::vector<std::string>& val
   std::vector<std::string> removed;
   std::vector<std::string> added;
   if (const Value* remove = op("r"))
-    WB_RETURN_IF_ERROR(read_strings(*remove, removed, path + ".r"));
-  if (const Value* add = op("a")) WB_RETURN_IF_ERROR(read_strings(*add, added, path + ".a"));
+    WB_RETURN_IF_ERROR(read_strings(*remove, removed, path.member("r")));
+  if (const Value* add = op("a")) WB_RETURN_IF_ERROR(read_strings(*add, added, path.member("a")));
   std::erase_if(values, [&](const std::string& value) {
     return std::find(removed.begin(), removed.end(), value) != removed.end();
   });
@@ -230,17 +227,17 @@ absl::Status apply_collection(const Value& change, std::vector<std::string>& val
 
 // Claims: "r" lists keys removed, then "a" ({claim: value}) upserts; "s" is ignored, as in .NET.
 absl::Status apply_claims(const Value& change, std::map<std::string, std::string>& claims,
-                          const std::string& path) {
+                          const JsonPath& path) {
   if (const Value* remove = member(change, "r"); remove != nullptr && !remove->IsNull()) {
     std::vector<std::string> removed;
-    WB_RETURN_IF_ERROR(read_strings(*remove, removed, path + ".r"));
+    WB_RETURN_IF_ERROR(read_strings(*remove, removed, path.member("r")));
     for (const std::string& claim : removed) claims.erase(claim);
   }
   if (const Value* add = member(change, "a"); add != nullptr && !add->IsNull()) {
-    if (!add->IsObject()) return shape_error(path + ".a", "an object of strings");
+    if (!add->IsObject()) return shape_error(path.member("a"), "an object of strings");
     for (auto it = add->MemberBegin(); it != add->MemberEnd(); ++it) {
       if (it->value.IsNull()) continue;  // .NET skips a null value
-      if (!it->value.IsString()) return shape_error(path + ".a", "an object of strings");
+      if (!it->value.IsString()) return shape_error(path.member("a"), "an object of strings");
       claims[std::string(it->name.GetString(), it->name.GetStringLength())] = text_of(it->value);
     }
   }
@@ -249,10 +246,11 @@ absl::Status apply_claims(const Value& change, std::map<std::string, std::string
 
 // "c": the changes to roles, permissions, principals and claims.
 absl::Status apply_collections(const Value& changes, SecurityScope& scope, bool& found,
-                               const std::string& path) {
+                               const JsonPath& path) {
   absl::StatusOr<std::vector<ScopeMember>> members = scope_members(changes, path);
   if (!members.ok()) return members.status();
-  for (const auto& [prop, at, value] : *members) {
+  for (const auto& [prop, name, value] : *members) {
+    const JsonPath at = path.member(name);
     if (!value->IsObject()) return shape_error(at, "an object");
     switch (prop) {
       case ScopeProp::Roles:
@@ -279,7 +277,7 @@ absl::Status apply_collections(const Value& changes, SecurityScope& scope, bool&
 
 // A .NET ScopeDelta {"v":{…},"c":{…}}, or the flat {"u":…,"t":…} of earlier envelopes of this
 // runtime (a user and tenant replacing the earlier ones).
-absl::Status read_scope(const Value& sc, MessageHop& hop, const std::string& path,
+absl::Status read_scope(const Value& sc, MessageHop& hop, const JsonPath& path,
                         const SecurityScope* base) {
   if (!sc.IsObject()) return shape_error(path, "an object");
   SecurityScope result = base != nullptr ? *base : SecurityScope();
@@ -295,10 +293,10 @@ absl::Status read_scope(const Value& sc, MessageHop& hop, const std::string& pat
     result.tenant_id = std::move(flat.tenant_id);
   } else {
     if (values != nullptr && !values->IsNull()) {
-      WB_RETURN_IF_ERROR(apply_values(*values, result, found, path + ".v"));
+      WB_RETURN_IF_ERROR(apply_values(*values, result, found, path.member("v")));
     }
     if (changes != nullptr && !changes->IsNull()) {
-      WB_RETURN_IF_ERROR(apply_collections(*changes, result, found, path + ".c"));
+      WB_RETURN_IF_ERROR(apply_collections(*changes, result, found, path.member("c")));
     }
   }
   // A delta that leaves the earlier hops' scope as it was changes nothing: the hop has no scope of

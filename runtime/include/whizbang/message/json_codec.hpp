@@ -44,6 +44,7 @@
 #include "whizbang/internal/bounded_json.hpp"
 #include "whizbang/message/any_message.hpp"
 #include "whizbang/message/dotnet_date_time.hpp"
+#include "whizbang/message/uuid_text.hpp"
 
 namespace whizbang {
 
@@ -80,45 +81,6 @@ std::optional<std::int64_t> parse_dotnet_time(std::string_view text);
 
 inline absl::Status json_type_error(const std::string& path, std::string_view expected) {
   return absl::InvalidArgumentError(path + ": expected " + std::string(expected));
-}
-
-// ---- Uuid text ---------------------------------------------------------------------------
-
-// `id` as a JSON string. Its text never needs escaping, so it is written as it is: no buffer on
-// the heap, no escaping pass (an envelope holds half a dozen).
-template <class Writer>
-void write_uuid_string(Writer& writer, const Uuid& id) {
-  char quoted[Uuid::kTextSize + 2];
-  quoted[0] = '"';
-  id.write_text(quoted + 1);
-  quoted[Uuid::kTextSize + 1] = '"';
-  writer.RawValue(quoted, sizeof quoted, rapidjson::kStringType);
-}
-
-inline std::optional<Uuid> parse_uuid(std::string_view text) {
-  if (text.size() != 36) return std::nullopt;
-  Uuid::Bytes bytes{};
-  std::size_t out = 0;
-  int high = -1;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (i == 8 || i == 13 || i == 18 || i == 23) {
-      if (c != '-') return std::nullopt;
-      continue;
-    }
-    int nibble = -1;
-    if (c >= '0' && c <= '9') nibble = c - '0';
-    if (c >= 'a' && c <= 'f') nibble = c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') nibble = c - 'A' + 10;
-    if (nibble < 0) return std::nullopt;
-    if (high < 0) {
-      high = nibble;
-    } else {
-      bytes[out++] = static_cast<std::uint8_t>((high << 4) | nibble);
-      high = -1;
-    }
-  }
-  return Uuid(bytes);
 }
 
 // ---- type classification ------------------------------------------------------------------
