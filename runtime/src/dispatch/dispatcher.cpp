@@ -1,5 +1,6 @@
 // Dispatcher: construction and the receptor index (see dispatcher_internal.hpp).
 #include "dispatcher_internal.hpp"
+#include "kept_destinations.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -45,7 +46,10 @@ Dispatcher::Dispatcher(const Registry& registry, ReceptorSet receptors, Dispatch
       if (has_result && entry->first_with_result == nullptr) entry->first_with_result = &receptor;
       if (!has_result && entry->first_void == nullptr) entry->first_void = &receptor;
     }
-    if (uses_default_destination) entry->cached_destination = default_destination(*message.info);
+    if (uses_default_destination) {
+      entry->cached_destination =
+          dispatch_internal::keep_destination(default_destination(*message.info));
+    }
     entries_.push_back(std::move(entry));
   }
   std::size_t slots = 2;
@@ -62,12 +66,15 @@ Dispatcher::Dispatcher(const Registry& registry, ReceptorSet receptors, Dispatch
 
 Dispatcher::~Dispatcher() = default;
 
-std::string Dispatcher::destination_for(const MessageTypeInfo& type) const {
+StaticOrOwnedString Dispatcher::destination_for(const MessageTypeInfo& type) const {
   return destination_for(entry_for(type), type);
 }
 
-std::string Dispatcher::destination_for(const Entry* entry, const MessageTypeInfo& type) const {
-  if (entry != nullptr && entry->cached_destination) return *entry->cached_destination;
+StaticOrOwnedString Dispatcher::destination_for(const Entry* entry,
+                                                const MessageTypeInfo& type) const {
+  if (entry != nullptr && entry->cached_destination) {
+    return StaticOrOwnedString::borrow(*entry->cached_destination);
+  }
   return options_.destination(type);
 }
 

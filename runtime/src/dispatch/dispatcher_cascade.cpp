@@ -125,7 +125,8 @@ absl::StatusOr<CascadeRecord> Dispatcher::dispatch_envelope(Envelope& envelope, 
     }
   }
   if (has_flag(mode, DispatchModes::Outbox)) {
-    if (absl::Status status = write_outbox(envelope, destination_for(type), std::nullopt, &span);
+    if (absl::Status status =
+            write_outbox(envelope, destination_for(type).str(), std::nullopt, &span);
         !status.ok()) {
       return status;
     }

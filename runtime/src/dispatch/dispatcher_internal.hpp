@@ -29,8 +29,9 @@ struct Dispatcher::Entry {
   const ReceptorInfo* first_with_result = nullptr;
   const ReceptorInfo* first_void = nullptr;
   bool default_stage_all_void = true;  // nothing a publish runs can cascade
-  // The default resolver's answer, computed once (a custom resolver is asked every time).
-  std::optional<std::string> cached_destination;
+  // The default resolver's answer, computed once and kept for the program's life, so receipts
+  // borrow it (kept_destinations.hpp; a custom resolver is asked every time).
+  std::optional<std::string_view> cached_destination;
 };
 
 // Inline: every dispatch looks its type up, and a local publish is a few dozen instructions.

@@ -52,7 +52,7 @@ absl::StatusOr<DeliveryReceipt> Dispatcher::publish_at_any(const AnyMessage& mes
     Envelope envelope = child_envelope(message, id, nullptr);
     Span span = trace_dispatch(envelope, mode, nullptr, -1);
     std::optional<std::string> destination;
-    if (to_outbox) destination = destination_for(type);
+    if (to_outbox) destination = destination_for(type).str();
     if (absl::Status status = write_outbox(envelope, destination, deliver_at, &span);
         !status.ok()) {
       mark_failed(span, status);
@@ -116,7 +116,8 @@ absl::StatusOr<DeliveryReceipt> Dispatcher::send_any_now(const AnyMessage& messa
     absl::StatusOr<InvokeOutcome> outcome =
         invoke_any_now(message, /*want_response=*/false, root_id);
     if (!outcome.ok()) return outcome.status();
-    return DeliveryReceipt::delivered(outcome->message_id, std::string(outcome->receptor->id),
+    return DeliveryReceipt::delivered(outcome->message_id,
+                                      StaticOrOwnedString::borrow(outcome->receptor->id),
                                       outcome->correlation_id, outcome->causation_id);
   }
   if (is_owned(*message.info(), options_.owned_domains)) {
@@ -135,8 +136,8 @@ absl::StatusOr<DeliveryReceipt> Dispatcher::send_any_now(const AnyMessage& messa
   }
   Envelope envelope = root_envelope(message, root_id);
   Span span = trace_dispatch(envelope, DispatchModes::Outbox, nullptr, -1);
-  std::string destination = destination_for(*message.info());
-  if (absl::Status status = write_outbox(envelope, destination, std::nullopt, &span);
+  StaticOrOwnedString destination = destination_for(*message.info());
+  if (absl::Status status = write_outbox(envelope, destination.str(), std::nullopt, &span);
       !status.ok()) {
     mark_failed(span, status);
     return status;
@@ -245,7 +246,7 @@ absl::StatusOr<DeliveryReceipt> Dispatcher::publish_to_void_receptors(const AnyM
   receipt->message_id = id;
   receipt->status = DeliveryStatus::Delivered;
   if (entry.cached_destination) {
-    receipt->destination = *entry.cached_destination;
+    receipt->destination = StaticOrOwnedString::Borrowed{*entry.cached_destination};
   } else {
     receipt->destination = options_.destination(*message.info());
   }

@@ -8,6 +8,7 @@
 
 #include "whizbang/ids/message_id.hpp"
 #include "whizbang/ids/uuid.hpp"
+#include "whizbang/message/static_or_owned_string.hpp"
 
 namespace whizbang {
 
@@ -22,9 +23,11 @@ enum class DeliveryStatus : std::uint8_t {
 struct DeliveryReceipt {
   MessageId message_id;
   DeliveryStatus status = DeliveryStatus::Delivered;
-  // The handling receptor (delivered by send), the message type (published) or the outbox
-  // destination (accepted, queued).
-  std::string destination;
+  // The handling receptor (delivered by send), the message type's destination (published) or
+  // the outbox destination (accepted, queued). Borrowed from text that lives as long as the
+  // program where there is such text (a receptor's id, a type's default destination), so a
+  // publish allocates nothing for it; `destination.view()` or `.str()` to read it.
+  StaticOrOwnedString destination;
   std::optional<MessageId> correlation_id;
   std::optional<MessageId> causation_id;
   std::optional<Uuid> stream_id;
@@ -32,7 +35,7 @@ struct DeliveryReceipt {
   // request): nothing was done this time, and `message_id` is the first dispatch's.
   bool duplicate = false;
 
-  static DeliveryReceipt delivered(MessageId id, std::string destination,
+  static DeliveryReceipt delivered(MessageId id, StaticOrOwnedString destination,
                                    std::optional<MessageId> correlation_id = std::nullopt,
                                    std::optional<MessageId> causation_id = std::nullopt,
                                    std::optional<Uuid> stream_id = std::nullopt) {
@@ -40,7 +43,7 @@ struct DeliveryReceipt {
         id,       DeliveryStatus::Delivered, std::move(destination), correlation_id, causation_id,
         stream_id};
   }
-  static DeliveryReceipt accepted(MessageId id, std::string destination,
+  static DeliveryReceipt accepted(MessageId id, StaticOrOwnedString destination,
                                   std::optional<MessageId> correlation_id = std::nullopt,
                                   std::optional<MessageId> causation_id = std::nullopt,
                                   std::optional<Uuid> stream_id = std::nullopt) {
@@ -48,7 +51,7 @@ struct DeliveryReceipt {
         id,       DeliveryStatus::Accepted, std::move(destination), correlation_id, causation_id,
         stream_id};
   }
-  static DeliveryReceipt queued(MessageId id, std::string destination,
+  static DeliveryReceipt queued(MessageId id, StaticOrOwnedString destination,
                                 std::optional<Uuid> stream_id) {
     return {id,           DeliveryStatus::Queued, std::move(destination),
             std::nullopt, std::nullopt,           stream_id};

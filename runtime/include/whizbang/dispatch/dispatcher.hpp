@@ -225,9 +225,10 @@ class Dispatcher {
 
   const Entry* entry_for(const MessageTypeInfo& type) const;
   std::size_t entry_slot(const MessageTypeInfo* type) const;  // where entry_for starts looking
-  std::string destination_for(const MessageTypeInfo& type) const;
+  // Borrowed when the default resolver's (kept for the program's life), else owned.
+  StaticOrOwnedString destination_for(const MessageTypeInfo& type) const;
   // The same when the caller holds the type's entry already (nullptr: none): no second lookup.
-  std::string destination_for(const Entry* entry, const MessageTypeInfo& type) const;
+  StaticOrOwnedString destination_for(const Entry* entry, const MessageTypeInfo& type) const;
   // Runs `work` inside options_.unit_of_work when set (and directly, with no wrapping cost,
   // when not).
   template <class Result, class Work>
