@@ -100,7 +100,11 @@ class GenExplainBadInputTests : public ::testing::Test {
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
-  void TearDown() override { fs::remove_all(dir_); }
+  void TearDown() override {
+    fs::remove_all(dir_);
+    std::error_code ignored;
+    fs::remove(dir_.parent_path(), ignored);  // this process's directory, once it is empty
+  }
   fs::path dir_;
 };
 
