@@ -22,7 +22,7 @@ set -euo pipefail
 
 usage="usage: rabbitmq-server.sh up|down|stop|crash|start <dir> <port> [address]"
 command=${1:?$usage}
-dir=${2:?$usage}
+dir=$(realpath -m "${2:?$usage}") # absolute: the broker starts inside it (below)
 port=${3:?$usage}
 address=${4:-127.0.0.1}
 bin=/usr/lib/rabbitmq/bin # the upstream scripts; /usr/sbin's wrappers re-exec as user rabbitmq
@@ -74,7 +74,10 @@ start() {
     echo "rabbitmq-server.sh: port $port is already in use (a broker left by an interrupted run?)" >&2
     exit 1
   fi
-  # Detached from the test's output pipes, so CTest does not wait for the broker to exit.
+  # Detached from the test's output pipes, so CTest does not wait for the broker to exit. Started
+  # inside <dir>, so a crash dump (erl_crash.dump, MnesiaCore.*) lands there, not in the caller's
+  # working directory.
+  cd "$dir"
   "$bin/rabbitmq-server" </dev/null >>"$dir/log/stdout.log" 2>&1 &
   local server=$!
   echo "$server" >"$dir/server.pid"
