@@ -107,6 +107,46 @@ TEST(StrictJsonTests, DuplicateKeyInTheRefusal_IsShortened) {
   EXPECT_LT(internal::describe_parse_error(parsed).size(), 100u);
 }
 
+// Strings are decoded in place, in a copy of the text the document keeps (bounded_json.hpp), a
+// word at a time up to the next escape: every escape at every offset of strings around a word's
+// length decodes as rapidjson's own reader decodes it, keys and values alike, and numbers after
+// a decoded string still read from their text.
+TEST(StrictJsonTests, Strings_DecodedInPlace_AsRapidJsonDecodesThem) {
+  const std::vector<std::string> escapes = {R"(\")",     R"(\\)",           R"(\n)",   R"(\/)",
+                                            R"(\u00e9)", R"(\uD83D\uDE00)", "\xc3\xbc"};
+  for (std::size_t length = 0; length <= 20; ++length) {
+    for (std::size_t at = 0; at <= length; ++at) {
+      for (const std::string& escape : escapes) {
+        std::string text;
+        for (std::size_t i = 0; i < length; ++i) text += static_cast<char>('a' + i % 26);
+        text.insert(at, escape);
+        const std::string json = "{\"" + text + "\":[\"" + text + escape + text + "\",0.1]}";
+        rapidjson::Document expected;
+        expected.Parse(json.data(), json.size());
+        ASSERT_FALSE(expected.HasParseError()) << json;
+        rapidjson::Document document;
+        const internal::BoundedParseResult parsed = internal::parse_bounded(json, document);
+        ASSERT_FALSE(parsed.IsError()) << json << ": " << internal::describe_parse_error(parsed);
+        ASSERT_TRUE(document == expected) << json;
+        ASSERT_EQ(document.MemberBegin()->value[1].GetDouble(), 0.1) << json;
+      }
+    }
+  }
+}
+
+// The document's strings live as long as the document, not as long as the text it was parsed
+// from (under AddressSanitizer, a string left pointing into the text fails here).
+TEST(StrictJsonTests, ParsedDocument_OutlivesItsText) {
+  rapidjson::Document document;
+  {
+    std::string text = R"({"name":"a string longer than a short string's inline buffer\n"})";
+    ASSERT_FALSE(internal::parse_bounded(text, document).IsError());
+    text.assign(text.size(), 'x');
+  }
+  EXPECT_EQ(std::string(document["name"].GetString()),
+            "a string longer than a short string's inline buffer\n");
+}
+
 // Numbers keep the types a reader of the document expects (integers by range, as rapidjson types
 // them), doubles read as the nearest double to their text, and a number no double holds is
 // refused with a reason rather than read as infinity. A zero with a large exponent once reached
