@@ -134,6 +134,17 @@ TEST(StrictJsonTests, Strings_DecodedInPlace_AsRapidJsonDecodesThem) {
   }
 }
 
+// A document parsed into again keeps nothing of the earlier text when the new one fails, however
+// it fails: a caller that missed the error reads null, never the last message's members.
+TEST(StrictJsonTests, FailedParse_LeavesTheDocumentNull) {
+  for (const std::string bad : {"{\"a\":\"\xff\"}", "{\"a\":", "[1e999]", "{\"a\":1,\"a\":2}"}) {
+    rapidjson::Document document;
+    ASSERT_FALSE(internal::parse_bounded(R"({"sender":"alice"})", document).IsError());
+    EXPECT_TRUE(internal::parse_bounded(bad, document).IsError()) << bad;
+    EXPECT_TRUE(document.IsNull()) << bad;
+  }
+}
+
 // The document's strings live as long as the document, not as long as the text it was parsed
 // from (under AddressSanitizer, a string left pointing into the text fails here).
 TEST(StrictJsonTests, ParsedDocument_OutlivesItsText) {

@@ -383,7 +383,9 @@ inline BoundedParseResult parse_bounded(std::string_view json, rapidjson::Docume
     return !result.IsError();
   };
   document.Populate(generate);
-  if (!result.IsError()) {
+  if (result.IsError()) {
+    document.SetNull();  // not what it held before
+  } else {
     if (const rapidjson::Value* key = bounded_json_detail::duplicate_key(document)) {
       constexpr std::size_t kShown = 64;  // a key can be as long as the input
       result.refusal = "duplicate key \"";
