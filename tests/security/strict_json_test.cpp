@@ -40,6 +40,16 @@ TEST(StrictJsonTests, InvalidUtf8_IsRefusedNotStoredAndSentOn) {
   for (const char* bad : {R"(o-\uDC00)", R"(o-\uD800x)"}) {
     EXPECT_EQ(decode(replaced(json, "o-1", bad)).code(), absl::StatusCode::kInvalidArgument) << bad;
   }
+  // Wherever the bad byte stands: after an escape, at any offset in a long string, in a key.
+  for (std::size_t at = 0; at < 20; ++at) {
+    std::string text(20, 'a');
+    text.insert(at, "\xff");
+    for (const std::string& bad :
+         {"{\"k\":\"" + text + "\"}", "{\"k\":\"\\n" + text + "\"}", "{\"" + text + "\":1}"}) {
+      rapidjson::Document document;
+      EXPECT_TRUE(internal::parse_bounded(bad, document).IsError()) << bad;
+    }
+  }
   // Valid multi-byte text is fine, raw or escaped.
   EXPECT_TRUE(decode(replaced(json, "o-1", "o-\xc3\xbc\xe2\x82\xac\xf0\x9f\x98\x80")).ok());
   EXPECT_TRUE(decode(replaced(json, "o-1", R"(o-\u00fc\uD83D\uDE00)")).ok());

@@ -175,6 +175,27 @@ TEST(EnvelopeJsonTests, ShortAndLongHopNameBothThere_TheShortOneWinsWhereverItSt
   EXPECT_EQ(envelope->hops.at(0).topic, "short");
 }
 
+// A reader finds an object's members through a small hash of their names; an object with more
+// members than it indexes (a sender's own additions) is read all the same, and so are names
+// that share a slot.
+TEST(EnvelopeJsonTests, HopWithManyMembersItDoesNotKnow_ReadsLikeAnyOther) {
+  for (const int unknown : {0, 5, 40}) {
+    std::string members;
+    for (int i = 0; i < unknown; ++i) members += "\"x" + std::to_string(i) + "\":0,";
+    const std::string json =
+        "{\"v\":1,\"id\":\"" + MessageId::mint().to_string() +
+        "\",\"t\":\"store_test::AuditEvent\",\"p\":{\"action\":\"x\"},\"h\":[{" + members +
+        "\"si\":{\"sn\":\"s\",\"ii\":\"3f2504e0-4f89-11d3-9a0c-0305e82c3301\",\"hn\":\"h\",\"pi\":"
+        "7},"
+        "\"ts\":\"2025-01-01T00:00:00Z\",\"Topic\":\"long\",\"to\":\"short\"}]}";
+    absl::StatusOr<Envelope> envelope = deserialize_envelope(json, resolve);
+    ASSERT_TRUE(envelope.ok()) << envelope.status() << json;
+    EXPECT_EQ(envelope->hops.at(0).topic, "short") << unknown;
+    EXPECT_EQ(envelope->hops.at(0).service_instance.process_id, 7) << unknown;
+    EXPECT_EQ(envelope->hops.at(0).timestamp, TimePoint(std::chrono::seconds(1'735'689'600)));
+  }
+}
+
 TEST(EnvelopeJsonTests, BadHopTime_IsInvalidArgumentNamingTheMember) {
   Envelope envelope = Envelope::create(AnyMessage::make(OrderCreated{"o", 1}), instance("orders"));
   std::string json = serialize_envelope(envelope);

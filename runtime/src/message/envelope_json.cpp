@@ -110,7 +110,7 @@ absl::StatusOr<Envelope> deserialize_envelope(std::string_view json,
   rapidjson::Document scratch;
   absl::StatusOr<const rapidjson::Document*> parsed = parse_document(json, scratch);
   if (!parsed.ok()) return parsed.status();
-  const rapidjson::Document& document = **parsed;
+  const Members document(**parsed);
   Envelope envelope;
   std::int64_t version = 1;
   WB_RETURN_IF_ERROR(read_int64(document, "v", version, "$"));
@@ -181,15 +181,16 @@ absl::StatusOr<Envelope> deserialize_envelope(std::string_view json,
 
   if (const Value* dc = member(document, "dc"); dc != nullptr && !dc->IsNull()) {
     if (!dc->IsObject()) return shape_error("$.dc", "an object");
+    const Members dispatch_context(*dc);
     std::int64_t mode = static_cast<std::int64_t>(DispatchModes::Local);
     std::int64_t source = 0;
-    WB_RETURN_IF_ERROR(read_int64(*dc, "m", mode, "$.dc"));
-    WB_RETURN_IF_ERROR(read_int64(*dc, "s", source, "$.dc"));
+    WB_RETURN_IF_ERROR(read_int64(dispatch_context, "m", mode, "$.dc"));
+    WB_RETURN_IF_ERROR(read_int64(dispatch_context, "s", source, "$.dc"));
     if (mode < 0 || mode > 7) return shape_error("$.dc.m", "a dispatch mode");
     if (source < 0 || source > 2) return shape_error("$.dc.s", "a message source");
     envelope.dispatch_context.mode = static_cast<DispatchModes>(mode);
     envelope.dispatch_context.source = static_cast<MessageSource>(source);
-    if (const Value* d = member(*dc, "d")) {
+    if (const Value* d = dispatch_context.find("d")) {
       if (!d->IsBool()) return shape_error("$.dc.d", "a bool");
       envelope.dispatch_context.is_default_dispatch = d->GetBool();
     }

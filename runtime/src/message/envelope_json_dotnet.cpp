@@ -22,12 +22,12 @@ std::string json_text(const Value& value) {
 }
 
 // One member: absent and null leave `out` empty (.NET writes no nulls for these).
-const Value* present(const Value& document, std::string_view name) {
+const Value* present(const Members& document, std::string_view name) {
   const Value* value = member(document, name);
   return value == nullptr || value->IsNull() ? nullptr : value;
 }
 
-absl::Status read_uuid_member(const Value& document, std::string_view name,
+absl::Status read_uuid_member(const Members& document, std::string_view name,
                               std::optional<Uuid>& out) {
   const Value* value = present(document, name);
   if (value == nullptr) return absl::OkStatus();
@@ -37,7 +37,7 @@ absl::Status read_uuid_member(const Value& document, std::string_view name,
   return absl::OkStatus();
 }
 
-absl::Status read_int_member(const Value& document, std::string_view name,
+absl::Status read_int_member(const Members& document, std::string_view name,
                              std::optional<std::int64_t>& out) {
   const Value* value = present(document, name);
   if (value == nullptr) return absl::OkStatus();
@@ -85,7 +85,7 @@ bool writes_back_as_received(const Value& item, const ReceptorInvocationRecord& 
   return value != nullptr && is_text(*value, record.perspective);
 }
 
-absl::Status read_record_array(const Value& document, std::string_view name, Envelope& envelope,
+absl::Status read_record_array(const Members& document, std::string_view name, Envelope& envelope,
                                std::size_t max_records) {
   const Value* records = present(document, name);
   if (records == nullptr) return absl::OkStatus();
@@ -161,12 +161,12 @@ void write_dotnet_members(Writer& writer, const DotNetEnvelopeMembers& members) 
   }
 }
 
-absl::Status read_records(const Value& document, Envelope& envelope, std::size_t max_records) {
+absl::Status read_records(const Members& document, Envelope& envelope, std::size_t max_records) {
   WB_RETURN_IF_ERROR(read_record_array(document, "ri", envelope, max_records));
   return read_record_array(document, "rin", envelope, max_records);
 }
 
-absl::Status read_dotnet_members(const Value& document, DotNetEnvelopeMembers& members) {
+absl::Status read_dotnet_members(const Members& document, DotNetEnvelopeMembers& members) {
   WB_RETURN_IF_ERROR(read_uuid_member(document, "sid", members.source_service_id));
   WB_RETURN_IF_ERROR(read_int_member(document, "sseq", members.source_commit_sequence));
   WB_RETURN_IF_ERROR(read_uuid_member(document, "cbid", members.caused_by_service_id));

@@ -132,20 +132,59 @@ const Value* member(const Value& object, std::string_view name);
 // A hop member by its short name, or by the long (legacy PascalCase) name .NET also reads.
 const Value* member(const Value& object, std::string_view name, std::string_view long_name);
 
+// An object's members by name, for a reader that looks up several of them (envelope_json_
+// members.cpp): the keys are hashed once, so a lookup is a probe or two instead of a walk past
+// every member. A walk per name was a tenth of a deserialize, most of the names absent. An object
+// of more members than kIndexed is walked as before.
+class Members {
+ public:
+  explicit Members(const Value& object);
+  // The first member named `name`, or nullptr.
+  const Value* find(std::string_view name) const;
+  // By its short name, or else by its long one: the short one wins when both are there.
+  const Value* find(std::string_view name, std::string_view long_name) const;
+
+ private:
+  static constexpr std::size_t kIndexed = 16;
+  static constexpr std::size_t kSlots = 32;  // a power of two, twice kIndexed
+  // The first two bytes, the last and the length, weighed so that the names of each object of
+  // an envelope land in slots of their own (they differ there); a key as long as the input costs
+  // no more than a short one. Another sender's names may share slots: they are probed past.
+  static std::size_t slot_of(std::string_view key) {
+    if (key.empty()) return 0;
+    const auto byte = [&](std::size_t at) {
+      return std::size_t{static_cast<unsigned char>(key[at])};
+    };
+    const std::size_t second = key.size() > 1 ? byte(1) : 0;
+    return (byte(0) + 3 * second + 4 * byte(key.size() - 1) + key.size()) & (kSlots - 1);
+  }
+
+  const Value& object_;
+  bool indexed_ = false;
+  std::uint8_t slots_[kSlots];  // a member's position + 1 at its key's slot (or after); 0: free
+};
+inline const Value* member(const Members& object, std::string_view name) {
+  return object.find(name);
+}
+inline const Value* member(const Members& object, std::string_view name,
+                           std::string_view long_name) {
+  return object.find(name, long_name);
+}
+
 // Each reader names the object it reads a member of (`path`), or the value it reads.
-absl::Status read_string(const Value& object, std::string_view name, std::string& out,
+absl::Status read_string(const Members& object, std::string_view name, std::string& out,
                          const JsonPath& path);
-absl::Status read_int64(const Value& object, std::string_view name, std::int64_t& out,
+absl::Status read_int64(const Members& object, std::string_view name, std::int64_t& out,
                         const JsonPath& path, bool required = false);
 // An ISO-8601 string, or integer microseconds within +/-292 years of 1970.
-absl::Status read_time(const Value& object, std::string_view name, TimePoint& out,
+absl::Status read_time(const Members& object, std::string_view name, TimePoint& out,
                        const JsonPath& path, std::string_view long_name = {});
 // A hop duration: a .NET TimeSpan string ("00:00:01.5000000") or integer microseconds.
 absl::Status read_duration(const Value& value, std::optional<std::chrono::microseconds>& out,
                            const JsonPath& path);
 absl::StatusOr<Uuid> read_uuid_value(const Value& value, const JsonPath& path);
 // A string member by its short or long name; absent or null leaves `out` as it is.
-absl::Status read_text(const Value& object, std::string_view name, std::string_view long_name,
+absl::Status read_text(const Members& object, std::string_view name, std::string_view long_name,
                        std::string& out, const JsonPath& path);
 
 // A hop's `sc` applied to `base` (an empty scope when nullptr): the hop's scope
@@ -162,7 +201,7 @@ void write_records(Writer& writer, const Envelope& envelope);
 void write_dotnet_members(Writer& writer, const DotNetEnvelopeMembers& members);
 // Reads "ri" (this runtime's earlier records) then "rin" (.NET's name, now written here), at most
 // `max_records` of them.
-absl::Status read_records(const Value& document, Envelope& envelope, std::size_t max_records);
-absl::Status read_dotnet_members(const Value& document, DotNetEnvelopeMembers& members);
+absl::Status read_records(const Members& document, Envelope& envelope, std::size_t max_records);
+absl::Status read_dotnet_members(const Members& document, DotNetEnvelopeMembers& members);
 
 }  // namespace whizbang::envelope_json

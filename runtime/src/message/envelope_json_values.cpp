@@ -70,7 +70,7 @@ const Value* member(const Value& object, std::string_view name, std::string_view
   return by_long_name;
 }
 
-absl::Status read_string(const Value& object, std::string_view name, std::string& out,
+absl::Status read_string(const Members& object, std::string_view name, std::string& out,
                          const JsonPath& path) {
   const Value* value = member(object, name);
   if (value == nullptr) return absl::OkStatus();
@@ -79,7 +79,7 @@ absl::Status read_string(const Value& object, std::string_view name, std::string
   return absl::OkStatus();
 }
 
-absl::Status read_int64(const Value& object, std::string_view name, std::int64_t& out,
+absl::Status read_int64(const Members& object, std::string_view name, std::int64_t& out,
                         const JsonPath& path, bool required) {
   const Value* value = member(object, name);
   if (value == nullptr) {
@@ -93,7 +93,7 @@ absl::Status read_int64(const Value& object, std::string_view name, std::int64_t
 // TimePoint counts nanoseconds in an int64, so only about +/-292 years of microseconds convert;
 // beyond that duration_cast overflows (undefined behaviour; in practice a wrapped time that does
 // not round-trip). A corrupt "ts"/"at" is therefore a shape error, not a silently wrong time.
-absl::Status read_time(const Value& object, std::string_view name, TimePoint& out,
+absl::Status read_time(const Members& object, std::string_view name, TimePoint& out,
                        const JsonPath& path, std::string_view long_name) {
   constexpr std::int64_t kMaxMicros =
       std::chrono::duration_cast<std::chrono::microseconds>(TimePoint::duration::max()).count();
@@ -145,7 +145,7 @@ absl::StatusOr<Uuid> read_uuid_value(const Value& value, const JsonPath& path) {
   return *id;
 }
 
-absl::Status read_text(const Value& object, std::string_view name, std::string_view long_name,
+absl::Status read_text(const Members& object, std::string_view name, std::string_view long_name,
                        std::string& out, const JsonPath& path) {
   const Value* value = member(object, name, long_name);
   if (value == nullptr || value->IsNull()) return absl::OkStatus();

@@ -106,8 +106,9 @@ void write_record(Writer& writer, const ReceptorInvocationRecord& record) {
   writer.EndObject();
 }
 
-absl::Status read_hop(const Value& json, MessageHop& hop, const JsonPath& path, ScopeFold& fold) {
-  if (!json.IsObject()) return shape_error(path, "an object");
+absl::Status read_hop(const Value& object, MessageHop& hop, const JsonPath& path, ScopeFold& fold) {
+  if (!object.IsObject()) return shape_error(path, "an object");
+  const Members json(object);
   if (const Value* ty = member(json, "ty", "Type"); ty != nullptr) {
     if (!ty->IsInt64() || (ty->GetInt64() != 0 && ty->GetInt64() != 1)) {
       return shape_error(path.member("ty"), "0 or 1");
@@ -124,18 +125,19 @@ absl::Status read_hop(const Value& json, MessageHop& hop, const JsonPath& path, 
     *id = MessageId::from_trusted(*parsed);
   }
   WB_RETURN_IF_ERROR(read_text(json, "ct", "CausationType", hop.causation_type, path));
-  const Value* si = member(json, "si", "ServiceInstance");
+  const Value* si_object = member(json, "si", "ServiceInstance");
   const JsonPath si_path = path.member("si");
-  if (si == nullptr || !si->IsObject()) return shape_error(si_path, "an object");
+  if (si_object == nullptr || !si_object->IsObject()) return shape_error(si_path, "an object");
+  const Members si(*si_object);
   WB_RETURN_IF_ERROR(
-      read_text(*si, "sn", "ServiceName", hop.service_instance.service_name, si_path));
-  if (const Value* ii = member(*si, "ii", "InstanceId")) {
+      read_text(si, "sn", "ServiceName", hop.service_instance.service_name, si_path));
+  if (const Value* ii = member(si, "ii", "InstanceId")) {
     absl::StatusOr<Uuid> id = read_uuid_value(*ii, si_path.member("ii"));
     if (!id.ok()) return id.status();
     hop.service_instance.instance_id = *id;
   }
-  WB_RETURN_IF_ERROR(read_text(*si, "hn", "HostName", hop.service_instance.host_name, si_path));
-  if (const Value* pi = member(*si, "pi", "ProcessId"); pi != nullptr) {
+  WB_RETURN_IF_ERROR(read_text(si, "hn", "HostName", hop.service_instance.host_name, si_path));
+  if (const Value* pi = member(si, "pi", "ProcessId"); pi != nullptr) {
     if (!pi->IsInt64()) return shape_error(si_path.member("pi"), "an integer");
     hop.service_instance.process_id = pi->GetInt64();
   }
@@ -189,9 +191,10 @@ absl::Status read_hop(const Value& json, MessageHop& hop, const JsonPath& path, 
   return absl::OkStatus();
 }
 
-absl::Status read_record(const Value& json, ReceptorInvocationRecord& record,
+absl::Status read_record(const Value& object, ReceptorInvocationRecord& record,
                          const JsonPath& path) {
-  if (!json.IsObject()) return shape_error(path, "an object");
+  if (!object.IsObject()) return shape_error(path, "an object");
+  const Members json(object);
   std::string receptor_id;
   WB_RETURN_IF_ERROR(read_string(json, "r", receptor_id, path));
   record.receptor_id = std::move(receptor_id);

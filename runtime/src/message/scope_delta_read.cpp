@@ -106,7 +106,7 @@ absl::Status read_strings(const Value& value, std::vector<std::string>& out, con
   return absl::OkStatus();
 }
 
-absl::Status read_flag(const Value& object, const char* name, bool& out, const JsonPath& at) {
+absl::Status read_flag(const Members& object, const char* name, bool& out, const JsonPath& at) {
   const Value* value = member(object, name);
   if (value == nullptr || value->IsNull()) return absl::OkStatus();
   if (!value->IsBool()) return shape_error(at.member(name), "true or false");
@@ -132,8 +132,9 @@ absl::Status read_extensions(const Value& value, std::vector<ScopeExtension>& ou
 }
 
 // `Sc`: replaces the whole PerspectiveScope part of the scope.
-absl::Status read_perspective_scope(const Value& sc, SecurityScope& scope, const JsonPath& at) {
-  if (!sc.IsObject()) return shape_error(at, "an object");
+absl::Status read_perspective_scope(const Value& object, SecurityScope& scope, const JsonPath& at) {
+  if (!object.IsObject()) return shape_error(at, "an object");
+  const Members sc(object);
   SecurityScope read;
   for (const auto& [name, out] :
        {std::pair{"t", &read.tenant_id}, std::pair{"u", &read.user_id},
@@ -280,14 +281,15 @@ absl::Status apply_collections(const Value& changes, SecurityScope& scope, bool&
 absl::Status read_scope(const Value& sc, MessageHop& hop, const JsonPath& path,
                         const SecurityScope* base) {
   if (!sc.IsObject()) return shape_error(path, "an object");
+  const Members members(sc);
   SecurityScope result = base != nullptr ? *base : SecurityScope();
-  const Value* values = member(sc, "v");
-  const Value* changes = member(sc, "c");
+  const Value* values = members.find("v");
+  const Value* changes = members.find("c");
   bool found = values == nullptr && changes == nullptr;
   if (found) {
     SecurityScope flat;
-    WB_RETURN_IF_ERROR(read_string(sc, "u", flat.user_id, path));
-    WB_RETURN_IF_ERROR(read_string(sc, "t", flat.tenant_id, path));
+    WB_RETURN_IF_ERROR(read_string(members, "u", flat.user_id, path));
+    WB_RETURN_IF_ERROR(read_string(members, "t", flat.tenant_id, path));
     found = !flat.user_id.empty() || !flat.tenant_id.empty();
     result.user_id = std::move(flat.user_id);
     result.tenant_id = std::move(flat.tenant_id);

@@ -139,10 +139,18 @@ class InPlaceTextStream {
   std::size_t Tell() const { return static_cast<std::size_t>(next_ - head_); }
   // A string's decoded bytes are written from its first byte on: never past the quote that ends
   // it, since decoding never lengthens a string.
-  Ch* PutBegin() { return written_ = next_; }
-  void Put(Ch c) { *written_++ = c; }
+  Ch* PutBegin() {
+    ascii_ = true;
+    return written_ = next_;
+  }
+  void Put(Ch c) {
+    ascii_ &= (static_cast<unsigned char>(c) & 0x80u) == 0;
+    *written_++ = c;
+  }
   void Flush() {}
   std::size_t PutEnd(Ch* begin) { return static_cast<std::size_t>(written_ - begin); }
+  // Whether the string decoded last is all ASCII, and so valid UTF-8 with no further check.
+  bool decoded_ascii() const { return ascii_; }
 
   // Bytes read past the text's NUL, which the text must be followed by: take_plain_run() reads
   // a word at a time.
@@ -154,13 +162,19 @@ class InPlaceTextStream {
   // envelope's decode. Leaves the reader on the byte that ends the run.
   void take_plain_run() {
     Ch* const from = next_;
+    std::uint64_t seen = 0;  // the run's bytes or'ed together: their high bits say "not ASCII"
     for (;;) {
       std::uint64_t word = 0;
       std::memcpy(&word, next_, sizeof word);
       if (has_special_byte(word)) break;
+      seen |= word;
       next_ += sizeof word;
     }
-    while (!special_byte(static_cast<unsigned char>(*next_))) ++next_;
+    while (!special_byte(static_cast<unsigned char>(*next_))) {
+      seen |= static_cast<unsigned char>(*next_);
+      ++next_;
+    }
+    ascii_ &= (seen & 0x8080808080808080ull) == 0;
     const auto length = static_cast<std::size_t>(next_ - from);
     if (written_ != from && length != 0) std::memmove(written_, from, length);
     written_ += length;
@@ -183,6 +197,7 @@ class InPlaceTextStream {
   Ch* next_;
   Ch* head_;
   Ch* written_ = nullptr;
+  bool ascii_ = true;
 };
 
 }  // namespace whizbang::internal
@@ -271,7 +286,7 @@ class BoundedDocumentHandler {
     return false;
   }
   bool utf8(const char* text, rapidjson::SizeType length) {
-    if (valid_utf8(std::string_view(text, length))) return true;
+    if (position_.decoded_ascii() || valid_utf8(std::string_view(text, length))) return true;
     refusal_ = "a string whose encoding is not UTF-8 (or an unpaired surrogate escape)";
     return false;
   }
