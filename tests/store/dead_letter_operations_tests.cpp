@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <array>
 #include <set>
 
 #include "store_backends.hpp"
@@ -212,6 +213,33 @@ TYPED_TEST(DeadLetterOperationsTests, Discard_KeptWithReason_NeverListedCountedR
   EXPECT_EQ((*kept_discarded)[0].letter.error, "poison");
   EXPECT_EQ((*kept_discarded)[0].discard_reason, "order cancelled by hand");
   EXPECT_EQ((*kept_discarded)[0].discarded_at, this->clock_.now());
+}
+
+// A discarded message stays discarded when the handling that emitted it runs again (its inbox
+// row requeued, a replay) and derives the same id: the store turns the outbox row into a counted
+// no-op, as it does for a published one, and the inbox still knows the delivery.
+TYPED_TEST(DeadLetterOperationsTests, DiscardedMessage_StoredAgain_IsADuplicateNeverPublished) {
+  const OutboxMessage outbox = this->dead_outbox("poison");
+  const InboxMessage inbox = this->dead_inbox("poison");
+  const std::array<DeadLetterKey, 2> keys{
+      DeadLetterKey{DeadLetterSource::Outbox, outbox.message_id},
+      DeadLetterKey{DeadLetterSource::Inbox, inbox.message_id}};
+  ASSERT_EQ(*this->store_->discard_dead_letters(keys, "never to be sent"), 2u);
+
+  OutboxMessage emitted_again = outbox;
+  auto stored = this->store_->store_outbox_messages({&emitted_again, 1});
+  ASSERT_TRUE(stored.ok()) << stored.status();
+  ASSERT_EQ(stored->size(), 1u);
+  EXPECT_FALSE((*stored)[0].was_newly_created);
+  InboxMessage delivered_again = inbox;
+  auto received = this->store_->store_inbox_messages({&delivered_again, 1}, Uuid());
+  ASSERT_TRUE(received.ok()) << received.status();
+  EXPECT_TRUE(received->empty());
+
+  auto claimed = this->store_->process_work_batch({});
+  ASSERT_TRUE(claimed.ok()) << claimed.status();
+  EXPECT_TRUE(claimed->empty());
+  EXPECT_TRUE(this->list({}).empty());
 }
 
 TYPED_TEST(DeadLetterOperationsTests, Backlog_CountsPendingRowsAndDeadLetters) {

@@ -26,6 +26,10 @@ struct DeadLetterStatements {
   const std::string& page;
   const std::string& groups;
   const std::string& keep_discarded;
+  // ?1 outbox id: the tombstone of a dead-lettered outbox row about to be discarded, so that a
+  // re-emission of its id is a duplicate, as for a published row. Empty where the backend keeps
+  // every emitted id anyway (PostgreSQL's wh_outbox_ids).
+  const std::string& tombstone_discarded_outbox;
   const std::string& discarded;
   const std::string& invocations;
   const std::string& backlog;
@@ -117,6 +121,16 @@ class SqlDeadLetterOperations final : public DeadLetterOperations {
       for (const DeadLetterKey& key : keys) {
         WB_ASSIGN_OR_RETURN(std::optional<DeadLetterDetail> detail, find(key));
         if (!detail) continue;
+        // Before the row goes (the tombstone keeps its stored time); in the same transaction, and
+        // only while it is a dead letter, like the removal below.
+        if (key.source == DeadLetterSource::Outbox &&
+            !statements().tombstone_discarded_outbox.empty()) {
+          WB_RETURN_IF_ERROR(Backend::with(core_, statements().tombstone_discarded_outbox,
+                                           [&](auto& reader) -> absl::Status {
+                                             reader.bind_uuid(1, key.id.uuid());
+                                             return reader.run();
+                                           }));
+        }
         // Removed first, and kept only if this call removed it: a requeue or discard that got
         // there first wins.
         int removed = 0;

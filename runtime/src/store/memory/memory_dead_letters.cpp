@@ -299,7 +299,16 @@ absl::StatusOr<std::size_t> MemoryDeadLetters::discard_dead_letters(
     const TimePoint now = core_.now();
     for (const DeadLetterKey& key : keys) {
       std::optional<DeadLetterDetail> detail = find(key);
-      if (!detail || !remove(key)) continue;
+      if (!detail) continue;
+      // A discarded outbox row is never published, however often its id is emitted again: it
+      // leaves the tombstone a published row leaves (kept by the id's age, RetentionOptions).
+      std::optional<TimePoint> outbox_stored_at;
+      if (auto row = core_.state.outbox.find(key.id);
+          key.source == DeadLetterSource::Outbox && row != core_.state.outbox.end()) {
+        outbox_stored_at = row->second.state.created_at;
+      }
+      if (!remove(key)) continue;
+      if (outbox_stored_at) core_.state.outbox_tombstones.emplace(key.id, *outbox_stored_at);
       std::string envelope =
           detail->envelope_json.empty() ? detail->event_data : detail->envelope_json;
       // Kept once per (source, id), as the SQL's ON CONFLICT DO NOTHING.

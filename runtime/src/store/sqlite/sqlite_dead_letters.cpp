@@ -8,8 +8,9 @@ namespace whizbang {
 const store_internal::DeadLetterStatements& SqliteDeadLetterBackend::statements() {
   namespace sql = sqlite::sql::dead_letters;
   static const store_internal::DeadLetterStatements kStatements{
-      sql::kPage,    sql::kGroups,   sql::kKeepDiscarded, sql::kDiscarded, sql::kInvocations,
-      sql::kBacklog, sql::kEnvelope, sql::kRequeue,       sql::kRemove};
+      sql::kPage,      sql::kGroups,      sql::kKeepDiscarded, sql::kTombstoneDiscardedOutbox,
+      sql::kDiscarded, sql::kInvocations, sql::kBacklog,       sql::kEnvelope,
+      sql::kRequeue,   sql::kRemove};
   return kStatements;
 }
 

@@ -16,6 +16,9 @@ namespace dl = store_internal::dead_letter_shapes;
 inline const std::string kPage = dl::page<Dialect>("strpos");
 inline const std::string kGroups = dl::groups<Dialect>("strpos");
 inline const std::string kKeepDiscarded = dl::keep_discarded<Dialect>();
+// None: every emitted id stays in wh_outbox_ids (dialect.hpp), so a discarded row's id is already
+// a duplicate.
+inline const std::string kTombstoneDiscardedOutbox;
 inline const std::string kDiscarded = dl::discarded<Dialect>();
 inline const std::string kInvocations = dl::invocations<Dialect>();
 inline const std::string kBacklog = dl::backlog();

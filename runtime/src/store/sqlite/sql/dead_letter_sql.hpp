@@ -16,6 +16,12 @@ namespace dl = store_internal::dead_letter_shapes;
 inline const std::string kPage = dl::page<Dialect>("instr");
 inline const std::string kGroups = dl::groups<Dialect>("instr");
 inline const std::string kKeepDiscarded = dl::keep_discarded<Dialect>();
+// ?1 outbox id. A discarded row's id must stay a duplicate: SQLite's outbox deduplicates through
+// tombstones, which only publication wrote.
+inline const std::string kTombstoneDiscardedOutbox =
+    "INSERT INTO wh_outbox_tombstones (message_id, stored_at) "
+    "SELECT message_id, created_at FROM wh_outbox WHERE message_id = ?1 "
+    "AND dead_lettered_at IS NOT NULL ON CONFLICT (message_id) DO NOTHING";
 inline const std::string kDiscarded = dl::discarded<Dialect>();
 inline const std::string kInvocations = dl::invocations<Dialect>();
 inline const std::string kBacklog = dl::backlog();
