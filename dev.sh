@@ -263,8 +263,7 @@ case "${1:-}" in
     fi
     ;;
   build)
-    # What `test` builds, without running it (.ci/run builds first, then overlaps each suite's run
-    # with the next build: .ci/run says why).
+    # What `test` builds, without running it.
     ensure_packages
     configure "${RELEASE_FLAGS[@]}"
     build
