@@ -2,8 +2,12 @@
 // is left, journals each handling (one autocommit row in wh_test_journal, numbered by a sequence,
 // before the row's completion) and completes what it handled.
 //   postgres_claim_worker CONNINFO
+// Once connected it writes one byte to stdout and waits for one on stdin before its first claim:
+// the test starts every worker's claims together (a worker that started first could otherwise
+// handle every row before the others had connected).
 // Exits 0 when the inbox is empty, 1 on an error (printed).
 #include <libpq-fe.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -59,6 +63,11 @@ int main(int argc, char** argv) {
   PGconn* conn = PQconnectdb(argv[1]);
   if (PQstatus(conn) != CONNECTION_OK) {
     std::fprintf(stderr, "connect: %s", PQerrorMessage(conn));
+    return 1;
+  }
+  char go = 0;
+  if (::write(STDOUT_FILENO, "r", 1) != 1 || ::read(STDIN_FILENO, &go, 1) != 1) {
+    std::fprintf(stderr, "no start signal from the test\n");
     return 1;
   }
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);

@@ -1,5 +1,6 @@
 // What PostgreSQL adds to the store contract: several instances, each with its own connection,
 // working one database at once (docs/guide/06-stores-and-workers.md).
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <libpq-fe.h>
 #include <sys/wait.h>
@@ -319,15 +320,44 @@ TEST_F(PostgresConcurrencyTests, FourProcesses_EveryRowHandledOnce_StreamOrderKe
       "CREATE TABLE wh_test_journal (seq bigserial PRIMARY KEY, message_id uuid NOT NULL, "
       "stream_id uuid NOT NULL, instance uuid NOT NULL)"));
 
+  // Each worker says when it is connected (a byte on its stdout) and starts claiming when told (a
+  // byte on its stdin): all four start together, however long each took to start.
   std::vector<pid_t> workers;
+  std::vector<int> ready_pipes;
+  std::vector<int> go_pipes;
   for (int i = 0; i < 4; ++i) {
+    int ready[2];
+    int go[2];
+    // Closed on exec: a worker keeps only its own two ends, as stdin and stdout (dup2 clears the
+    // flag on those).
+    ASSERT_EQ(::pipe2(ready, O_CLOEXEC), 0);
+    ASSERT_EQ(::pipe2(go, O_CLOEXEC), 0);
     const pid_t pid = ::fork();
     if (pid == 0) {
+      ::dup2(go[0], STDIN_FILENO);
+      ::dup2(ready[1], STDOUT_FILENO);
       ::execl(WHIZBANG_PG_CLAIM_WORKER, WHIZBANG_PG_CLAIM_WORKER, conninfo_.c_str(), nullptr);
       ::_exit(127);
     }
     ASSERT_GT(pid, 0);
+    ::close(ready[1]);
+    ::close(go[0]);
     workers.push_back(pid);
+    ready_pipes.push_back(ready[0]);
+    go_pipes.push_back(go[1]);
+  }
+  std::vector<bool> connected;
+  for (const int ready : ready_pipes) {
+    char byte = 0;
+    connected.push_back(::read(ready, &byte, 1) == 1);
+    EXPECT_TRUE(connected.back()) << "a worker exited before it was connected";
+    ::close(ready);
+  }
+  for (std::size_t i = 0; i < go_pipes.size(); ++i) {
+    if (connected[i]) {
+      EXPECT_EQ(::write(go_pipes[i], "g", 1), 1);
+    }
+    ::close(go_pipes[i]);
   }
   for (const pid_t pid : workers) {
     int status = 0;
