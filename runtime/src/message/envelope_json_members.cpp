@@ -5,28 +5,13 @@
 #include "envelope_json_parts.hpp"
 
 namespace whizbang::envelope_json {
-namespace {
-
-std::string_view key_of(const Value& name) { return {name.GetString(), name.GetStringLength()}; }
-
-// Compared here, not by memcmp: the names are two to five bytes, and a library call per
-// comparison costs more than the comparison.
-bool same(std::string_view key, std::string_view name) {
-  if (key.size() != name.size()) return false;
-  for (std::size_t i = 0; i < name.size(); ++i) {
-    if (key[i] != name[i]) return false;
-  }
-  return true;
-}
-
-}  // namespace
 
 Members::Members(const Value& object) : object_(object) {
   if (!object.IsObject() || object.MemberCount() > kIndexed) return;
   std::memset(slots_, 0, sizeof slots_);
   const auto begin = object.MemberBegin();
   for (rapidjson::SizeType i = 0; i < object.MemberCount(); ++i) {
-    std::size_t slot = slot_of(key_of(begin[i].name));
+    std::size_t slot = slot_of(key_text(begin[i].name));
     while (slots_[slot] != 0) slot = (slot + 1) & (kSlots - 1);
     slots_[slot] = static_cast<std::uint8_t>(i + 1);
   }
@@ -39,7 +24,7 @@ const Value* Members::find(std::string_view name) const {
   // Members were placed in order, so among equal keys the first is met first.
   for (std::size_t slot = slot_of(name); slots_[slot] != 0; slot = (slot + 1) & (kSlots - 1)) {
     const auto& found = begin[slots_[slot] - 1];
-    if (same(key_of(found.name), name)) return &found.value;
+    if (same_name(key_text(found.name), name)) return &found.value;
   }
   return nullptr;
 }

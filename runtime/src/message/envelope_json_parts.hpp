@@ -128,6 +128,18 @@ absl::Status shape_error(const JsonPath& path, std::string_view expected);
 inline absl::Status shape_error(const char* path, std::string_view expected) {
   return shape_error(std::string_view(path), expected);
 }
+inline std::string_view key_text(const Value& key) {
+  return {key.GetString(), key.GetStringLength()};
+}
+// Compared here, not by memcmp: the names are two to five bytes, and a call to the library's
+// memcmp for each member a lookup passed cost a tenth of a deserialize.
+inline bool same_name(std::string_view key, std::string_view name) {
+  if (key.size() != name.size()) return false;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    if (key[i] != name[i]) return false;
+  }
+  return true;
+}
 const Value* member(const Value& object, std::string_view name);
 // A hop member by its short name, or by the long (legacy PascalCase) name .NET also reads.
 const Value* member(const Value& object, std::string_view name, std::string_view long_name);

@@ -35,26 +35,11 @@ void JsonPath::append_to(std::string& out) const {
   }
 }
 
-namespace {
-
-// Compared here, not by memcmp: the names are two or three bytes, and a call to the library's
-// memcmp for each member an envelope's lookups walk past cost a tenth of a deserialize.
-bool named(const Value& key, std::string_view name) {
-  if (key.GetStringLength() != name.size()) return false;
-  const char* const text = key.GetString();
-  for (std::size_t i = 0; i < name.size(); ++i) {
-    if (text[i] != name[i]) return false;
-  }
-  return true;
-}
-
-}  // namespace
-
 // One pass over the object's members, no temporary key Value (rapidjson's FindMember builds one
 // per lookup): an envelope's readers look up every member they know, most of them absent.
 const Value* member(const Value& object, std::string_view name) {
   for (auto it = object.MemberBegin(); it != object.MemberEnd(); ++it) {
-    if (named(it->name, name)) return &it->value;
+    if (same_name(key_text(it->name), name)) return &it->value;
   }
   return nullptr;
 }
@@ -64,8 +49,10 @@ const Value* member(const Value& object, std::string_view name) {
 const Value* member(const Value& object, std::string_view name, std::string_view long_name) {
   const Value* by_long_name = nullptr;
   for (auto it = object.MemberBegin(); it != object.MemberEnd(); ++it) {
-    if (named(it->name, name)) return &it->value;
-    if (by_long_name == nullptr && named(it->name, long_name)) by_long_name = &it->value;
+    if (same_name(key_text(it->name), name)) return &it->value;
+    if (by_long_name == nullptr && same_name(key_text(it->name), long_name)) {
+      by_long_name = &it->value;
+    }
   }
   return by_long_name;
 }

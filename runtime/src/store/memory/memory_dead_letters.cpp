@@ -303,9 +303,10 @@ absl::StatusOr<std::size_t> MemoryDeadLetters::discard_dead_letters(
       // A discarded outbox row is never published, however often its id is emitted again: it
       // leaves the tombstone a published row leaves (kept by the id's age, RetentionOptions).
       std::optional<TimePoint> outbox_stored_at;
-      if (auto row = core_.state.outbox.find(key.id);
-          key.source == DeadLetterSource::Outbox && row != core_.state.outbox.end()) {
-        outbox_stored_at = row->second.state.created_at;
+      if (key.source == DeadLetterSource::Outbox) {
+        if (auto row = core_.state.outbox.find(key.id); row != core_.state.outbox.end()) {
+          outbox_stored_at = row->second.state.created_at;
+        }
       }
       if (!remove(key)) continue;
       if (outbox_stored_at) core_.state.outbox_tombstones.emplace(key.id, *outbox_stored_at);
