@@ -108,6 +108,37 @@ TEST(StrictJsonTests, LargeObject_DuplicateFoundWithoutQuadraticWork) {
   EXPECT_TRUE(document.IsNull());
 }
 
+// A small object's keys are compared only where their signatures (length, first and last byte)
+// may be equal: a duplicate at any two places of objects up to that size is found, and keys that
+// share a signature without being equal ("a0b", "a1b", ...) are not taken for one.
+TEST(StrictJsonTests, SmallObject_DuplicateAtAnyTwoPlaces_Found_LookalikesAreNot) {
+  for (int size = 2; size <= 16; ++size) {
+    std::vector<std::string> keys;
+    for (int i = 0; i < size; ++i)
+      keys.push_back("a" + std::to_string(i % 10) + "b" + std::string(i / 10, 'b'));
+    const auto object = [](const std::vector<std::string>& names) {
+      std::string json = "{";
+      for (const std::string& name : names) json += "\"" + name + "\":0,";
+      json.back() = '}';
+      return json;
+    };
+    rapidjson::Document document;
+    const internal::BoundedParseResult unique = internal::parse_bounded(object(keys), document);
+    EXPECT_FALSE(unique.IsError()) << internal::describe_parse_error(unique) << object(keys);
+    for (int first = 0; first < size; ++first) {
+      for (int second = first + 1; second < size; ++second) {
+        std::vector<std::string> names = keys;
+        names[static_cast<std::size_t>(second)] = names[static_cast<std::size_t>(first)];
+        const internal::BoundedParseResult parsed =
+            internal::parse_bounded(object(names), document);
+        ASSERT_TRUE(parsed.IsError()) << object(names);
+        EXPECT_EQ(internal::describe_parse_error(parsed),
+                  "duplicate key \"" + names[static_cast<std::size_t>(first)] + "\" in one object");
+      }
+    }
+  }
+}
+
 TEST(StrictJsonTests, DuplicateKeyInTheRefusal_IsShortened) {
   const std::string key(5000, 'k');
   const std::string json = "{\"" + key + "\":1,\"" + key + "\":2}";

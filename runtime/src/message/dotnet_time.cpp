@@ -1,5 +1,6 @@
 #include "dotnet_time.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdio>
@@ -72,16 +73,25 @@ void append_digits(TimeText& out, std::int64_t value, int width) {
     *--at = static_cast<char>('0' + rest);
   }
   while (end - at < width && at > digits) *--at = '0';
-  out.append({at, static_cast<std::size_t>(end - at)});
+  // A byte at a time: a memcpy of a length known only here is a library call, dearer than
+  // the few digits it copies.
+  while (at < end) out.push(*at++);
+}
+
+// 0-99 as two digits: a clock's fields and a date's month and day.
+void append_two_digits(TimeText& out, std::int64_t value) {
+  const auto pair = 2 * static_cast<std::size_t>(value);
+  out.push(kDigitPairs[pair]);
+  out.push(kDigitPairs[pair + 1]);
 }
 
 // "hh:mm:ss" of a second within a day: the clock part of both formats.
 void append_clock(TimeText& out, std::int64_t second_of_day) {
-  append_digits(out, second_of_day / 3600, 2);
+  append_two_digits(out, second_of_day / 3600);
   out.push(':');
-  append_digits(out, second_of_day / 60 % 60, 2);
+  append_two_digits(out, second_of_day / 60 % 60);
   out.push(':');
-  append_digits(out, second_of_day % 60, 2);
+  append_two_digits(out, second_of_day % 60);
 }
 
 // A cursor over the text being parsed.
@@ -110,11 +120,15 @@ class Cursor {
   // 1 to `max` digits; the count read in `count`.
   std::optional<std::int64_t> some_digits(std::size_t max, std::size_t& count) {
     std::int64_t value = 0;
-    count = 0;
-    while (count < max && !done() && peek() >= '0' && peek() <= '9') {
-      value = value * 10 + (text_[at_++] - '0');
-      ++count;
+    const std::size_t end = std::min(text_.size(), at_ + max);
+    std::size_t at = at_;
+    for (; at < end; ++at) {
+      const unsigned digit = static_cast<unsigned char>(text_[at]) - unsigned{'0'};
+      if (digit > 9) break;
+      value = value * 10 + digit;
     }
+    count = at - at_;
+    at_ = at;
     if (count == 0) return std::nullopt;
     return value;
   }
@@ -130,9 +144,9 @@ std::optional<std::int64_t> fraction_micros(Cursor& cursor) {
   std::size_t count = 0;
   std::optional<std::int64_t> value = cursor.some_digits(7, count);
   if (!value) return std::nullopt;
-  std::int64_t ticks = *value;
-  for (std::size_t i = count; i < 7; ++i) ticks *= 10;
-  return ticks / 10;
+  static constexpr std::int64_t kScale[] = {10'000'000, 1'000'000, 100'000, 10'000,
+                                            1'000,      100,       10,      1};
+  return *value * kScale[count] / 10;  // 7 digits of ticks, then microseconds
 }
 
 // The ISO-8601 text of a time in UTC, the fraction trimmed of trailing zeros (how Whizbang .NET
@@ -153,9 +167,9 @@ void append_iso(TimeText& out, std::int64_t micros) {
   const Civil date = civil_from_days(days);
   append_digits(out, date.year, 4);
   out.push('-');
-  append_digits(out, date.month, 2);
+  append_two_digits(out, date.month);
   out.push('-');
-  append_digits(out, date.day, 2);
+  append_two_digits(out, date.day);
   out.push('T');
   append_clock(out, of_day);
   if (fraction != 0) {

@@ -145,35 +145,58 @@ const Value* member(const Value& object, std::string_view name);
 const Value* member(const Value& object, std::string_view name, std::string_view long_name);
 
 // An object's members by name, for a reader that looks up several of them (envelope_json_
-// members.cpp): the keys are hashed once, so a lookup is a probe or two instead of a walk past
-// every member. A walk per name was a tenth of a deserialize, most of the names absent. An object
-// of more members than kIndexed is walked as before.
+// members.cpp). A walk past every member per name was a tenth of a deserialize, most of the
+// names absent, so a lookup tries two things first:
+// - the member after the last one found: the readers look members up in the order the writer
+//   writes them, so most lookups that find a member take one comparison;
+// - a mask with a bit for each key's hash, set when the reader starts on the object: a name
+//   whose bit is clear is not there, and for a name given as a literal the compiler has
+//   already hashed it.
+// Only a member out of the writer's order (another sender's), or an absent name whose bit
+// another key shares, walks the members. An object of more than kMasked members is walked per
+// name. The object's keys must be unique (parse_bounded refuses a document whose keys are not).
 class Members {
  public:
   explicit Members(const Value& object);
-  // The first member named `name`, or nullptr.
-  const Value* find(std::string_view name) const;
+  // The member named `name`, or nullptr. Inline, so that a literal name is hashed and compared
+  // by the compiler.
+  const Value* find(std::string_view name) const {
+    if (!masked_) return walk(name);
+    const auto begin = object_.MemberBegin();
+    if (next_ < object_.MemberCount() && same_name(key_text(begin[next_].name), name)) {
+      return &begin[next_++].value;
+    }
+    if ((mask_ & bit_of(name)) == 0) return nullptr;
+    return walk(name);
+  }
   // By its short name, or else by its long one: the short one wins when both are there.
-  const Value* find(std::string_view name, std::string_view long_name) const;
+  const Value* find(std::string_view name, std::string_view long_name) const {
+    if (const Value* by_name = find(name)) return by_name;
+    return find(long_name);
+  }
 
  private:
-  static constexpr std::size_t kIndexed = 16;
-  static constexpr std::size_t kSlots = 32;  // a power of two, twice kIndexed
+  static constexpr std::size_t kMasked = 16;
   // The first two bytes, the last and the length, weighed so that the names of each object of
-  // an envelope land in slots of their own (they differ there); a key as long as the input costs
-  // no more than a short one. Another sender's names may share slots: they are probed past.
-  static std::size_t slot_of(std::string_view key) {
-    if (key.empty()) return 0;
+  // an envelope get bits of their own (they differ there); a key as long as the input costs no
+  // more than a short one.
+  static std::uint64_t bit_of(std::string_view key) {
+    if (key.empty()) return 1;
     const auto byte = [&](std::size_t at) {
       return std::size_t{static_cast<unsigned char>(key[at])};
     };
     const std::size_t second = key.size() > 1 ? byte(1) : 0;
-    return (byte(0) + 3 * second + 4 * byte(key.size() - 1) + key.size()) & (kSlots - 1);
+    return std::uint64_t{1} << ((byte(0) + 3 * second + 4 * byte(key.size() - 1) + key.size()) &
+                                63);
   }
 
+  // The member named `name` by a walk past every member; the cursor moves past it.
+  const Value* walk(std::string_view name) const;
+
   const Value& object_;
-  bool indexed_ = false;
-  std::uint8_t slots_[kSlots];  // a member's position + 1 at its key's slot (or after); 0: free
+  bool masked_ = false;
+  std::uint64_t mask_ = 0;                // bit_of each key
+  mutable rapidjson::SizeType next_ = 0;  // the member after the last one found
 };
 inline const Value* member(const Members& object, std::string_view name) {
   return object.find(name);

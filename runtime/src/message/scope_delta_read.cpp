@@ -2,6 +2,7 @@
 // folded from the earlier hops, as .NET's ScopeDelta.ApplyTo does (docs/guide/16-security.md).
 // Written in scope_delta_json.cpp.
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstdint>
 #include <map>
@@ -58,26 +59,41 @@ struct ScopeMember {
   const Value* value;
 };
 
+// The members of a ScopeDelta's "v" or "c": each property at most once, so at most one of each.
+class ScopeMembers {
+ public:
+  const ScopeMember* begin() const { return members_.data(); }
+  const ScopeMember* end() const { return members_.data() + size_; }
+  // False when `prop` is there already.
+  bool add(const ScopeMember& member) {
+    for (std::size_t i = 0; i < size_; ++i) {
+      if (members_[i].prop == member.prop) return false;
+    }
+    members_[size_++] = member;
+    return true;
+  }
+
+ private:
+  std::array<ScopeMember, 8> members_{};  // one per ScopeProp but Unknown
+  std::size_t size_ = 0;
+};
+
 // The members of a ScopeDelta's "v" or "c", each property once: "Sc" and "Scope" in one delta
 // would be read differently by readers that keep the first and the last. A name .NET does not
 // know is an error, as it is for .NET.
-absl::StatusOr<std::vector<ScopeMember>> scope_members(const Value& object, const JsonPath& path) {
+absl::Status scope_members(const Value& object, const JsonPath& path, ScopeMembers& members) {
   if (!object.IsObject()) return shape_error(path, "an object");
-  std::vector<ScopeMember> members;
   for (auto it = object.MemberBegin(); it != object.MemberEnd(); ++it) {
     const std::string_view name(it->name.GetString(), it->name.GetStringLength());
     const ScopeProp prop = scope_prop(name);
     if (prop == ScopeProp::Unknown) {
       return shape_error(path.member(name), "a scope property (Sc, Ro, Pe, Pr, Cl, Ac, Ef or Ty)");
     }
-    for (const ScopeMember& seen : members) {
-      if (seen.prop == prop) {
-        return shape_error(path.member(name), "named once (it is there under two names)");
-      }
+    if (!members.add({prop, name, &it->value})) {
+      return shape_error(path.member(name), "named once (it is there under two names)");
     }
-    members.push_back({prop, name, &it->value});
   }
-  return members;
+  return absl::OkStatus();
 }
 
 std::string text_of(const Value& value) {
@@ -91,7 +107,7 @@ absl::Status read_optional_text(const Value& value, std::string& out, const Json
     return absl::OkStatus();
   }
   if (!value.IsString()) return shape_error(path, "a string or null");
-  out = text_of(value);
+  out.assign(value.GetString(), value.GetStringLength());
   return absl::OkStatus();
 }
 
@@ -131,44 +147,41 @@ absl::Status read_extensions(const Value& value, std::vector<ScopeExtension>& ou
   return absl::OkStatus();
 }
 
-// `Sc`: replaces the whole PerspectiveScope part of the scope.
+// `Sc`: replaces the whole PerspectiveScope part of the scope. Read straight into `scope`: a
+// delta that fails to read fails the envelope, so nothing sees a half-read scope.
 absl::Status read_perspective_scope(const Value& object, SecurityScope& scope, const JsonPath& at) {
   if (!object.IsObject()) return shape_error(at, "an object");
   const Members sc(object);
-  SecurityScope read;
   for (const auto& [name, out] :
-       {std::pair{"t", &read.tenant_id}, std::pair{"u", &read.user_id},
-        std::pair{"c", &read.customer_id}, std::pair{"o", &read.organization_id}}) {
+       {std::pair{"t", &scope.tenant_id}, std::pair{"u", &scope.user_id},
+        std::pair{"c", &scope.customer_id}, std::pair{"o", &scope.organization_id}}) {
+    out->clear();
     if (const Value* value = member(sc, name); value != nullptr) {
       WB_RETURN_IF_ERROR(read_optional_text(*value, *out, at.member(name)));
     }
   }
   // .NET reads "ap" only when it is an array.
+  scope.allowed_principals.clear();
   if (const Value* ap = member(sc, "ap"); ap != nullptr && ap->IsArray()) {
-    WB_RETURN_IF_ERROR(read_strings(*ap, read.allowed_principals, at.member("ap")));
+    WB_RETURN_IF_ERROR(read_strings(*ap, scope.allowed_principals, at.member("ap")));
   }
-  WB_RETURN_IF_ERROR(read_flag(sc, "sys", read.is_system, at));
-  WB_RETURN_IF_ERROR(read_flag(sc, "dec", read.declared_unscoped, at));
+  scope.is_system = false;
+  scope.declared_unscoped = false;
+  WB_RETURN_IF_ERROR(read_flag(sc, "sys", scope.is_system, at));
+  WB_RETURN_IF_ERROR(read_flag(sc, "dec", scope.declared_unscoped, at));
+  scope.extensions.clear();
   if (const Value* ex = member(sc, "ex"); ex != nullptr) {
-    WB_RETURN_IF_ERROR(read_extensions(*ex, read.extensions, at.member("ex")));
+    WB_RETURN_IF_ERROR(read_extensions(*ex, scope.extensions, at.member("ex")));
   }
-  scope.tenant_id = std::move(read.tenant_id);
-  scope.user_id = std::move(read.user_id);
-  scope.customer_id = std::move(read.customer_id);
-  scope.organization_id = std::move(read.organization_id);
-  scope.allowed_principals = std::move(read.allowed_principals);
-  scope.is_system = read.is_system;
-  scope.declared_unscoped = read.declared_unscoped;
-  scope.extensions = std::move(read.extensions);
   return absl::OkStatus();
 }
 
 // "v": each value present replaces the one before; a null principal clears it.
 absl::Status apply_values(const Value& values, SecurityScope& scope, bool& found,
                           const JsonPath& path) {
-  absl::StatusOr<std::vector<ScopeMember>> members = scope_members(values, path);
-  if (!members.ok()) return members.status();
-  for (const auto& [prop, name, value] : *members) {
+  ScopeMembers members;
+  WB_RETURN_IF_ERROR(scope_members(values, path, members));
+  for (const auto& [prop, name, value] : members) {
     const JsonPath at = path.member(name);
     switch (prop) {
       case ScopeProp::Scope:
@@ -248,9 +261,9 @@ absl::Status apply_claims(const Value& change, std::map<std::string, std::string
 // "c": the changes to roles, permissions, principals and claims.
 absl::Status apply_collections(const Value& changes, SecurityScope& scope, bool& found,
                                const JsonPath& path) {
-  absl::StatusOr<std::vector<ScopeMember>> members = scope_members(changes, path);
-  if (!members.ok()) return members.status();
-  for (const auto& [prop, name, value] : *members) {
+  ScopeMembers members;
+  WB_RETURN_IF_ERROR(scope_members(changes, path, members));
+  for (const auto& [prop, name, value] : members) {
     const JsonPath at = path.member(name);
     if (!value->IsObject()) return shape_error(at, "an object");
     switch (prop) {

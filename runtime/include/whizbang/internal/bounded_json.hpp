@@ -29,6 +29,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
@@ -166,13 +167,19 @@ class InPlaceTextStream {
     for (;;) {
       std::uint64_t word = 0;
       std::memcpy(&word, next_, sizeof word);
-      if (has_special_byte(word)) break;
-      seen |= word;
-      next_ += sizeof word;
-    }
-    while (!special_byte(static_cast<unsigned char>(*next_))) {
-      seen |= static_cast<unsigned char>(*next_);
-      ++next_;
+      if constexpr (std::endian::native == std::endian::big) word = __builtin_bswap64(word);
+      const std::uint64_t special = special_bytes(word);
+      if (special == 0) {
+        seen |= word;
+        next_ += sizeof word;
+        continue;
+      }
+      // The first special byte is the word's lowest flagged one (the word is read little-endian,
+      // its first byte the lowest). Only the bytes before it belong to the run.
+      const std::uint64_t first_flag = special & (~special + 1);
+      seen |= word & (first_flag - 1);
+      next_ += static_cast<unsigned>(std::countr_zero(special)) / 8;
+      break;
     }
     ascii_ &= (seen & 0x8080808080808080ull) == 0;
     const auto length = static_cast<std::size_t>(next_ - from);
@@ -181,17 +188,15 @@ class InPlaceTextStream {
   }
 
  private:
-  static bool special_byte(unsigned char byte) {
-    return byte < 0x20 || byte == '"' || byte == '\\';
-  }
-  // Whether any of the word's bytes is special (the usual bit tricks: a byte below n, a byte
-  // equal to zero after an xor; exact for "any", which is all that is asked).
-  static bool has_special_byte(std::uint64_t word) {
+  // The high bit of each special byte of the word (a byte below 0x20, a '"' or a '\\'), by the
+  // usual bit tricks: a byte below n, a byte equal to zero after an xor. A borrow can flag a
+  // byte above a special one, never one below it, so the lowest flag is exact.
+  static std::uint64_t special_bytes(std::uint64_t word) {
     constexpr std::uint64_t kOnes = 0x0101010101010101ull;
     constexpr std::uint64_t kHighs = 0x8080808080808080ull;
     const auto zero_byte = [](std::uint64_t v) { return (v - kOnes) & ~v & kHighs; };
     const std::uint64_t control = (word - kOnes * 0x20) & ~word & kHighs;
-    return (control | zero_byte(word ^ (kOnes * '"')) | zero_byte(word ^ (kOnes * '\\'))) != 0;
+    return control | zero_byte(word ^ (kOnes * '"')) | zero_byte(word ^ (kOnes * '\\'));
   }
 
   Ch* next_;
@@ -320,9 +325,9 @@ inline std::uint32_t key_signature(const rapidjson::Value& name) {
          (static_cast<std::uint32_t>(text[0]) << 8) | text[length - 1];
 }
 
-// The first key that appears twice in one object of `value`, or nullptr. Small objects (all of an
-// envelope's) compare pairwise; large ones sort their keys, so a hostile object of 100000 keys
-// costs n log n, not n².
+// The first key that appears twice in one object of `value` (its second appearance), or nullptr.
+// Small objects (all of an envelope's) compare the keys whose signatures may be equal; large ones
+// sort their keys, so a hostile object of 100000 keys costs n log n, not n².
 inline const rapidjson::Value* duplicate_key(const rapidjson::Value& value) {
   if (value.IsArray()) {
     for (const rapidjson::Value& item : value.GetArray()) {
@@ -337,14 +342,23 @@ inline const rapidjson::Value* duplicate_key(const rapidjson::Value& value) {
   const auto begin = value.MemberBegin();
   const rapidjson::SizeType count = value.MemberCount();
   if (count <= kPairwiseLimit) {
+    // One bit per signature's hash marks the keys seen so far; only a key whose bit is already
+    // set is compared with the keys before it (once per object or so). Comparing every pair of
+    // signatures was most of this check's time.
     std::array<std::uint32_t, kPairwiseLimit> signatures;
-    for (rapidjson::SizeType i = 0; i < count; ++i) signatures[i] = key_signature(begin[i].name);
+    std::uint64_t seen = 0;
     for (rapidjson::SizeType i = 0; i < count; ++i) {
-      for (rapidjson::SizeType j = i + 1; j < count; ++j) {
-        if (signatures[i] == signatures[j] && name_of(begin[i].name) == name_of(begin[j].name)) {
-          return &begin[j].name;
+      const std::uint32_t signature = key_signature(begin[i].name);
+      signatures[i] = signature;
+      const std::uint64_t bit = std::uint64_t{1} << ((signature * 0x9e3779b9u) >> 26);
+      if ((seen & bit) != 0) {
+        for (rapidjson::SizeType j = 0; j < i; ++j) {
+          if (signatures[j] == signature && name_of(begin[j].name) == name_of(begin[i].name)) {
+            return &begin[i].name;
+          }
         }
       }
+      seen |= bit;
     }
   } else {
     std::vector<const rapidjson::Value*> names;
