@@ -1,15 +1,15 @@
 // An object's members by name (envelope_json_parts.hpp, Members): a cursor in the writer's
-// order and a mask of the keys' hashes, made when the reader starts on the object.
+// order, the members found so far, and a mask of the keys' hashes.
 #include "envelope_json_parts.hpp"
 
 namespace whizbang::envelope_json {
 
-Members::Members(const Value& object) : object_(object) {
-  if (!object.IsObject() || object.MemberCount() > kMasked) return;
-  for (auto it = object.MemberBegin(); it != object.MemberEnd(); ++it) {
-    mask_ |= bit_of(key_text(it->name));
+std::uint64_t Members::make_mask() const {
+  std::uint64_t mask = 1;  // never 0 once made, even for an object with no members
+  for (auto it = object_.MemberBegin(); it != object_.MemberEnd(); ++it) {
+    mask |= bit_of(key_text(it->name));
   }
-  masked_ = true;
+  return mask;
 }
 
 const Value* Members::walk(std::string_view name) const {
@@ -17,6 +17,7 @@ const Value* Members::walk(std::string_view name) const {
   const auto begin = object_.MemberBegin();
   for (rapidjson::SizeType i = 0; i < object_.MemberCount(); ++i) {
     if (same_name(key_text(begin[i].name), name)) {
+      if (small_) found_ |= std::uint32_t{1} << i;
       next_ = i + 1;
       return &begin[i].value;
     }

@@ -146,27 +146,33 @@ const Value* member(const Value& object, std::string_view name, std::string_view
 
 // An object's members by name, for a reader that looks up several of them (envelope_json_
 // members.cpp). A walk past every member per name was a tenth of a deserialize, most of the
-// names absent, so a lookup tries two things first:
+// names absent, so a lookup tries three things first:
 // - the member after the last one found: the readers look members up in the order the writer
 //   writes them, so most lookups that find a member take one comparison;
-// - a mask with a bit for each key's hash, set when the reader starts on the object: a name
+// - once every member has been found, any other name is absent;
+// - a mask with a bit for each key's hash (made at the first lookup that needs it): a name
 //   whose bit is clear is not there, and for a name given as a literal the compiler has
 //   already hashed it.
 // Only a member out of the writer's order (another sender's), or an absent name whose bit
-// another key shares, walks the members. An object of more than kMasked members is walked per
+// another key shares, walks the members. An object of more than kSmall members is walked per
 // name. The object's keys must be unique (parse_bounded refuses a document whose keys are not).
 class Members {
  public:
-  explicit Members(const Value& object);
+  explicit Members(const Value& object)
+      : object_(object),
+        small_(object.IsObject() && object.MemberCount() <= kSmall),
+        every_member_(small_ ? (std::uint32_t{1} << object.MemberCount()) - 1 : 0) {}
   // The member named `name`, or nullptr. Inline, so that a literal name is hashed and compared
   // by the compiler.
   const Value* find(std::string_view name) const {
-    if (!masked_) return walk(name);
+    if (!small_) return walk(name);
     const auto begin = object_.MemberBegin();
     if (next_ < object_.MemberCount() && same_name(key_text(begin[next_].name), name)) {
+      found_ |= std::uint32_t{1} << next_;
       return &begin[next_++].value;
     }
-    if ((mask_ & bit_of(name)) == 0) return nullptr;
+    if (found_ == every_member_) return nullptr;
+    if ((mask() & bit_of(name)) == 0) return nullptr;
     return walk(name);
   }
   // By its short name, or else by its long one: the short one wins when both are there.
@@ -176,7 +182,7 @@ class Members {
   }
 
  private:
-  static constexpr std::size_t kMasked = 16;
+  static constexpr std::size_t kSmall = 16;
   // The first two bytes, the last and the length, weighed so that the names of each object of
   // an envelope get bits of their own (they differ there); a key as long as the input costs no
   // more than a short one.
@@ -190,12 +196,20 @@ class Members {
                                 63);
   }
 
+  // bit_of each key, made once.
+  std::uint64_t mask() const {
+    if (mask_ == 0) mask_ = make_mask();
+    return mask_;
+  }
+  std::uint64_t make_mask() const;
   // The member named `name` by a walk past every member; the cursor moves past it.
   const Value* walk(std::string_view name) const;
 
   const Value& object_;
-  bool masked_ = false;
-  std::uint64_t mask_ = 0;                // bit_of each key
+  const bool small_;
+  const std::uint32_t every_member_;      // a bit per member
+  mutable std::uint32_t found_ = 0;       // a bit per member found
+  mutable std::uint64_t mask_ = 0;        // bit_of each key; 0 until made (never 0 after)
   mutable rapidjson::SizeType next_ = 0;  // the member after the last one found
 };
 inline const Value* member(const Members& object, std::string_view name) {

@@ -295,17 +295,17 @@ absl::Status read_scope(const Value& sc, MessageHop& hop, const JsonPath& path,
                         const SecurityScope* base) {
   if (!sc.IsObject()) return shape_error(path, "an object");
   const Members members(sc);
-  SecurityScope result = base != nullptr ? *base : SecurityScope();
+  // Read into the hop's own scope; taken away again below when the delta changes nothing.
+  SecurityScope& result = base != nullptr ? hop.scope.emplace(*base) : hop.scope.emplace();
   const Value* values = members.find("v");
   const Value* changes = members.find("c");
   bool found = values == nullptr && changes == nullptr;
   if (found) {
-    SecurityScope flat;
-    WB_RETURN_IF_ERROR(read_string(members, "u", flat.user_id, path));
-    WB_RETURN_IF_ERROR(read_string(members, "t", flat.tenant_id, path));
-    found = !flat.user_id.empty() || !flat.tenant_id.empty();
-    result.user_id = std::move(flat.user_id);
-    result.tenant_id = std::move(flat.tenant_id);
+    result.user_id.clear();
+    result.tenant_id.clear();
+    WB_RETURN_IF_ERROR(read_string(members, "u", result.user_id, path));
+    WB_RETURN_IF_ERROR(read_string(members, "t", result.tenant_id, path));
+    found = !result.user_id.empty() || !result.tenant_id.empty();
   } else {
     if (values != nullptr && !values->IsNull()) {
       WB_RETURN_IF_ERROR(apply_values(*values, result, found, path.member("v")));
@@ -316,7 +316,7 @@ absl::Status read_scope(const Value& sc, MessageHop& hop, const JsonPath& path,
   }
   // A delta that leaves the earlier hops' scope as it was changes nothing: the hop has no scope of
   // its own (as if it carried none), so what is read is what is written back.
-  if (found && (base == nullptr || result != *base)) hop.scope = std::move(result);
+  if (!found || (base != nullptr && result == *base)) hop.scope.reset();
   return absl::OkStatus();
 }
 
