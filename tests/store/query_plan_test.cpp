@@ -158,7 +158,7 @@ class PostgresQueryPlanTests : public ::testing::TestWithParam<Statistics> {
  protected:
   // Rows per table. With fewer rows a scan only gets cheaper against an index, so a plan that
   // walks the index here walks it at scale too. Dropped indexes and statements planned without
-  // their plan settings failed the same cases at 5k as at 20k rows (18 s for the suite against
+  // their plan settings failed the same cases at 5k as at 20k rows (16 s for the suite against
   // 43 s).
   static constexpr int kRows = 5'000;
 
