@@ -1,5 +1,5 @@
 // An object's members by name (envelope_json_parts.hpp, Members): a cursor in the writer's
-// order, the members found so far, and a mask of the keys' hashes.
+// order and a mask of the keys' hashes.
 #include "envelope_json_parts.hpp"
 
 namespace whizbang::envelope_json {
@@ -17,7 +17,6 @@ const Value* Members::walk(std::string_view name) const {
   const auto begin = object_.MemberBegin();
   for (rapidjson::SizeType i = 0; i < object_.MemberCount(); ++i) {
     if (same_name(key_text(begin[i].name), name)) {
-      if (small_) found_ |= std::uint32_t{1} << i;
       next_ = i + 1;
       return &begin[i].value;
     }

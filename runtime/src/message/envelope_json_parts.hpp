@@ -146,10 +146,9 @@ const Value* member(const Value& object, std::string_view name, std::string_view
 
 // An object's members by name, for a reader that looks up several of them (envelope_json_
 // members.cpp). A walk past every member per name was a tenth of a deserialize, most of the
-// names absent, so a lookup tries three things first:
+// names absent, so a lookup tries two things first:
 // - the member after the last one found: the readers look members up in the order the writer
 //   writes them, so most lookups that find a member take one comparison;
-// - once every member has been found, any other name is absent;
 // - a mask with a bit for each key's hash (made at the first lookup that needs it): a name
 //   whose bit is clear is not there, and for a name given as a literal the compiler has
 //   already hashed it.
@@ -159,19 +158,15 @@ const Value* member(const Value& object, std::string_view name, std::string_view
 class Members {
  public:
   explicit Members(const Value& object)
-      : object_(object),
-        small_(object.IsObject() && object.MemberCount() <= kSmall),
-        every_member_(small_ ? (std::uint32_t{1} << object.MemberCount()) - 1 : 0) {}
+      : object_(object), small_(object.IsObject() && object.MemberCount() <= kSmall) {}
   // The member named `name`, or nullptr. Inline, so that a literal name is hashed and compared
   // by the compiler.
   const Value* find(std::string_view name) const {
     if (!small_) return walk(name);
     const auto begin = object_.MemberBegin();
     if (next_ < object_.MemberCount() && same_name(key_text(begin[next_].name), name)) {
-      found_ |= std::uint32_t{1} << next_;
       return &begin[next_++].value;
     }
-    if (found_ == every_member_) return nullptr;
     if ((mask() & bit_of(name)) == 0) return nullptr;
     return walk(name);
   }
@@ -207,8 +202,6 @@ class Members {
 
   const Value& object_;
   const bool small_;
-  const std::uint32_t every_member_;      // a bit per member
-  mutable std::uint32_t found_ = 0;       // a bit per member found
   mutable std::uint64_t mask_ = 0;        // bit_of each key; 0 until made (never 0 after)
   mutable rapidjson::SizeType next_ = 0;  // the member after the last one found
 };
