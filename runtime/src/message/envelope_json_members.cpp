@@ -13,15 +13,10 @@ std::uint64_t Members::make_mask() const {
 }
 
 const Value* Members::walk(std::string_view name) const {
-  if (!object_.IsObject()) return nullptr;
-  const auto begin = object_.MemberBegin();
-  for (rapidjson::SizeType i = 0; i < object_.MemberCount(); ++i) {
-    if (same_name(key_text(begin[i].name), name)) {
-      next_ = i + 1;
-      return &begin[i].value;
-    }
-  }
-  return nullptr;
+  const std::ptrdiff_t at = member_index(object_, name);
+  if (at < 0) return nullptr;
+  next_ = static_cast<rapidjson::SizeType>(at) + 1;
+  return &object_.MemberBegin()[at].value;
 }
 
 }  // namespace whizbang::envelope_json

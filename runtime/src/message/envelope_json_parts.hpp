@@ -8,6 +8,7 @@
 #include <rapidjson/writer.h>
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -140,9 +141,12 @@ inline bool same_name(std::string_view key, std::string_view name) {
   }
   return true;
 }
+// Where the member named `name` is among the object's members; -1 when it has none (or is no
+// object). envelope_json_values.cpp.
+std::ptrdiff_t member_index(const Value& object, std::string_view name);
+// The member named `name`, or nullptr: for a reader of one member (a reader of several looks
+// them up through Members, below).
 const Value* member(const Value& object, std::string_view name);
-// A hop member by its short name, or by the long (legacy PascalCase) name .NET also reads.
-const Value* member(const Value& object, std::string_view name, std::string_view long_name);
 
 // An object's members by name, for a reader that looks up several of them (envelope_json_
 // members.cpp). A walk past every member per name was a tenth of a deserialize, most of the
@@ -161,7 +165,7 @@ class Members {
       : object_(object), small_(object.IsObject() && object.MemberCount() <= kSmall) {}
   // The member named `name`, or nullptr. Inline, so that a literal name is hashed and compared
   // by the compiler.
-  const Value* find(std::string_view name) const {
+  [[gnu::always_inline]] const Value* find(std::string_view name) const {
     if (!small_) return walk(name);
     const auto begin = object_.MemberBegin();
     if (next_ < object_.MemberCount() && same_name(key_text(begin[next_].name), name)) {
@@ -197,7 +201,7 @@ class Members {
     return mask_;
   }
   std::uint64_t make_mask() const;
-  // The member named `name` by a walk past every member; the cursor moves past it.
+  // The member named `name` by a walk past every member (member_index); the cursor moves past it.
   const Value* walk(std::string_view name) const;
 
   const Value& object_;

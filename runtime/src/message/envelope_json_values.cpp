@@ -36,25 +36,19 @@ void JsonPath::append_to(std::string& out) const {
 }
 
 // One pass over the object's members, no temporary key Value (rapidjson's FindMember builds one
-// per lookup): an envelope's readers look up every member they know, most of them absent.
-const Value* member(const Value& object, std::string_view name) {
-  for (auto it = object.MemberBegin(); it != object.MemberEnd(); ++it) {
-    if (same_name(key_text(it->name), name)) return &it->value;
+// per lookup).
+std::ptrdiff_t member_index(const Value& object, std::string_view name) {
+  if (!object.IsObject()) return -1;
+  const auto begin = object.MemberBegin();
+  for (rapidjson::SizeType i = 0; i < object.MemberCount(); ++i) {
+    if (same_name(key_text(begin[i].name), name)) return i;
   }
-  return nullptr;
+  return -1;
 }
 
-// A hop member by its short name, or by the long (legacy PascalCase) name .NET also reads; the
-// short one wins when both are there. One pass for both names.
-const Value* member(const Value& object, std::string_view name, std::string_view long_name) {
-  const Value* by_long_name = nullptr;
-  for (auto it = object.MemberBegin(); it != object.MemberEnd(); ++it) {
-    if (same_name(key_text(it->name), name)) return &it->value;
-    if (by_long_name == nullptr && same_name(key_text(it->name), long_name)) {
-      by_long_name = &it->value;
-    }
-  }
-  return by_long_name;
+const Value* member(const Value& object, std::string_view name) {
+  const std::ptrdiff_t at = member_index(object, name);
+  return at < 0 ? nullptr : &object.MemberBegin()[at].value;
 }
 
 absl::Status read_string(const Members& object, std::string_view name, std::string& out,

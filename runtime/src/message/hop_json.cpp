@@ -144,9 +144,11 @@ absl::Status read_hop(const Value& object, MessageHop& hop, const JsonPath& path
   WB_RETURN_IF_ERROR(read_time(json, "ts", hop.timestamp, path, "Timestamp"));
   WB_RETURN_IF_ERROR(read_text(json, "to", "Topic", hop.topic, path));
   // "st" is a free-form stream key for .NET: a uuid is our stream id, anything else is not ours.
+  std::string_view stream_text;
   if (const Value* st = member(json, "st", "StreamId"); st != nullptr && !st->IsNull()) {
     if (!st->IsString()) return shape_error(path.member("st"), "a string");
-    hop.stream_id = internal::parse_uuid(std::string_view(st->GetString(), st->GetStringLength()));
+    stream_text = std::string_view(st->GetString(), st->GetStringLength());
+    hop.stream_id = internal::parse_uuid(stream_text);
   }
   if (const Value* sc = member(json, "sc", "Scope"); sc != nullptr && !sc->IsNull()) {
     WB_RETURN_IF_ERROR(read_scope(*sc, hop, path.member("sc"), fold.base(hop)));
@@ -157,9 +159,12 @@ absl::Status read_hop(const Value& object, MessageHop& hop, const JsonPath& path
     for (auto it = md->MemberBegin(); it != md->MemberEnd(); ++it) {
       const std::string_view name(it->name.GetString(), it->name.GetStringLength());
       if (name == kAggregateId && it->value.IsString()) {
-        // The stream id, as .NET carries it; ours when "st" did not already say.
-        std::optional<Uuid> aggregate = internal::parse_uuid(
-            std::string_view(it->value.GetString(), it->value.GetStringLength()));
+        // The stream id, as .NET carries it; ours when "st" did not already say. Most often the
+        // same text as "st" (.NET writes both), read once above.
+        const std::string_view aggregate_text(it->value.GetString(), it->value.GetStringLength());
+        std::optional<Uuid> aggregate = !stream_text.empty() && aggregate_text == stream_text
+                                            ? hop.stream_id
+                                            : internal::parse_uuid(aggregate_text);
         if (aggregate && !hop.stream_id) hop.stream_id = aggregate;
         if (aggregate && hop.stream_id == aggregate) continue;
       }
