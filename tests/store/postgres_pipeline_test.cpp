@@ -1,13 +1,23 @@
 // The PostgreSQL backend's pipeline: statements sent in one round trip, results read in order.
 #include <gtest/gtest.h>
 
+#include "postgres/sql/coordination_sql.hpp"
 #include "postgres_connection.hpp"
 
 namespace store_test {
 namespace {
 
+using whizbang::postgres::Connection;
 using whizbang::postgres::Pipeline;
 using whizbang::postgres::Query;
+namespace pg = whizbang::postgres::sql;
+
+std::string setting(Connection& connection, const std::string& name) {
+  Query show(connection, "SELECT current_setting('" + name + "')");
+  const absl::StatusOr<bool> row = show.step();
+  EXPECT_TRUE(row.ok() && *row) << name;
+  return row.ok() && *row ? show.text(0) : std::string();
+}
 
 TEST(PostgresPipelineTests, Statements_AnswerInOrderWithTheirOwnResults) {
   auto connection = connect_to_fresh_schema();
@@ -101,6 +111,50 @@ TEST(PostgresPipelineTests, DeferredStatementThatFails_FailsTheNextStatement) {
   EXPECT_TRUE(connection->finish(/*commit=*/false).ok());
   Query next(*connection, "SELECT 2");
   EXPECT_TRUE(next.run().ok()) << "the connection is usable after the rollback";
+}
+
+// The store plans its claims to walk indexes (coordination_sql.hpp, kPlanByIndexes, around
+// them): the statements after them, in the same transaction or later, plan under the session's
+// own settings, the application's SET and SET LOCAL among them. Put back by RESET, an
+// application's SET was lost at the store's first claim.
+TEST(PostgresPipelineTests,
+     PlannedByIndexes_OnlyTheSurroundedStatements_TheApplicationsSettingsAfter) {
+  auto connection = connect_to_fresh_schema();
+  ASSERT_NE(connection, nullptr);
+  ASSERT_TRUE(
+      connection->exec("SET enable_seqscan = off").ok());  // the application's, for the session
+  connection->begin_with_next_statement();
+  ASSERT_TRUE(
+      Query(*connection, "SET LOCAL enable_sort = off").run().ok());  // and for its transaction
+  Pipeline claim(*connection);
+  claim.surround(pg::kPlanByIndexes, pg::kAfterPlanByIndexes);
+  Query& inside = claim.add(
+      "SELECT current_setting('enable_hashjoin'), current_setting('enable_bitmapscan'), "
+      "current_setting('enable_mergejoin')");
+  ASSERT_TRUE(claim.run().ok());
+  ASSERT_TRUE(*inside.step());
+  EXPECT_EQ(inside.text(0), "off");
+  EXPECT_EQ(inside.text(1), "off");
+  EXPECT_EQ(inside.text(2), "off");
+
+  // Later in the same transaction: each as it was before the claim.
+  EXPECT_EQ(setting(*connection, "enable_hashjoin"), "on");
+  EXPECT_EQ(setting(*connection, "enable_bitmapscan"), "on");
+  EXPECT_EQ(setting(*connection, "enable_mergejoin"), "on");
+  EXPECT_EQ(setting(*connection, "enable_sort"), "off");
+  EXPECT_EQ(setting(*connection, "enable_seqscan"), "off");
+  ASSERT_TRUE(connection->finish(/*commit=*/true).ok());
+  // After the commit: SET LOCAL ended with its transaction, SET lasts as long as the session.
+  EXPECT_EQ(setting(*connection, "enable_sort"), "on");
+  EXPECT_EQ(setting(*connection, "enable_seqscan"), "off");
+
+  // A claim in no transaction of the application's (its pipeline's own): the same.
+  Pipeline alone(*connection);
+  alone.surround(pg::kPlanByIndexes, pg::kAfterPlanByIndexes);
+  alone.add("SELECT 1");
+  ASSERT_TRUE(alone.run().ok());
+  EXPECT_EQ(setting(*connection, "enable_seqscan"), "off");
+  EXPECT_EQ(setting(*connection, "enable_hashjoin"), "on");
 }
 
 }  // namespace

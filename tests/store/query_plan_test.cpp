@@ -362,6 +362,14 @@ std::string plan_cache_mode(const std::string& mode) {
   return "SET LOCAL plan_cache_mode = " + mode;
 }
 
+// `first`, then what the store runs before its claims (kPlanByIndexes), then `mode`.
+std::vector<std::string> planned_by_indexes(const std::string& mode,
+                                            std::vector<std::string> first = {}) {
+  first.insert(first.end(), pg::kPlanByIndexes.begin(), pg::kPlanByIndexes.end());
+  first.push_back(plan_cache_mode(mode));
+  return first;
+}
+
 // Each table in each plan mode.
 std::vector<std::pair<WorkSource, std::string>> claim_plans() {
   std::vector<std::pair<WorkSource, std::string>> plans;
@@ -379,8 +387,7 @@ TEST_P(PostgresQueryPlanTests, OutboxAndInboxClaims_UseTheKeyAndTheStreamIndex) 
     SCOPED_TRACE(mode);
     const std::string table = source == WorkSource::Outbox ? "wh_outbox" : "wh_inbox";
     const std::vector<std::string> lines =
-        plan(pg::claim(source), kClaimTypes, kClaimArguments,
-             {pg::kPlanByIndexes.front(), plan_cache_mode(mode)});
+        plan(pg::claim(source), kClaimTypes, kClaimArguments, planned_by_indexes(mode));
     expect_indexed(lines, {table + "_pkey", table + "_stream", "TID Cond: (ctid = c.row_id)"});
     EXPECT_TRUE(next_scan_uses(lines, "SubPlan", table + "_stream")) << joined(lines);
   }
@@ -391,10 +398,9 @@ TEST_P(PostgresQueryPlanTests, OutboxAndInboxClaims_UseTheKeyAndTheStreamIndex) 
 TEST_P(PostgresQueryPlanTests, PerspectiveClaim_ProbesTheLanePerRow_NeverJoinsTheWholeTable) {
   for (const char* mode : kPlanModes) {
     SCOPED_TRACE(mode);
-    const std::vector<std::string> lines =
-        plan(pg::kClaimPerspectiveWork, "bigint, uuid, bigint, bigint",
-             "1000000, '00000000-0000-0000-0000-000000000001', 100, 2000000",
-             {pg::kPlanByIndexes.front(), plan_cache_mode(mode)});
+    const std::vector<std::string> lines = plan(
+        pg::kClaimPerspectiveWork, "bigint, uuid, bigint, bigint",
+        "1000000, '00000000-0000-0000-0000-000000000001', 100, 2000000", planned_by_indexes(mode));
     expect_indexed(lines, {"SubPlan", "wh_perspective_events_lane", "TID Cond: (ctid = c.row_id)"});
     EXPECT_TRUE(next_scan_uses(lines, "SubPlan", "wh_perspective_events_lane")) << joined(lines);
     EXPECT_FALSE(any_line_has(lines, "Anti Join")) << joined(lines);
@@ -409,9 +415,9 @@ TEST_P(PostgresQueryPlanTests, OutboxAndInboxClaims_StreamCheckCannotUseTheKey) 
   for (const auto& [source, mode] : claim_plans()) {
     SCOPED_TRACE(mode);
     const std::string table = source == WorkSource::Outbox ? "wh_outbox" : "wh_inbox";
-    const std::vector<std::string> lines = plan(
-        pg::claim(source), kClaimTypes, kClaimArguments,
-        {"DROP INDEX " + table + "_stream", pg::kPlanByIndexes.front(), plan_cache_mode(mode)});
+    const std::vector<std::string> lines =
+        plan(pg::claim(source), kClaimTypes, kClaimArguments,
+             planned_by_indexes(mode, {"DROP INDEX " + table + "_stream"}));
     EXPECT_FALSE(next_scan_uses(lines, "SubPlan", table + "_pkey")) << joined(lines);
   }
 }

@@ -71,16 +71,27 @@ inline const std::string kClaimedRows = "WHERE u.ctid = c.row_id";
 //   handled (deleted, dead until a vacuum); a plain index scan marks those entries dead once it
 //   has seen them, a bitmap scan never does (a claim of 100 on 100 busy streams: 7.7 ms, then
 //   about 2.5 ms).
-// Scoped to those statements: the session's own values come back after them (RESET: restoring
-// them from pg_settings took 1.3 ms; a statement each costs little in a pipeline), so SQL the
-// application runs in the same transaction plans as it always did.
-inline const std::array<std::string, 1> kPlanByIndexes = {
+// Scoped to those statements: each setting's value before them is kept in a placeholder setting
+// ("whizbang.saved_enable_seqscan") and put back after them, all transaction-local, so SQL the
+// application runs in the same transaction plans as it always did, under its own SET or SET
+// LOCAL too. (RESET, used before, put back the session's default instead: an application's own
+// SET of one of them was lost at the store's first claim. Reading the values back to the client
+// took 1.3 ms; these are three statements of the same pipeline.)
+inline const std::array<std::string, 2> kPlanByIndexes = {
+    "SELECT set_config('whizbang.saved_enable_bitmapscan', current_setting('enable_bitmapscan'), "
+    "true), set_config('whizbang.saved_enable_seqscan', current_setting('enable_seqscan'), true), "
+    "set_config('whizbang.saved_enable_sort', current_setting('enable_sort'), true), "
+    "set_config('whizbang.saved_enable_hashjoin', current_setting('enable_hashjoin'), true), "
+    "set_config('whizbang.saved_enable_mergejoin', current_setting('enable_mergejoin'), true)",
     "SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', "
     "true), set_config('enable_sort', 'off', true), set_config('enable_hashjoin', 'off', true), "
     "set_config('enable_mergejoin', 'off', true)"};
-inline const std::array<std::string, 5> kAfterPlanByIndexes = {
-    "RESET enable_bitmapscan", "RESET enable_seqscan", "RESET enable_sort", "RESET enable_hashjoin",
-    "RESET enable_mergejoin"};
+inline const std::array<std::string, 1> kAfterPlanByIndexes = {
+    "SELECT set_config('enable_bitmapscan', current_setting('whizbang.saved_enable_bitmapscan'), "
+    "true), set_config('enable_seqscan', current_setting('whizbang.saved_enable_seqscan'), true), "
+    "set_config('enable_sort', current_setting('whizbang.saved_enable_sort'), true), "
+    "set_config('enable_hashjoin', current_setting('whizbang.saved_enable_hashjoin'), true), "
+    "set_config('enable_mergejoin', current_setting('whizbang.saved_enable_mergejoin'), true)"};
 
 // ?1 now ?2 instance ?3 limit ?4 event-store outbox rows only ?5 lease expiry. Leases and
 // returns rows in message-id (= time) order that are unleased, leased to this instance, or whose
