@@ -218,7 +218,8 @@ class PostgresQueryPlanTests : public ::testing::TestWithParam<Statistics> {
   static constexpr const char* kOtherInstance = "'00000000-0000-0000-0000-000000000002'::uuid";
 
   // Tables whose rows come and go (a backlog, then nothing), and tables whose rows are kept.
-  static constexpr const char* kWorkTables[] = {"wh_outbox", "wh_inbox", "wh_perspective_events"};
+  static constexpr const char* kWorkTables[] = {"wh_outbox", "wh_inbox", "wh_perspective_events",
+                                                "wh_lifecycle_completions", "wh_detached_work"};
   static constexpr const char* kKeptTables[] = {"wh_event_store", "wh_message_deduplication",
                                                 "wh_dispatch_keys", "wh_receptor_invocations"};
 
@@ -237,6 +238,14 @@ class PostgresQueryPlanTests : public ::testing::TestWithParam<Statistics> {
     run("INSERT INTO wh_perspective_events (event_work_id, stream_id, perspective_name, event_id, "
         "stream_version, created_at) SELECT md5('w' || i)::uuid, md5('s' || (i / 10))::uuid, 'p', "
         "md5('e' || i)::uuid, i % 10 + 1, i FROM generate_series(1, " +
+        n + ") AS i");
+    // Lifecycle work for the kept events (insert_kept_rows), detached work for the messages.
+    run("INSERT INTO wh_lifecycle_completions (event_id, stream_id, created_at) SELECT "
+        "md5('e' || i)::uuid, md5('s' || (i / 10))::uuid, i FROM generate_series(1, " +
+        n + ") AS i");
+    run("INSERT INTO wh_detached_work (work_id, message_id, message_type, receptor_id, stage, "
+        "perspective, envelope, created_at) SELECT md5('dw' || i)::uuid, md5('m' || i)::uuid, "
+        "'t', 'shop::Mailer', 0, '', '{}', i FROM generate_series(1, " +
         n + ") AS i");
   }
 
@@ -319,6 +328,8 @@ class PostgresQueryPlanTests : public ::testing::TestWithParam<Statistics> {
         {"wh_perspective_events_stream_id_perspective_name_event_id_key", "stream_id"},
         {"wh_perspective_events_event_id", "event_id"},
         {"wh_perspective_events_lane", "perspective_name"},
+        {"wh_lifecycle_completions_pkey", "event_id"},
+        {"wh_detached_work_pkey", "work_id"},
     };
     for (std::size_t i = 0; i < lines.size(); ++i) {
       for (const auto& [index, column] : kLeadingColumn) {
@@ -422,17 +433,20 @@ TEST_P(PostgresQueryPlanTests, OutboxAndInboxClaims_StreamCheckCannotUseTheKey) 
   }
 }
 
-// The lifecycle and detached-work claims update the rows they locked by their place too.
-TEST_P(PostgresQueryPlanTests, StageWorkClaims_UpdateTheLockedRowsByTheirPlace) {
+// The lifecycle and detached-work claims walk their key in claim order and update the rows they
+// locked by their place, as the other claims do. Planned as the statistics said, they read and
+// sorted the whole table (Analyzed, AnalyzedWhileLeasedElsewhere).
+TEST_P(PostgresQueryPlanTests, StageWorkClaims_WalkTheKey_UpdateTheLockedRowsByTheirPlace) {
   constexpr const char* kTypes = "bigint, uuid, bigint, bigint";
   constexpr const char* kArguments =
       "1000000, '00000000-0000-0000-0000-000000000001', 100, 2000000";
-  for (const std::string& claim : {pg::kClaimLifecycleWork, pg::kClaimDetachedWork}) {
+  for (const auto& [claim, key] :
+       {std::pair{pg::kClaimLifecycleWork, "wh_lifecycle_completions_pkey"},
+        std::pair{pg::kClaimDetachedWork, "wh_detached_work_pkey"}}) {
     for (const char* mode : kPlanModes) {
       SCOPED_TRACE(mode);
-      const std::vector<std::string> lines =
-          plan(claim, kTypes, kArguments, {plan_cache_mode(mode)});
-      EXPECT_TRUE(any_line_has(lines, "TID Cond: (ctid = c.row_id)")) << joined(lines);
+      expect_indexed(plan(claim, kTypes, kArguments, planned_by_indexes(mode)),
+                     {key, "TID Cond: (ctid = c.row_id)"});
     }
   }
 }
@@ -473,6 +487,15 @@ TEST_P(PostgresQueryPlanTests, CompletionsAndDeletes_FindTheirRowsByKey) {
         {"wh_perspective_events_pkey"});
     expect_indexed(plan(pg::kPerspectiveWorkRemaining, "uuid", "md5('e1')::uuid", settings),
                    {"wh_perspective_events_event_id"});
+    expect_indexed(plan(pg::kRenewLifecycleWork, "uuid, uuid, bigint",
+                        "md5('e1')::uuid, " + instance + ", 5", settings),
+                   {"wh_lifecycle_completions_pkey"});
+    expect_indexed(
+        plan(pg::kDeleteLifecycleWork, "uuid, uuid", "md5('e1')::uuid, " + instance, settings),
+        {"wh_lifecycle_completions_pkey"});
+    expect_indexed(
+        plan(pg::kDeleteDetachedWork, "uuid, uuid", "md5('dw1')::uuid, " + instance, settings),
+        {"wh_detached_work_pkey"});
   }
 }
 
