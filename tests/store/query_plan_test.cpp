@@ -20,6 +20,7 @@
 #include "sqlite/sql/coordination_sql.hpp"
 #include "sqlite/sql/operations_sql.hpp"
 #include "sqlite/sql/perspectives_sql.hpp"
+#include "sqlite/sql/stage_work_sql.hpp"
 #include "sqlite/sql/storage_sql.hpp"
 #include "store_test_support.hpp"
 #include "support/postgres_schema.hpp"
@@ -105,6 +106,13 @@ TEST_F(SqliteQueryPlanTests, PerspectiveClaim_UsesTheLaneIndex) {
   expect_indexed(lite::kClaimablePerspectiveWork,
                  {"SCAN pe USING INDEX", "USING INDEX wh_perspective_events_lane",
                   "SEARCH es USING PRIMARY KEY"});
+}
+
+// Both tables are WITHOUT ROWID: their scan is the key's order, cut by the LIMIT; never the
+// whole backlog read and sorted per claim.
+TEST_F(SqliteQueryPlanTests, StageWorkClaims_WalkTheKeyInOrder) {
+  expect_indexed(lite::kClaimableLifecycleWork, {"SEARCH es USING PRIMARY KEY"}, "lc");
+  expect_indexed(lite::kClaimableDetachedWork, {}, "wh_detached_work");
 }
 
 TEST_F(SqliteQueryPlanTests, DedupAndStreamChecks_AreKeyLookups) {
