@@ -17,11 +17,13 @@
 #include "postgres/sql/operations_sql.hpp"
 #include "postgres/sql/perspectives_sql.hpp"
 #include "postgres/sql/stage_work_sql.hpp"
+#include "postgres/sql/sync_sql.hpp"
 #include "sqlite/sql/coordination_sql.hpp"
 #include "sqlite/sql/operations_sql.hpp"
 #include "sqlite/sql/perspectives_sql.hpp"
 #include "sqlite/sql/stage_work_sql.hpp"
 #include "sqlite/sql/storage_sql.hpp"
+#include "sqlite/sql/sync_sql.hpp"
 #include "store_test_support.hpp"
 #include "support/postgres_schema.hpp"
 #include "whizbang/store/postgres/postgres_work_store.hpp"
@@ -113,6 +115,16 @@ TEST_F(SqliteQueryPlanTests, PerspectiveClaim_UsesTheLaneIndex) {
 TEST_F(SqliteQueryPlanTests, StageWorkClaims_WalkTheKeyInOrder) {
   expect_indexed(lite::kClaimableLifecycleWork, {"SEARCH es USING PRIMARY KEY"}, "lc");
   expect_indexed(lite::kClaimableDetachedWork, {}, "wh_detached_work");
+}
+
+// Read-your-writes: an event's rows looked up by its id (the pending ones sorted by name, a few
+// rows, after the lookup).
+TEST_F(SqliteQueryPlanTests, ReadYourWritesChecks_FindTheEventByKey) {
+  expect_indexed(lite::kEventStored, {"SEARCH wh_event_store USING"});
+  EXPECT_EQ(plan(lite::kEventPendingPerspectives),
+            (std::vector<std::string>{"SEARCH wh_perspective_events USING INDEX "
+                                      "wh_perspective_events_event_id (event_id=?)",
+                                      "USE TEMP B-TREE FOR ORDER BY"}));
 }
 
 TEST_F(SqliteQueryPlanTests, DedupAndStreamChecks_AreKeyLookups) {
@@ -504,6 +516,20 @@ TEST_P(PostgresQueryPlanTests, CompletionsAndDeletes_FindTheirRowsByKey) {
     expect_indexed(
         plan(pg::kDeleteDetachedWork, "uuid, uuid", "md5('dw1')::uuid, " + instance, settings),
         {"wh_detached_work_pkey"});
+  }
+}
+
+// Read-your-writes (PerspectiveSync): where a token's events stand, by their ids. Ordered by
+// perspective name, the pending check walked the lane index past every row (VacuumedWhileEmpty,
+// VacuumedEmptyAndShrunk).
+TEST_P(PostgresQueryPlanTests, ReadYourWritesChecks_FindTheEventsByKey) {
+  const std::string ids = "'{' || md5('e1') || ',' || md5('e2') || '}'";
+  for (const std::string& mode : {std::string("auto"), std::string("force_generic_plan")}) {
+    SCOPED_TRACE(mode);
+    const std::vector<std::string> settings = {plan_cache_mode(mode)};
+    expect_indexed(plan(pg::kEventsStored, "text", ids, settings), {"wh_event_store_pkey"});
+    expect_indexed(plan(pg::kEventsPendingPerspectives, "text", ids, settings),
+                   {"wh_perspective_events_event_id"});
   }
 }
 

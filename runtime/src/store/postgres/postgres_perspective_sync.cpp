@@ -2,6 +2,7 @@
 // on PostgreSQL.
 #include "postgres/postgres_perspective_sync.hpp"
 
+#include <algorithm>
 #include <map>
 
 #include "postgres/postgres_core.hpp"
@@ -79,6 +80,13 @@ absl::StatusOr<std::vector<EventSyncState>> PostgresPerspectiveSync::event_sync_
       if (!row) break;
       states[index.at(MessageId::from_trusted(pending.uuid(0)))].pending.push_back(
           {pending.text(1), pending.boolean(2), pending.text(3)});
+    }
+    // By perspective name, as the other stores give them (the statement leaves them unordered).
+    for (EventSyncState& state : states) {
+      std::sort(state.pending.begin(), state.pending.end(),
+                [](const PendingPerspective& a, const PendingPerspective& b) {
+                  return a.perspective_name < b.perspective_name;
+                });
     }
     return absl::OkStatus();
   });
