@@ -519,6 +519,20 @@ TEST_P(PostgresQueryPlanTests, CompletionsAndDeletes_FindTheirRowsByKey) {
   }
 }
 
+// Whether a receptor already fired for a message (exactly-once, every handling): its records by
+// their key, never a walk of the age index in completed_at order past every record.
+TEST_P(PostgresQueryPlanTests, InvocationLookup_FindsTheRecordsByKey) {
+  for (const std::string& mode : {std::string("auto"), std::string("force_generic_plan")}) {
+    SCOPED_TRACE(mode);
+    const std::vector<std::string> lines =
+        plan(pg::kFindInvocations, "uuid, text", "md5('r1')::uuid, 'shop::Mailer'",
+             {plan_cache_mode(mode)});
+    EXPECT_TRUE(any_line_has(lines, "wh_receptor_invocations_key")) << joined(lines);
+    EXPECT_FALSE(any_line_has(lines, "Seq Scan")) << joined(lines);
+    EXPECT_FALSE(any_line_has(lines, "wh_receptor_invocations_completed_at")) << joined(lines);
+  }
+}
+
 // Read-your-writes (PerspectiveSync): where a token's events stand, by their ids. Ordered by
 // perspective name, the pending check walked the lane index past every row (VacuumedWhileEmpty,
 // VacuumedEmptyAndShrunk).
