@@ -185,5 +185,43 @@ TEST(PostgresMigrationTests, Version9Store_StreamIndexesPartial_WorkTablesVacuum
   }
 }
 
+// A version 10 store's stage work comes through migration 11 (its tables vacuumed as early as
+// the other work tables): still claimed.
+TEST(PostgresMigrationTests, Version10Store_StageWorkTablesVacuumedEarly) {
+  const std::string conninfo = whizbang_test::fresh_postgres_schema();
+  ASSERT_FALSE(conninfo.empty());
+  auto opened = postgres::Connection::open(conninfo);
+  ASSERT_TRUE(opened.ok()) << opened.status();
+  postgres::Connection& connection = **opened;
+  ASSERT_TRUE(connection
+                  .exec(schema_up_to(10) +
+                        "INSERT INTO wh_detached_work (work_id, message_id, message_type, "
+                        "receptor_id, stage, perspective, envelope, created_at) VALUES "
+                        "('0190f3c4-aaaa-7bbb-8ccc-000000000001', "
+                        "'0190f3c4-aaaa-7bbb-8ccc-000000000002', 't', 'shop::Mailer', 0, '', "
+                        "'{}', 1);")
+                  .ok());
+
+  auto store = PostgresWorkStore::open(conninfo);
+  ASSERT_TRUE(store.ok()) << store.status();
+  EXPECT_EQ((*store)->schema_version(), PostgresWorkStore::latest_schema_version());
+  auto claimed = (*store)->claim_detached_work(10);
+  ASSERT_TRUE(claimed.ok()) << claimed.status();
+  ASSERT_EQ(claimed->size(), 1u);
+  EXPECT_EQ((*claimed)[0].work_id.to_string(), "0190f3c4-aaaa-7bbb-8ccc-000000000001");
+
+  for (const std::string table : {"wh_lifecycle_completions", "wh_detached_work"}) {
+    postgres::Query options(connection,
+                            "SELECT array_to_string(reloptions, ',') FROM pg_class "
+                            "WHERE oid = '" +
+                                table + "'::regclass");
+    ASSERT_TRUE(*options.step()) << table;
+    EXPECT_EQ(options.text(0),
+              "fillfactor=70,autovacuum_vacuum_scale_factor=0,autovacuum_vacuum_threshold=10000,"
+              "autovacuum_vacuum_cost_delay=0")
+        << table;
+  }
+}
+
 }  // namespace
 }  // namespace store_test

@@ -256,7 +256,18 @@ ALTER TABLE wh_perspective_events SET (autovacuum_vacuum_scale_factor = 0,
   autovacuum_vacuum_threshold = 10000, autovacuum_vacuum_cost_delay = 0);
 )sql";
 
-constexpr std::array<Migration, 10> kMigrations{{
+// The stage-work tables are claimed in key order too (lifecycle completions by event, detached
+// work by id, both time-ordered), so the rows handled before a claim lead its walk until a
+// vacuum: they are vacuumed as the other work tables are (migration 10), and their claims' lease
+// updates get the same room on their pages.
+constexpr std::string_view kV11 = R"sql(
+ALTER TABLE wh_lifecycle_completions SET (fillfactor = 70, autovacuum_vacuum_scale_factor = 0,
+  autovacuum_vacuum_threshold = 10000, autovacuum_vacuum_cost_delay = 0);
+ALTER TABLE wh_detached_work SET (fillfactor = 70, autovacuum_vacuum_scale_factor = 0,
+  autovacuum_vacuum_threshold = 10000, autovacuum_vacuum_cost_delay = 0);
+)sql";
+
+constexpr std::array<Migration, 11> kMigrations{{
     {1, "outbox, inbox, event store, perspectives, invocations, lifecycle, detached work", kV1},
     {2, "outbox ids kept by their age (a publication writes nothing to them)", kV2},
     {3, "perspective events ordered by their event's version", kV3},
@@ -267,6 +278,7 @@ constexpr std::array<Migration, 10> kMigrations{{
     {8, "refused deliveries indexed for their purge", kV8},
     {9, "discarded dead letters kept with their reason", sql::dead_letters::kDiscardedSchema},
     {10, "stream indexes of stream rows only; work tables vacuumed after 10,000 dead rows", kV10},
+    {11, "stage-work tables vacuumed after 10,000 dead rows", kV11},
 }};
 
 // One advisory lock key for every migration of every store in the database.
