@@ -17,9 +17,10 @@ namespace {
 
 // A stage-work claim (?1 now ?2 instance ?3 limit ?4 lease expiry), planned to walk the table's
 // key in claim order whatever its statistics say, as the other claims are (sql/
-// coordination_sql.hpp, kPlanByIndexes): analyzed, a table of claimable rows looked cheaper read
-// and sorted whole than walked to the first ones, and a million-row backlog was read whole for
-// each claim of a hundred.
+// coordination_sql.hpp, kPlanByIndexes). Left to them, an analyzed table was read and sorted
+// whole, and the generic plan a connection adopts hashed the whole table to update the rows it
+// had locked (a million detached-work rows: 512 to 749 ms a claim of 100, 7.4 to 8.5 ms planned
+// by index; docs/guide/20-capacity.md).
 template <class Row, class Decode>
 absl::StatusOr<std::vector<Row>> claim_stage_work(PostgresCore& core, const std::string& sql,
                                                   std::size_t max_items, Decode decode) {

@@ -75,8 +75,8 @@ inline const std::string kClaimedRows = "WHERE u.ctid = c.row_id";
 // ("whizbang.saved_enable_seqscan") and put back after them, all transaction-local, so SQL the
 // application runs in the same transaction plans as it always did, under its own SET or SET
 // LOCAL too. (RESET, used before, put back the session's default instead: an application's own
-// SET of one of them was lost at the store's first claim. Reading the values back to the client
-// took 1.3 ms; these are three statements of the same pipeline.)
+// SET of one of them was lost at the store's next claim. Reading the values back to the client
+// to restore them took 1.3 ms; kept on the server, they cost statements of the same pipeline.)
 inline const std::array<std::string, 2> kPlanByIndexes = {
     "SELECT set_config('whizbang.saved_enable_bitmapscan', current_setting('enable_bitmapscan'), "
     "true), set_config('whizbang.saved_enable_seqscan', current_setting('enable_seqscan'), true), "
