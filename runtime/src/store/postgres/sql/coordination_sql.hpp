@@ -77,21 +77,37 @@ inline const std::string kClaimedRows = "WHERE u.ctid = c.row_id";
 // LOCAL too. (RESET, used before, put back the session's default instead: an application's own
 // SET of one of them was lost at the store's next claim. Reading the values back to the client
 // to restore them took 1.3 ms; kept on the server, they cost statements of the same pipeline.)
+namespace plan_by_indexes_detail {
+
+// The planner settings turned off around the store's statements, each named once here.
+inline constexpr std::array<std::string_view, 5> kSwitches = {
+    "enable_bitmapscan", "enable_seqscan", "enable_sort", "enable_hashjoin", "enable_mergejoin"};
+
+// "SELECT set_config('<setting>', <value>, true), ..." for every switch, "{}" in `setting` and
+// `value` standing for the switch's name.
+inline std::string set_each(std::string_view setting, std::string_view value) {
+  std::string sql = "SELECT ";
+  for (const std::string_view name : kSwitches) {
+    if (name != kSwitches.front()) sql += ", ";
+    std::string each =
+        "set_config('" + std::string(setting) + "', " + std::string(value) + ", true)";
+    for (auto at = each.find("{}"); at != std::string::npos; at = each.find("{}", at)) {
+      each.replace(at, 2, name);
+    }
+    sql += each;
+  }
+  return sql;
+}
+
+}  // namespace plan_by_indexes_detail
+
+// Each switch's value kept (in "whizbang.saved_<switch>"), then each switch off.
 inline const std::array<std::string, 2> kPlanByIndexes = {
-    "SELECT set_config('whizbang.saved_enable_bitmapscan', current_setting('enable_bitmapscan'), "
-    "true), set_config('whizbang.saved_enable_seqscan', current_setting('enable_seqscan'), true), "
-    "set_config('whizbang.saved_enable_sort', current_setting('enable_sort'), true), "
-    "set_config('whizbang.saved_enable_hashjoin', current_setting('enable_hashjoin'), true), "
-    "set_config('whizbang.saved_enable_mergejoin', current_setting('enable_mergejoin'), true)",
-    "SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', "
-    "true), set_config('enable_sort', 'off', true), set_config('enable_hashjoin', 'off', true), "
-    "set_config('enable_mergejoin', 'off', true)"};
+    plan_by_indexes_detail::set_each("whizbang.saved_{}", "current_setting('{}')"),
+    plan_by_indexes_detail::set_each("{}", "'off'")};
+// Each switch's kept value put back.
 inline const std::array<std::string, 1> kAfterPlanByIndexes = {
-    "SELECT set_config('enable_bitmapscan', current_setting('whizbang.saved_enable_bitmapscan'), "
-    "true), set_config('enable_seqscan', current_setting('whizbang.saved_enable_seqscan'), true), "
-    "set_config('enable_sort', current_setting('whizbang.saved_enable_sort'), true), "
-    "set_config('enable_hashjoin', current_setting('whizbang.saved_enable_hashjoin'), true), "
-    "set_config('enable_mergejoin', current_setting('whizbang.saved_enable_mergejoin'), true)"};
+    plan_by_indexes_detail::set_each("{}", "current_setting('whizbang.saved_{}')")};
 
 // ?1 now ?2 instance ?3 limit ?4 event-store outbox rows only ?5 lease expiry. Leases and
 // returns rows in message-id (= time) order that are unleased, leased to this instance, or whose
