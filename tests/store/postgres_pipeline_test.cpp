@@ -116,16 +116,15 @@ TEST(PostgresPipelineTests, DeferredStatementThatFails_FailsTheNextStatement) {
 // The store plans its claims to walk indexes (coordination_sql.hpp, kPlanByIndexes, around
 // them): the statements after them, in the same transaction or later, plan under the session's
 // own settings, the application's SET and SET LOCAL among them. Put back by RESET, an
-// application's SET was lost at the store's first claim.
+// application's SET was lost at the store's next claim.
 TEST(PostgresPipelineTests,
      PlannedByIndexes_OnlyTheSurroundedStatements_TheApplicationsSettingsAfter) {
   auto connection = connect_to_fresh_schema();
   ASSERT_NE(connection, nullptr);
-  ASSERT_TRUE(
-      connection->exec("SET enable_seqscan = off").ok());  // the application's, for the session
+  // The application's own settings: one for the session, one for its transaction.
+  ASSERT_TRUE(connection->exec("SET enable_seqscan = off").ok());
   connection->begin_with_next_statement();
-  ASSERT_TRUE(
-      Query(*connection, "SET LOCAL enable_sort = off").run().ok());  // and for its transaction
+  ASSERT_TRUE(Query(*connection, "SET LOCAL enable_sort = off").run().ok());
   Pipeline claim(*connection);
   claim.surround(pg::kPlanByIndexes, pg::kAfterPlanByIndexes);
   Query& inside = claim.add(

@@ -389,6 +389,8 @@ constexpr const char* kClaimArguments =
 // A custom plan (the first executions of a prepared statement) and the generic plan (later
 // ones, once the planner finds it no dearer), as the setting that forces each.
 constexpr const char* kPlanModes[] = {"force_custom_plan", "force_generic_plan"};
+// For the lookups by key: the planner's own choice between the two, and the generic plan.
+constexpr const char* kLookupPlanModes[] = {"auto", "force_generic_plan"};
 std::string plan_cache_mode(const std::string& mode) {
   return "SET LOCAL plan_cache_mode = " + mode;
 }
@@ -491,7 +493,7 @@ TEST_P(PostgresQueryPlanTests, RetentionPurges_ReadOnlyTheExpiredRows) {
 TEST_P(PostgresQueryPlanTests, CompletionsAndDeletes_FindTheirRowsByKey) {
   const std::string ids = "ARRAY[md5('m1')::uuid, md5('m2')::uuid, md5('m3')::uuid]";
   const std::string instance = "'00000000-0000-0000-0000-000000000001'";
-  for (const std::string& mode : {std::string("auto"), std::string("force_generic_plan")}) {
+  for (const std::string mode : kLookupPlanModes) {
     SCOPED_TRACE(mode);
     const std::vector<std::string> settings = {plan_cache_mode(mode)};
     for (const WorkSource source : {WorkSource::Outbox, WorkSource::Inbox}) {
@@ -522,7 +524,7 @@ TEST_P(PostgresQueryPlanTests, CompletionsAndDeletes_FindTheirRowsByKey) {
 // Whether a receptor already fired for a message (exactly-once, every handling): its records by
 // their key, never a walk of the age index in completed_at order past every record.
 TEST_P(PostgresQueryPlanTests, InvocationLookup_FindsTheRecordsByKey) {
-  for (const std::string& mode : {std::string("auto"), std::string("force_generic_plan")}) {
+  for (const std::string mode : kLookupPlanModes) {
     SCOPED_TRACE(mode);
     const std::vector<std::string> lines =
         plan(pg::kFindInvocations, "uuid, text", "md5('r1')::uuid, 'shop::Mailer'",
@@ -538,7 +540,7 @@ TEST_P(PostgresQueryPlanTests, InvocationLookup_FindsTheRecordsByKey) {
 // VacuumedEmptyAndShrunk).
 TEST_P(PostgresQueryPlanTests, ReadYourWritesChecks_FindTheEventsByKey) {
   const std::string ids = "'{' || md5('e1') || ',' || md5('e2') || '}'";
-  for (const std::string& mode : {std::string("auto"), std::string("force_generic_plan")}) {
+  for (const std::string mode : kLookupPlanModes) {
     SCOPED_TRACE(mode);
     const std::vector<std::string> settings = {plan_cache_mode(mode)};
     expect_indexed(plan(pg::kEventsStored, "text", ids, settings), {"wh_event_store_pkey"});
